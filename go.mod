@@ -1,0 +1,3 @@
+module memsym
+
+go 1.26
