@@ -2,7 +2,12 @@ package record
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"memsym/poly"
 )
 
 // Builder assembles a Recording from its records in file order, checking each
@@ -15,20 +20,21 @@ type Builder struct {
 	hasHeader bool
 	hasResult bool
 	written   []bool // by position in rec.Buffers: some operation has written it
+	ids       arena  // the kept copies of the records' slices
 }
 
 // NewBuilder returns an empty Builder.
 func NewBuilder() *Builder {
-	return &Builder{rec: Recording{index: make(map[int64]int)}}
+	return &Builder{}
 }
 
 // Add checks r against what came before and adds it.
 func (b *Builder) Add(r *Record) error {
 	if b.hasResult {
-		return fmt.Errorf("a %s after the result: the result must be the last line", r.Kind)
+		return fmt.Errorf("%s after the result: the result must be the last line", withArticle(r.Kind))
 	}
 	if !b.hasHeader && r.Kind != KindHeader {
-		return fmt.Errorf("a %s before the header: the first line must be the header {\"memsym\": 1, \"dims\": {...}}", r.Kind)
+		return fmt.Errorf("%s before the header: the first line must be the header {\"memsym\": 1, \"dims\": {...}}", withArticle(r.Kind))
 	}
 	switch r.Kind {
 	case KindHeader:
@@ -47,10 +53,23 @@ func (b *Builder) addHeader(h *Header) error {
 	if b.hasHeader {
 		return fmt.Errorf("a second header: a recording has one header, on its first line")
 	}
+	if err := checkHeader(h); err != nil {
+		return err
+	}
+	b.rec.Header = *h
+	b.rec.Header.Dims = append([]Dim(nil), h.Dims...)
+	b.rec.Header.Consts = append([]Const(nil), h.Consts...)
+	b.hasHeader = true
+	return nil
+}
+
+// checkHeader checks a header alone: its version, and its dimensions' and
+// constants' names and values.
+func checkHeader(h *Header) error {
 	if h.Version != Version {
 		return fmt.Errorf("format version %d: this memsym reads version %d", h.Version, Version)
 	}
-	seen := make(map[string]bool)
+	seen := make(map[string]bool, len(h.Dims)+len(h.Consts))
 	for _, d := range h.Dims {
 		if err := checkName("dimension", d.Name); err != nil {
 			return err
@@ -71,10 +90,21 @@ func (b *Builder) addHeader(h *Header) error {
 			return fmt.Errorf("%q is given twice among the dimensions and constants", c.Name)
 		}
 		seen[c.Name] = true
+		if !isJSONNumber(c.Value) {
+			return fmt.Errorf("constant %s = %q: expected a JSON number", c.Name, c.Value)
+		}
 	}
-	b.rec.Header = *h
-	b.hasHeader = true
 	return nil
+}
+
+// isJSONNumber reports whether s is exactly one JSON number.
+func isJSONNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	l := lexer{b: []byte(s)}
+	_, _, err := l.number()
+	return err == nil && l.i == len(s)
 }
 
 // checkName accepts a letter followed by letters, digits and underscores:
@@ -97,31 +127,66 @@ func (b *Builder) addBuffer(buf *Buffer, line int) error {
 	if buf.IsView {
 		what = "view"
 	}
-	if _, dup := b.rec.index[buf.ID]; dup {
+	if _, dup := b.rec.index.get(buf.ID); dup {
 		return fmt.Errorf("%s %d is declared twice: ids are unique", what, buf.ID)
+	}
+	if err := checkDType(buf); err != nil {
+		return err
 	}
 	if buf.IsView {
 		if buf.Of == buf.ID {
 			return fmt.Errorf("view %d is a view of itself: \"of\" must name a buffer declared before it", buf.ID)
 		}
-		if _, ok := b.rec.index[buf.Of]; !ok {
+		if _, ok := b.rec.index.get(buf.Of); !ok {
 			return fmt.Errorf("view %d is of %d, which is not declared before it", buf.ID, buf.Of)
 		}
 		buf.Role = Temp
+		buf.Bytes = poly.Rat{}
 	} else if buf.Bytes.Sign() < 0 {
 		return fmt.Errorf("buffer %d has %s bytes: sizes are not negative", buf.ID, buf.Bytes)
+	} else if !buf.DType.IsZero() {
+		if want := sizeOf(buf.DType, buf.Shape); !buf.Bytes.Equal(want) {
+			return fmt.Errorf("buffer %d has %s bytes, but its dtype and shape make %s", buf.ID, buf.Bytes, want)
+		}
+	}
+	if buf.Role > Input {
+		return fmt.Errorf("buffer %d has an unknown role %d", buf.ID, buf.Role)
 	}
 	buf.Line = line
-	b.rec.index[buf.ID] = len(b.rec.Buffers)
-	b.rec.Buffers = append(b.rec.Buffers, *buf)
-	b.written = append(b.written, false)
+	b.rec.index.set(buf.ID, len(b.rec.Buffers))
+	b.rec.Buffers = append(grow(b.rec.Buffers), *buf)
+	shape := buf.Shape
+	if shape == nil && !buf.IsView && !buf.DType.IsZero() {
+		shape = []int64{} // a scalar: a shape, empty
+	}
+	b.rec.Buffers[len(b.rec.Buffers)-1].Shape = b.ids.keep(shape)
+	b.written = append(grow(b.written), false)
+	return nil
+}
+
+// checkDType checks that a buffer's type is one the format can write: a
+// named type with its bits, or an unnamed one of at least one bit.
+func checkDType(buf *Buffer) error {
+	t := buf.DType
+	if t.IsZero() {
+		return nil
+	}
+	if t.Name == "" {
+		if t.Bits < 1 {
+			return fmt.Errorf("buffer %d has a type of %d bits: expected at least 1", buf.ID, t.Bits)
+		}
+		return nil
+	}
+	if known, ok := LookupDType(t.Name); !ok || known.Bits != t.Bits {
+		return fmt.Errorf("buffer %d has an unknown dtype %q of %d bits: expected %s", buf.ID, t.Name, t.Bits, dtypeList)
+	}
 	return nil
 }
 
 func (b *Builder) addOp(op *Op, line int) error {
 	n := len(b.rec.Ops) + 1
-	if op.Label == "" {
-		return fmt.Errorf("operation %d has no label: \"op\" names the operation", n)
+	if err := checkOp(op); err != nil {
+		return fmt.Errorf("operation %d: %w", n, err)
 	}
 	for _, id := range op.Reads {
 		i, err := b.base(id, n, "reads")
@@ -129,7 +194,11 @@ func (b *Builder) addOp(op *Op, line int) error {
 			return err
 		}
 		if buf := &b.rec.Buffers[i]; !buf.Role.Held() && !b.written[i] {
-			return fmt.Errorf("operation %d (%s) reads buffer %d before any operation writes it (a caller-held input? declare it with \"role\": \"input\")", n, op.Label, buf.ID)
+			through := ""
+			if buf.ID != id {
+				through = fmt.Sprintf(" (through view %d)", id)
+			}
+			return fmt.Errorf("buffer %d is read%s by operation %d (%s) before any operation writes it; a caller-held input is declared with \"role\": \"input\"", buf.ID, through, n, Show(op.Label))
 		}
 	}
 	for _, id := range op.Writes {
@@ -140,38 +209,154 @@ func (b *Builder) addOp(op *Op, line int) error {
 		b.written[i] = true
 	}
 	op.Line = line
-	b.rec.Ops = append(b.rec.Ops, *op)
+	b.rec.Ops = append(grow(b.rec.Ops), *op)
+	kept := &b.rec.Ops[len(b.rec.Ops)-1]
+	kept.Reads = b.ids.keep(op.Reads)
+	kept.Writes = b.ids.keep(op.Writes)
 	return nil
+}
+
+// checkOp checks an operation alone: its label and its path.
+func checkOp(op *Op) error {
+	if op.Label == "" {
+		return fmt.Errorf("an operation without a label: \"op\" names it, such as \"Linear.apply/%%5\"")
+	}
+	return checkPath(op.Path)
 }
 
 // base returns the position of the buffer that id stands for.
 func (b *Builder) base(id int64, op int, verb string) (int, error) {
-	i, ok := b.rec.index[id]
+	i, ok := b.rec.index.get(id)
 	if !ok {
 		return 0, fmt.Errorf("operation %d %s %d, which is not declared before it", op, verb, id)
 	}
 	for b.rec.Buffers[i].IsView {
-		i = b.rec.index[b.rec.Buffers[i].Of]
+		i = b.rec.index.at(b.rec.Buffers[i].Of)
 	}
 	return i, nil
 }
 
 func (b *Builder) addResult(ids []int64) error {
 	for _, id := range ids {
-		i, ok := b.rec.index[id]
+		i, ok := b.rec.index.get(id)
 		if !ok {
 			return fmt.Errorf("the result names %d, which is not declared", id)
 		}
 		for b.rec.Buffers[i].IsView {
-			i = b.rec.index[b.rec.Buffers[i].Of]
+			i = b.rec.index.at(b.rec.Buffers[i].Of)
 		}
 		if buf := &b.rec.Buffers[i]; !buf.Role.Held() && !b.written[i] {
 			return fmt.Errorf("the result names buffer %d, which no operation writes", buf.ID)
 		}
 	}
-	b.rec.Result = ids
+	b.rec.Result = b.ids.keep(ids)
+	if b.rec.Result == nil {
+		b.rec.Result = []int64{}
+	}
 	b.hasResult = true
 	return nil
+}
+
+// Show returns a label or name from a recording for a message or a table:
+// in backquotes, or quoted with escapes when it has characters that would
+// break the line or the quotes.
+func Show(s string) string {
+	for _, c := range s {
+		if c < 0x20 || c == 0x7f || c == '`' || c == utf8.RuneError || c == 0x2028 || c == 0x2029 {
+			return strconv.Quote(s)
+		}
+	}
+	return "`" + s + "`"
+}
+
+// withArticle returns "a buffer", "an op" and so on.
+func withArticle(k Kind) string {
+	if k == KindOp {
+		return "an op"
+	}
+	return "a " + k.String()
+}
+
+// grow returns s with room for one more element, doubling its capacity
+// when full: append grows large slices by a quarter, which copies a
+// recording of a million operations many times over.
+func grow[T any](s []T) []T {
+	if len(s) < cap(s) {
+		return s
+	}
+	t := make([]T, len(s), max(2*cap(s), 64))
+	copy(t, s)
+	return t
+}
+
+// idIndex maps buffer ids to positions in a Recording's Buffers: a slice
+// for the small non-negative ids recordings mostly use, a map for others.
+type idIndex struct {
+	dense []int32 // id → position+1, 0 for none, for 0 ≤ id < len(dense)
+	other map[int64]int
+	n     int
+}
+
+func (x *idIndex) get(id int64) (int, bool) {
+	if id >= 0 && id < int64(len(x.dense)) {
+		if p := x.dense[id]; p != 0 {
+			return int(p) - 1, true
+		}
+	}
+	if x.other == nil {
+		return 0, false
+	}
+	p, ok := x.other[id]
+	return p, ok
+}
+
+// at returns the position of an id known to be there.
+func (x *idIndex) at(id int64) int {
+	p, _ := x.get(id)
+	return p
+}
+
+func (x *idIndex) set(id int64, pos int) {
+	x.n++
+	if id >= 0 && id < int64(len(x.dense)) && pos < math.MaxInt32 {
+		x.dense[id] = int32(pos + 1)
+		return
+	}
+	if id >= 0 && id < 2*int64(x.n)+1024 && pos < math.MaxInt32 {
+		dense := make([]int32, max(id+1, 2*int64(len(x.dense))))
+		copy(dense, x.dense)
+		x.dense = dense
+		x.dense[id] = int32(pos + 1)
+		return
+	}
+	if x.other == nil {
+		x.other = make(map[int64]int)
+	}
+	x.other[id] = pos
+}
+
+// arena keeps copies of small slices in shared chunks, so that a recording
+// of a million operations does not make two million allocations. A kept
+// slice's capacity is its length: appending to it copies.
+type arena struct {
+	chunk []int64
+}
+
+// keep returns a copy of s, nil for nil, and an empty non-nil slice for an
+// empty one.
+func (a *arena) keep(s []int64) []int64 {
+	if s == nil {
+		return nil
+	}
+	if len(s) > 256 {
+		return append(make([]int64, 0, len(s)), s...)
+	}
+	if cap(a.chunk)-len(a.chunk) < len(s) || a.chunk == nil {
+		a.chunk = make([]int64, 0, 4096)
+	}
+	n := len(a.chunk)
+	a.chunk = append(a.chunk, s...)
+	return a.chunk[n : n+len(s) : n+len(s)]
 }
 
 // Finish checks that the recording is whole and returns it. The Builder must

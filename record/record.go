@@ -95,12 +95,12 @@ type Recording struct {
 	Buffers []Buffer // in declaration order, views among them
 	Ops     []Op
 	Result  []int64
-	index   map[int64]int // buffer id → position in Buffers
+	index   idIndex // buffer id → position in Buffers
 }
 
 // Buffer returns the buffer or view with the given id.
 func (r *Recording) Buffer(id int64) (*Buffer, bool) {
-	i, ok := r.index[id]
+	i, ok := r.index.get(id)
 	if !ok {
 		return nil, false
 	}
@@ -110,9 +110,9 @@ func (r *Recording) Buffer(id int64) (*Buffer, bool) {
 // Base returns the buffer that id stands for: id itself, or the base of the
 // view id. A Recording's chains of views are checked when it is built.
 func (r *Recording) Base(id int64) *Buffer {
-	b := &r.Buffers[r.index[id]]
+	b := &r.Buffers[r.index.at(id)]
 	for b.IsView {
-		b = &r.Buffers[r.index[b.Of]]
+		b = &r.Buffers[r.index.at(b.Of)]
 	}
 	return b
 }

@@ -1,0 +1,131 @@
+// Command memsym says how much memory a program needs, at one point and as
+// exact polynomials in its dimensions, and writes that up.
+//
+// Usage:
+//
+//	memsym <command> [flags] [arguments]
+//
+// Run `memsym help` for the commands and `memsym <command> -h` for each.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+)
+
+// command is one subcommand: its name, a line for the list, and its run
+// function, which gets the arguments after the name.
+type command struct {
+	name  string
+	short string
+	run   func(stdout, stderr io.Writer, args []string) error
+}
+
+// commands lists the subcommands; each file of this package adds its own.
+var commands = map[string]*command{}
+
+func register(c *command) { commands[c.name] = c }
+
+// usageError is bad usage (exit 2), as opposed to a user error such as a
+// malformed recording (exit 1).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+func main() {
+	err := run(os.Stdout, os.Stderr, os.Args[1:])
+	os.Exit(exitCode(err, os.Stderr))
+}
+
+// exitCode prints err, if any, and returns the process's exit code: 0 on
+// success, 2 on bad usage, 1 on any other error.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	var u *usageError
+	if errors.As(err, &u) {
+		if u.msg != "" {
+			fmt.Fprintf(stderr, "memsym: %s\n", u.msg)
+		}
+		return 2
+	}
+	fmt.Fprintf(stderr, "memsym: %v\n", err)
+	return 1
+}
+
+// run runs memsym with the given arguments (without the program's name).
+func run(stdout, stderr io.Writer, args []string) error {
+	if len(args) == 0 {
+		printCommands(stderr)
+		return usagef("")
+	}
+	name := args[0]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		printCommands(stdout)
+		return nil
+	}
+	c, ok := commands[name]
+	if !ok {
+		printCommands(stderr)
+		return usagef("unknown command %q", name)
+	}
+	return c.run(stdout, stderr, args[1:])
+}
+
+func printCommands(w io.Writer) {
+	fmt.Fprintf(w, "memsym says how much memory a program needs, exactly, as a formula in its dimensions.\n\nUsage: memsym <command> [flags] [arguments]\n\nCommands:\n")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].short)
+	}
+	fmt.Fprintf(w, "\nRun `memsym <command> -h` for a command's flags.\n")
+}
+
+// newFlagSet returns a FlagSet for a subcommand whose errors and usage go to
+// stderr and come back as errors rather than exiting.
+func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("memsym "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: memsym %s %s\n", name, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args with fs and turns a flag error into bad usage.
+// Flags may come before or after the positional arguments.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usagef("") // the flag package has printed what was wrong
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return rest, nil
+		}
+		if args[0] == "--" {
+			return append(rest, args[1:]...), nil
+		}
+		rest = append(rest, args[0])
+		args = args[1:]
+	}
+}

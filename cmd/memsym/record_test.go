@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"memsym/poly"
+	"memsym/record"
+)
+
+// runRecordCmd runs memsym with args in process and returns its stdout,
+// stderr and exit code.
+func runRecordCmd(args ...string) (stdout, stderr string, code int) {
+	var out, errs bytes.Buffer
+	code = exitCode(run(&out, &errs, args), &errs)
+	return out.String(), errs.String(), code
+}
+
+func TestRecordCmdGolden(t *testing.T) {
+	for _, c := range []struct {
+		golden string
+		args   []string
+	}{
+		{"record/gpt-course.jsonl", []string{"record", "--program", "gpt-course"}},
+		{"record/llama2-int4-T7.jsonl", []string{"record", "--program=llama2-7b-block-int4", "--dim", "T=7", "--const", "D=256", "--const", "H=2", "--const", "F=384", "--const", "V=100"}},
+		{"record/views-heavy-small.jsonl", []string{"record", "--const", "D=8", "--program", "views-heavy", "--dim", "B=1", "--dim", "T=3", "--const", "H=2"}},
+	} {
+		out, errs, code := runRecordCmd(c.args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errs)
+		}
+		golden(t, c.golden, []byte(out))
+	}
+}
+
+// TestRecordCmdReadsBack reads the written recording back and counts it:
+// the seed's numbers survive the file.
+func TestRecordCmdReadsBack(t *testing.T) {
+	out, errs, code := runRecordCmd("record", "--program", "gpt-course", "--dim", "B=2", "--dim", "T=16")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	rec, err := record.Read(strings.NewReader(out), "gpt-course.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := record.Count(rec)
+	if !c.Peak.Equal(poly.Int(149504)) || !c.Needs.Equal(poly.Int(1052928)) {
+		t.Errorf("read back: peak %s, needs %s; want 149504 and 1052928", c.Peak, c.Needs)
+	}
+}
+
+// TestRecordCmdFile writes with -o: the file holds what stdout would, and
+// nothing else is left in the directory; on an error an existing file is
+// left as it was.
+func TestRecordCmdFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.jsonl")
+	want, _, _ := runRecordCmd("record", "--program", "mlp-width")
+	if _, errs, code := runRecordCmd("record", "--program", "mlp-width", "-o", path); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil || string(got) != want {
+		t.Fatalf("the file holds %d bytes (%v), stdout %d", len(got), err, len(want))
+	}
+
+	if _, _, code := runRecordCmd("record", "--program", "mlp-width", "--dim", "Q=1", "-o", path); code != 1 {
+		t.Errorf("an unknown dimension: exit %d, want 1", code)
+	}
+	if again, _ := os.ReadFile(path); string(again) != want {
+		t.Errorf("a failed record changed %s", path)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("%d files left in the directory, want 1", len(entries))
+	}
+}
+
+func TestRecordCmdErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+		want string // the last line of stderr
+	}{
+		{[]string{"record"}, 2, "memsym: record needs --program NAME; memsym programs lists them"},
+		{[]string{"record", "--program", "gpt-course", "extra"}, 2, `memsym: record takes no arguments, found "extra"; usage: memsym record ` + recordUsage},
+		{[]string{"record", "--program", "gpt-course", "--dim", "B"}, 2, ""},
+		{[]string{"record", "--program", "gpt-course", "--dim", "B=x"}, 2, ""},
+		{[]string{"record", "--program", "gpt-course", "--dim", "B=2", "--dim", "B=3"}, 2, ""},
+		{[]string{"record", "--program", "gpt"}, 1, `memsym: no bundled program "gpt": expected one of gpt-course, llama2-7b-block, llama2-7b-block-int4, bert-encoder, encdec-cross, decode-kv-cache, mlp-width, mlp-train-step, conv-same, ssm-scan, moe-layer, views-heavy, mixed-precision, synthetic, layers-as-dim, strided-conv`},
+		{[]string{"record", "--program", "gpt-course", "--dim", "N=3"}, 1, `memsym: program gpt-course has no dimension "N": its dimensions are B, T`},
+		{[]string{"record", "--program", "gpt-course", "--const", "D=63"}, 1, "memsym: program gpt-course: D = 63 is not divisible by H = 2"},
+		{[]string{"record", "--program", "gpt-course", "--dim", "B=0"}, 1, "memsym: program gpt-course: dimension B = 0: expected an integer from 1 to 1099511627776"},
+		{[]string{"record", "--program", "gpt-course", "-o", "/nonexistent-dir/r.jsonl"}, 1, ""},
+		{[]string{"record", "-h"}, 0, ""},
+	} {
+		_, errs, code := runRecordCmd(c.args...)
+		lines := strings.Split(strings.TrimRight(errs, "\n"), "\n")
+		if code != c.code || c.want != "" && lines[len(lines)-1] != c.want {
+			t.Errorf("%v: exit %d, stderr:\n%s\nwant exit %d and %q", c.args, code, errs, c.code, c.want)
+		}
+	}
+	_, errs, _ := runRecordCmd("record", "--program", "gpt-course", "--dim", "B=2", "--dim", "B=3")
+	if !strings.Contains(errs, "the dimension B is given twice") {
+		t.Errorf("a dimension given twice: %s", errs)
+	}
+	_, errs, _ = runRecordCmd("record", "-h")
+	if !strings.HasPrefix(errs, "Usage: memsym record "+recordUsage) {
+		t.Errorf("-h: %s", errs)
+	}
+}
+
+// FuzzSettings: a K=V flag is either refused with a one-line message or
+// kept as one name and its integer, which String writes back readably.
+func FuzzSettings(f *testing.F) {
+	for _, s := range []string{"B=2", "T=1024", "D=-1", "B", "=3", "B=x", " B=2", "B= 2", "B=9223372036854775808", "K=V=W", "0\n0=", "_B=1", "B_2=3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		s := &settings{what: "dimension"}
+		if err := s.Set(v); err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("a message of several lines: %q", err)
+			}
+			return
+		}
+		if len(s.values) != 1 {
+			t.Fatalf("%q kept %v", v, s.values)
+		}
+		back := &settings{what: "dimension"}
+		if err := back.Set(s.String()); err != nil || fmt.Sprint(back.values) != fmt.Sprint(s.values) {
+			t.Errorf("%q is kept as %v, which reads back as %v (%v)", v, s.values, back.values, err)
+		}
+		if err := s.Set(v); err == nil {
+			t.Errorf("%q given twice is accepted", v)
+		}
+	})
+}

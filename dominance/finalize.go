@@ -1,0 +1,113 @@
+package dominance
+
+// finalize decides every ordered pair of the frontier exactly, prunes the
+// members another is proven to dominate, then makes sure no pruned
+// candidate is proven to dominate a member still kept, and records the
+// witnesses and the undecided pairs.
+func (pr *pruner) finalize(frontier []int) {
+	ans := make(map[[2]int]decision, len(frontier)*len(frontier))
+	for _, i := range frontier {
+		for _, j := range frontier {
+			if i != j {
+				ans[[2]int{i, j}] = decide(sub(pr.ms[i], pr.ms[j]))
+			}
+		}
+	}
+	var kept []int
+	for _, j := range frontier {
+		by := -1
+		for _, i := range frontier {
+			if i != j && ans[[2]int{i, j}].verdict == Proven {
+				by = i
+				break
+			}
+		}
+		if by >= 0 {
+			pr.out.PrunedBy[j] = by
+			continue
+		}
+		kept = append(kept, j)
+	}
+	kept = pr.recheck(kept, ans)
+	pr.out.Kept = kept
+	for a, i := range kept {
+		for _, j := range kept[a+1:] {
+			ij, ji := ans[[2]int{i, j}], ans[[2]int{j, i}]
+			if ij.verdict == Refuted {
+				pr.out.Witness[[2]int{i, j}] = pr.point(ij.witness)
+			}
+			if ji.verdict == Refuted {
+				pr.out.Witness[[2]int{j, i}] = pr.point(ji.witness)
+			}
+			if ij.verdict != Refuted || ji.verdict != Refuted {
+				pr.out.Undecided = append(pr.out.Undecided, [2]int{i, j})
+			}
+		}
+	}
+}
+
+// recheck removes from kept the members that a pruned candidate is proven
+// to dominate, and returns the rest.
+//
+// Every pruned candidate k hangs, through PrunedBy, below a kept member f
+// that truly is ≥ k (each link is a proof). If some point shows j > f, then
+// j > k there too and no proof of k ≥ j can exist; so only the candidates
+// below an f whose domination of j is undecided need an exact check. Those
+// equal to an earlier candidate are checked through that one.
+func (pr *pruner) recheck(kept []int, ans map[[2]int]decision) []int {
+	isKept := make(map[int]bool, len(kept))
+	for _, f := range kept {
+		isKept[f] = true
+	}
+	below := map[int][]int{} // kept member → the distinct pruned candidates below it
+	for k := range pr.ms {
+		if isKept[k] || pr.dup[k] {
+			continue
+		}
+		if f, ok := pr.root(k, isKept); ok {
+			below[f] = append(below[f], k)
+		}
+	}
+	var out []int
+	for _, j := range kept {
+		by := -1
+		for _, f := range kept {
+			if f == j || ans[[2]int{f, j}].verdict != Undecided {
+				continue
+			}
+			if by = pr.dominator(j, below[f]); by >= 0 {
+				break
+			}
+		}
+		if by >= 0 {
+			pr.out.PrunedBy[j] = by
+			continue
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+// root follows PrunedBy from k to a kept member.
+func (pr *pruner) root(k int, isKept map[int]bool) (int, bool) {
+	for steps := 0; steps <= len(pr.ms); steps++ {
+		if isKept[k] {
+			return k, true
+		}
+		next, ok := pr.out.PrunedBy[k]
+		if !ok {
+			return 0, false
+		}
+		k = next
+	}
+	return 0, false // a cycle: impossible, as each link is a proof between distinct candidates
+}
+
+// point returns a witness over the pruner's variables as a map.
+func (pr *pruner) point(at []int64) map[string]int64 {
+	w := make(map[string]int64, len(pr.vars))
+	for j, v := range pr.vars {
+		w[v] = at[j]
+	}
+	return w
+}

@@ -1,0 +1,272 @@
+package dominance
+
+import (
+	"slices"
+
+	"memsym/poly"
+)
+
+// Candidate is one of a program's live sets that may be its peak: its bytes
+// as a polynomial in the dimensions, and the first operation that reaches
+// it (for messages).
+type Candidate struct {
+	Poly poly.Poly
+	Op   int
+}
+
+// Frontier is what Prune keeps of a set of candidates and why.
+//
+// The claim "the largest of Kept, none of which dominates another" is
+// backed pair by pair: for every ordered pair (i, j) of Kept, i ≠ j, either
+// Witness[{i, j}] is a point where candidate j exceeds candidate i, or the
+// pair {min, max} is listed in Undecided.
+type Frontier struct {
+	// Kept are the indices of the candidates that no other is proven to
+	// dominate, ascending. Of equal candidates the first is kept.
+	Kept []int
+	// PrunedBy maps each other index to a candidate (kept or pruned) that
+	// is proven to dominate it.
+	PrunedBy map[int]int
+	// Undecided lists the pairs {i, j} of Kept, i < j, for which some
+	// direction was neither proven nor refuted; ascending.
+	Undecided [][2]int
+	// Witness gives, for each ordered pair (i, j) of Kept whose
+	// domination was refuted, an integer point (every variable of every
+	// candidate ≥ 1) where candidate j is larger than candidate i.
+	Witness map[[2]int]map[string]int64
+}
+
+// pruner holds the working state of Prune.
+type pruner struct {
+	vars    []string
+	ms      []mpoly
+	samples []sample
+	shifted []*mpoly // each candidate with every variable x replaced by 1 + x, once computed
+	dup     []bool   // pruned as equal to an earlier candidate
+	out     *Frontier
+
+	// The shifted coefficients as dense int64 arrays, when they fit.
+	shape *denseShape // nil when the arrays would be too large
+	dense []int64     // candidate i's at [i·shape.size:]
+	state []uint8     // 0: not computed, 1: in dense, 2: does not fit
+}
+
+// Prune keeps the candidates that no other is proven to dominate at every
+// integer point with all dimensions ≥ 1, and for each pair of those either
+// a witness that neither dominates or a note that the pair is undecided.
+//
+// Floating-point samples only choose which pairs to check; each pruning
+// rests on an exact proof (Dominates), and which candidates are kept is
+// exactly what comparing every pair with Dominates would keep.
+func Prune(cands []Candidate) *Frontier {
+	pr := newPruner(cands)
+	distinct := pr.dedupe()
+	// By the values at the sample points, the largest point first,
+	// descending; equal ones by index.
+	order := slices.Clone(distinct)
+	slices.SortFunc(order, func(a, b int) int {
+		if c := slices.Compare(pr.samples[b].val, pr.samples[a].val); c != 0 {
+			return c
+		}
+		return a - b
+	})
+	var frontier []int
+	for _, c := range order {
+		if by := pr.dominator(c, frontier); by >= 0 {
+			pr.out.PrunedBy[c] = by
+			continue
+		}
+		// c may dominate members that rounding ordered before it.
+		frontier = slices.DeleteFunc(frontier, func(f int) bool {
+			if sampleGE(pr.samples[c], pr.samples[f]) && pr.proves(c, f) {
+				pr.out.PrunedBy[f] = c
+				return true
+			}
+			return false
+		})
+		frontier = append(frontier, c)
+	}
+	slices.Sort(frontier)
+	pr.finalize(frontier)
+	return pr.out
+}
+
+func newPruner(cands []Candidate) *pruner {
+	seen := map[string]bool{}
+	var vars []string
+	for _, c := range cands {
+		for _, v := range c.Poly.Vars() {
+			if !seen[v] {
+				seen[v] = true
+				vars = append(vars, v)
+			}
+		}
+	}
+	slices.Sort(vars)
+	pr := &pruner{
+		ms:      make([]mpoly, len(cands)),
+		samples: make([]sample, len(cands)),
+		shifted: make([]*mpoly, len(cands)),
+		dup:     make([]bool, len(cands)),
+		state:   make([]uint8, len(cands)),
+		out:     &Frontier{PrunedBy: map[int]int{}, Witness: map[[2]int]map[string]int64{}},
+	}
+	a := new(arena)
+	for i, c := range cands {
+		pr.ms[i] = a.fromPoly(c.Poly, vars)
+	}
+	// Drop the variables no candidate uses.
+	deg := make([]int, len(vars))
+	for _, m := range pr.ms {
+		for j := range vars {
+			deg[j] = max(deg[j], m.degree(j))
+		}
+	}
+	var keep []int
+	for j, d := range deg {
+		if d > 0 {
+			keep = append(keep, j)
+			pr.vars = append(pr.vars, vars[j])
+		}
+	}
+	if len(keep) < len(vars) {
+		for i, m := range pr.ms {
+			pr.ms[i] = m.columns(pr.vars, keep)
+		}
+	}
+	pts := samplePoints(len(pr.vars))
+	slab := make([]float64, 2*len(pts)*len(cands))
+	for i, m := range pr.ms {
+		pr.samples[i] = sampleOf(m, pts, slab[2*len(pts)*i:2*len(pts)*(i+1)])
+	}
+	udeg := make([]int, len(keep))
+	for k, j := range keep {
+		udeg[k] = deg[j]
+	}
+	if pr.shape = newDenseShape(udeg); pr.shape != nil {
+		pr.dense = make([]int64, len(cands)*pr.shape.size)
+	}
+	return pr
+}
+
+// dedupe prunes each candidate equal to an earlier one by that one, and
+// returns the indices of the first of each.
+func (pr *pruner) dedupe() []int {
+	first := make(map[uint64]int, len(pr.ms))
+	more := map[uint64][]int{} // further distinct candidates with a hash already taken
+	var distinct []int
+	for i, m := range pr.ms {
+		h := m.hash()
+		j, ok := first[h]
+		if !ok {
+			first[h] = i
+			distinct = append(distinct, i)
+			continue
+		}
+		if !pr.ms[j].equal(m) {
+			k := slices.IndexFunc(more[h], func(j int) bool { return pr.ms[j].equal(m) })
+			if k < 0 {
+				more[h] = append(more[h], i)
+				distinct = append(distinct, i)
+				continue
+			}
+			j = more[h][k]
+		}
+		pr.out.PrunedBy[i] = j
+		pr.dup[i] = true
+	}
+	return distinct
+}
+
+// dominator returns a member of among proven to dominate c, or -1. It tries
+// only members whose samples are all about ≥ c's: first the cheap
+// certificate (every coefficient ≥ 0 after x = 1 + y), then the others.
+func (pr *pruner) dominator(c int, among []int) int {
+	var eligible []int
+	for _, f := range among {
+		if f != c && sampleGE(pr.samples[f], pr.samples[c]) {
+			eligible = append(eligible, f)
+		}
+	}
+	for _, f := range eligible {
+		if pr.shiftGE(f, c) {
+			return f
+		}
+	}
+	for _, f := range eligible {
+		if (&prover{budget: proofBudget}).nonneg(sub(pr.ms[f], pr.ms[c])) != nil {
+			return f
+		}
+	}
+	return -1
+}
+
+// proves reports whether f is proven to dominate c.
+func (pr *pruner) proves(f, c int) bool {
+	return pr.shiftGE(f, c) || (&prover{budget: proofBudget}).nonneg(sub(pr.ms[f], pr.ms[c])) != nil
+}
+
+// shiftGE reports whether every coefficient of f − c is ≥ 0 after x = 1 + y
+// for every variable, comparing the shifted forms term by term.
+func (pr *pruner) shiftGE(f, c int) bool {
+	if pr.denseReady(f) && pr.denseReady(c) {
+		n := pr.shape.size
+		return geq(pr.dense[f*n:(f+1)*n], pr.dense[c*n:(c+1)*n])
+	}
+	a, b := pr.shift(f), pr.shift(c)
+	i, j := 0, 0
+	for i < len(a.coefs) || j < len(b.coefs) {
+		o := 0
+		switch {
+		case i == len(a.coefs):
+			o = -1
+		case j == len(b.coefs):
+			o = 1
+		default:
+			o = compareRows(a.row(i), b.row(j))
+		}
+		switch {
+		case o > 0: // only f has the term: f's coefficient minus 0
+			if a.coefs[i].Sign() < 0 {
+				return false
+			}
+			i++
+		case o < 0:
+			if b.coefs[j].Sign() > 0 {
+				return false
+			}
+			j++
+		default:
+			if a.coefs[i].Cmp(b.coefs[j]) < 0 {
+				return false
+			}
+			i++
+			j++
+		}
+	}
+	return true
+}
+
+// denseReady computes candidate i's dense shifted form if it can, and
+// reports whether it is there.
+func (pr *pruner) denseReady(i int) bool {
+	if pr.shape == nil {
+		return false
+	}
+	if pr.state[i] == 0 {
+		n := pr.shape.size
+		pr.state[i] = 2
+		if pr.shape.shifted(pr.ms[i], pr.dense[i*n:(i+1)*n]) {
+			pr.state[i] = 1
+		}
+	}
+	return pr.state[i] == 1
+}
+
+func (pr *pruner) shift(i int) *mpoly {
+	if pr.shifted[i] == nil {
+		s := pr.ms[i].shiftAll()
+		pr.shifted[i] = &s
+	}
+	return pr.shifted[i]
+}

@@ -1,0 +1,226 @@
+package dominance
+
+import (
+	"math/big"
+	"slices"
+
+	"memsym/poly"
+)
+
+// upoly is a polynomial in one variable with integer coefficients, lowest
+// power first, with no trailing zeros (the zero polynomial is empty).
+type upoly []*big.Int
+
+// integerCoefs returns cs times the least common multiple of their
+// denominators: a positive multiple, so every sign is kept.
+func integerCoefs(cs []poly.Rat) upoly {
+	l := big.NewInt(1)
+	for _, c := range cs {
+		if !c.IsInt() {
+			d := c.Den()
+			g := new(big.Int).GCD(nil, nil, l, d)
+			l.Mul(l, d.Quo(d, g))
+		}
+	}
+	out := make(upoly, len(cs))
+	for i, c := range cs {
+		n := c.Num()
+		out[i] = n.Mul(n, l).Quo(n, c.Den())
+	}
+	return trim(out)
+}
+
+func trim(p upoly) upoly {
+	for len(p) > 0 && p[len(p)-1].Sign() == 0 {
+		p = p[:len(p)-1]
+	}
+	return p
+}
+
+// at returns p(x).
+func (p upoly) at(x *big.Int) *big.Int {
+	v := new(big.Int)
+	for i := len(p) - 1; i >= 0; i-- {
+		v.Mul(v, x).Add(v, p[i])
+	}
+	return v
+}
+
+// signAt returns the sign of p(x).
+func (p upoly) signAt(x *big.Int) int { return p.at(x).Sign() }
+
+func (p upoly) derivative() upoly {
+	if len(p) <= 1 {
+		return nil
+	}
+	d := make(upoly, len(p)-1)
+	for i := 1; i < len(p); i++ {
+		d[i-1] = new(big.Int).Mul(p[i], big.NewInt(int64(i)))
+	}
+	return d
+}
+
+// primitive divides p by the gcd of its coefficients (a positive number).
+func (p upoly) primitive() upoly {
+	g := new(big.Int)
+	for _, c := range p {
+		g.GCD(nil, nil, g, new(big.Int).Abs(c))
+	}
+	if g.Sign() == 0 || g.Cmp(big.NewInt(1)) == 0 {
+		return p
+	}
+	out := make(upoly, len(p))
+	for i, c := range p {
+		out[i] = new(big.Int).Quo(c, g)
+	}
+	return out
+}
+
+// pseudoRem returns a positive multiple of the remainder of a divided by b
+// (b nonzero): lead(b)^2k·a is reduced by b in integers, k chosen so that
+// the multiplier is a square and signs are kept.
+func pseudoRem(a, b upoly) upoly {
+	r := slices.Clone(a)
+	for i := range r {
+		r[i] = new(big.Int).Set(r[i])
+	}
+	lb := b[len(b)-1]
+	for len(r) >= len(b) {
+		lr := r[len(r)-1]
+		shift := len(r) - len(b)
+		// r ← lb²·r − lb·lr·x^shift·b: lb² > 0 keeps the sign of the
+		// multiple, and the leading term cancels.
+		f := new(big.Int).Mul(lb, lr)
+		lb2 := new(big.Int).Mul(lb, lb)
+		for i := range r {
+			r[i].Mul(r[i], lb2)
+		}
+		for i, c := range b {
+			r[i+shift].Sub(r[i+shift], new(big.Int).Mul(f, c))
+		}
+		r = trim(r[:len(r)-1]).primitive()
+	}
+	return trim(r)
+}
+
+// gcdPoly returns a greatest common divisor of a and b (up to a constant).
+func gcdPoly(a, b upoly) upoly {
+	for len(b) > 0 {
+		a, b = b, pseudoRem(a, b)
+	}
+	return a.primitive()
+}
+
+// divExact returns a/b when b divides a: a positive multiple of the
+// quotient, primitive.
+func divExact(a, b upoly) upoly {
+	r := make([]*big.Rat, len(a))
+	for i, c := range a {
+		r[i] = new(big.Rat).SetInt(c)
+	}
+	lb := new(big.Rat).SetInt(b[len(b)-1])
+	q := make([]*big.Rat, len(a)-len(b)+1)
+	for k := len(q) - 1; k >= 0; k-- {
+		f := new(big.Rat).Quo(r[k+len(b)-1], lb)
+		q[k] = f
+		for i, c := range b {
+			r[k+i].Sub(r[k+i], new(big.Rat).Mul(f, new(big.Rat).SetInt(c)))
+		}
+	}
+	// Clear the denominators by a positive factor.
+	l := big.NewInt(1)
+	for _, c := range q {
+		d := c.Denom()
+		g := new(big.Int).GCD(nil, nil, l, d)
+		l.Mul(l, new(big.Int).Quo(d, g))
+	}
+	out := make(upoly, len(q))
+	for i, c := range q {
+		out[i] = new(big.Int).Mul(c.Num(), new(big.Int).Quo(l, c.Denom()))
+	}
+	return trim(out).primitive()
+}
+
+// sturm returns the Sturm sequence of a squarefree p of degree ≥ 1, each
+// member scaled by a positive number.
+func sturm(p upoly) []upoly {
+	seq := []upoly{p, p.derivative().primitive()}
+	for {
+		r := pseudoRem(seq[len(seq)-2], seq[len(seq)-1])
+		if len(r) == 0 {
+			return seq
+		}
+		for i := range r {
+			r[i].Neg(r[i])
+		}
+		seq = append(seq, r)
+	}
+}
+
+// variations counts the sign changes of the sequence at x, zeros skipped.
+func variations(seq []upoly, x *big.Int) int {
+	n, last := 0, 0
+	for _, p := range seq {
+		s := p.signAt(x)
+		if s == 0 {
+			continue
+		}
+		if last != 0 && s != last {
+			n++
+		}
+		last = s
+	}
+	return n
+}
+
+// rootBound returns an integer greater than the absolute value of every
+// real root of p (degree ≥ 1): Cauchy's 1 + max |a_i / a_n|, rounded up.
+func rootBound(p upoly) *big.Int {
+	lead := new(big.Int).Abs(p[len(p)-1])
+	m := new(big.Int)
+	for _, c := range p[:len(p)-1] {
+		q := new(big.Int).Abs(c)
+		q.Quo(q, lead)
+		if q.Cmp(m) > 0 {
+			m = q
+		}
+	}
+	return m.Add(m, big.NewInt(2))
+}
+
+// rootCells returns, for p of degree ≥ 1, the integers h such that p has a
+// real root in (h−1, h], ascending, for the roots > 0, and an integer
+// beyond every real root. Between consecutive cells the sign of p at the
+// integers is constant.
+func rootCells(p upoly) (cells []*big.Int, beyond *big.Int) {
+	sf := p.primitive()
+	if g := gcdPoly(sf, sf.derivative()); len(g) > 1 {
+		sf = divExact(sf, g)
+	}
+	bound := rootBound(sf)
+	if len(sf) < 2 {
+		return nil, bound
+	}
+	seq := sturm(sf)
+	// Sturm's theorem for a squarefree polynomial: the distinct real roots
+	// in (lo, hi] number V(lo) − V(hi), endpoints roots or not.
+	var walk func(lo, hi *big.Int, vlo, vhi int)
+	walk = func(lo, hi *big.Int, vlo, vhi int) {
+		if vlo-vhi == 0 {
+			return
+		}
+		width := new(big.Int).Sub(hi, lo)
+		if width.Cmp(big.NewInt(1)) == 0 {
+			cells = append(cells, hi)
+			return
+		}
+		mid := width.Rsh(width, 1)
+		mid.Add(mid, lo)
+		vmid := variations(seq, mid)
+		walk(lo, mid, vlo, vmid)
+		walk(mid, hi, vmid, vhi)
+	}
+	zero := new(big.Int)
+	walk(zero, bound, variations(seq, zero), variations(seq, bound))
+	return cells, bound
+}

@@ -1,0 +1,158 @@
+package dominance
+
+import (
+	"math/big"
+	"math/rand/v2"
+	"testing"
+
+	"memsym/poly"
+)
+
+// ints returns coefficients, lowest power first, as Rats.
+func ints(cs ...int64) []poly.Rat {
+	out := make([]poly.Rat, len(cs))
+	for i, c := range cs {
+		out[i] = poly.Int(c)
+	}
+	return out
+}
+
+// times multiplies polynomials given by coefficients, lowest power first.
+func times(ps ...[]int64) []int64 {
+	out := []int64{1}
+	for _, p := range ps {
+		next := make([]int64, len(out)+len(p)-1)
+		for i, a := range out {
+			for j, b := range p {
+				next[i+j] += a * b
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+func TestFirstNegative(t *testing.T) {
+	tests := []struct {
+		name string
+		cs   []int64
+		want int64 // 0: none
+	}{
+		{"(x−1)(x−2)", times([]int64{-1, 1}, []int64{-2, 1}), 0},
+		{"(x−3)²", times([]int64{-3, 1}, []int64{-3, 1}), 0},
+		{"(x−1)(x−2)(x−3)(x−4)", times([]int64{-1, 1}, []int64{-2, 1}, []int64{-3, 1}, []int64{-4, 1}), 0},
+		{"(x−5)(x−6)(x−7)", times([]int64{-5, 1}, []int64{-6, 1}, []int64{-7, 1}), 1},
+		{"(x−5)(x−6)(x−7)(x−8)", times([]int64{-5, 1}, []int64{-6, 1}, []int64{-7, 1}, []int64{-8, 1}), 0},
+		{"(x−5)(x−7)(x−8)(x−9)", times([]int64{-5, 1}, []int64{-7, 1}, []int64{-8, 1}, []int64{-9, 1}), 6},
+		{"(x−1)⁵", times([]int64{-1, 1}, []int64{-1, 1}, []int64{-1, 1}, []int64{-1, 1}, []int64{-1, 1}), 0},
+		{"(x−2)³", times([]int64{-2, 1}, []int64{-2, 1}, []int64{-2, 1}), 1},
+		{"(x−3)²(x−10)", times([]int64{-3, 1}, []int64{-3, 1}, []int64{-10, 1}), 1},
+		{"(x−3)²(x−1)", times([]int64{-3, 1}, []int64{-3, 1}, []int64{-1, 1}), 0},
+		{"(2x−21)² − 2", []int64{439, -84, 4}, 10},
+		{"x² − 2: irrational root", []int64{-2, 0, 1}, 1},
+		{"x² − 2x − 1: root 1 + √2", []int64{-1, -2, 1}, 1},
+		{"−x² + 10¹⁵·x", []int64{0, 1_000_000_000_000_000, -1}, 1_000_000_000_000_001},
+		{"x⁶ − 10¹²: root 100", []int64{-1_000_000_000_000, 0, 0, 0, 0, 0, 1}, 1},
+		{"x⁶ + 1", []int64{1, 0, 0, 0, 0, 0, 1}, 0},
+		{"0", nil, 0},
+		{"−1", []int64{-1}, 1},
+	}
+	for _, tt := range tests {
+		got := firstNegative(integerCoefs(ints(tt.cs...)))
+		if tt.want == 0 && got != nil || tt.want != 0 && (got == nil || got.Cmp(big.NewInt(tt.want)) != 0) {
+			t.Errorf("%s: first negative integer %v, want %d (0: none)", tt.name, got, tt.want)
+		}
+		if ok := nonnegAtIntegers(ints(tt.cs...)); ok != (tt.want == 0) {
+			t.Errorf("%s: nonnegAtIntegers = %v", tt.name, ok)
+		}
+	}
+}
+
+func TestFirstNegativeFractions(t *testing.T) {
+	// (x − 3/2)² − 1/5: negative only near 3/2, and at no integer.
+	cs := []poly.Rat{poly.Frac(45, 20).Sub(poly.Frac(1, 5)), poly.Int(-3), poly.Int(1)}
+	if got := firstNegative(integerCoefs(cs)); got != nil {
+		t.Errorf("(x − 3/2)² − 1/5: negative at %v", got)
+	}
+	// (x − 3/2)² − 1/3: negative at 1 and 2.
+	cs[0] = poly.Frac(9, 4).Sub(poly.Frac(1, 3))
+	if got := firstNegative(integerCoefs(cs)); got == nil || got.Int64() != 1 {
+		t.Errorf("(x − 3/2)² − 1/3: first negative %v, want 1", got)
+	}
+}
+
+// bruteFirstNegative returns the first x in [1, n] where p(x) < 0, or 0.
+func bruteFirstNegative(p upoly, n int64) int64 {
+	for x := int64(1); x <= n; x++ {
+		if p.signAt(big.NewInt(x)) < 0 {
+			return x
+		}
+	}
+	return 0
+}
+
+// checkAgainstIntegers compares the exact test with the integers from 1 to
+// n, beyond every real root for coefficients below n − 1 in size (Cauchy).
+func checkAgainstIntegers(t *testing.T, cs []int64, n int64) {
+	t.Helper()
+	p := integerCoefs(ints(cs...))
+	want := bruteFirstNegative(p, n)
+	got := firstNegative(p)
+	if want == 0 && got != nil || want != 0 && (got == nil || got.Int64() != want) {
+		t.Fatalf("%v: first negative %v, the integers say %d", cs, got, want)
+	}
+	if ok := nonnegAtIntegers(ints(cs...)); ok != (want == 0) {
+		t.Fatalf("%v: nonnegAtIntegers = %v, the integers say first negative %d", cs, ok, want)
+	}
+}
+
+func TestFirstNegativeRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for range 1500 {
+		var cs []int64
+		if r.IntN(2) == 0 { // a product of factors with roots near the integers
+			cs = []int64{int64(1 + r.IntN(3))}
+			for range 1 + r.IntN(4) {
+				a := int64(1 + r.IntN(3))
+				cs = times(cs, []int64{-a * int64(r.IntN(9)), a})
+			}
+			cs[0] += int64(r.IntN(5) - 2)
+		} else {
+			for range 1 + r.IntN(6) {
+				cs = append(cs, int64(r.IntN(41)-20))
+			}
+		}
+		bound := int64(2)
+		for _, c := range cs {
+			bound += max(c, -c)
+		}
+		checkAgainstIntegers(t, cs, bound)
+	}
+}
+
+// TestSmallNonneg checks the int64 fast path for quadratics against the
+// exact test, large coefficients included.
+func TestSmallNonneg(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for range 20000 {
+		scale := []int64{10, 1000, 1 << 20, 1 << 40, 1 << 61}[r.IntN(5)]
+		cs := ints(r.Int64N(2*scale)-scale, r.Int64N(2*scale)-scale, r.Int64N(2*scale)-scale/8)
+		ok, decided := smallNonneg(cs)
+		if !decided {
+			continue
+		}
+		if want := firstNegative(integerCoefs(cs)) == nil; ok != want {
+			t.Fatalf("%v: smallNonneg %v, exact test %v", cs, ok, want)
+		}
+	}
+}
+
+func FuzzFirstNegative(f *testing.F) {
+	f.Add(int8(2), int8(-3), int8(1), int8(0), int8(0))
+	f.Add(int8(9), int8(-6), int8(1), int8(0), int8(0))
+	f.Add(int8(24), int8(-50), int8(35), int8(-10), int8(1))
+	f.Add(int8(0), int8(100), int8(-1), int8(0), int8(0))
+	f.Fuzz(func(t *testing.T, a0, a1, a2, a3, a4 int8) {
+		checkAgainstIntegers(t, []int64{int64(a0), int64(a1), int64(a2), int64(a3), int64(a4)}, 200)
+	})
+}

@@ -1,0 +1,246 @@
+package dominance
+
+import (
+	"slices"
+	"sync"
+
+	"memsym/poly"
+)
+
+// gridValues are the values each variable takes in the witness search,
+// most telling first; a search with fewer values per variable takes a
+// prefix, in ascending order.
+var gridValues = []int64{1, 1000, 2, 1_000_000, 10, 100, 3, 5}
+
+// maxGrid caps the grid's points, reached from 4 variables on.
+const maxGrid = 1024
+
+// lineValues are the values of the other variables along the lines on
+// which the exact one-variable test looks for a witness.
+var lineValues = []int64{1, 2, 10, 1000}
+
+// maxLines caps the lines tried per variable.
+const maxLines = 64
+
+// findWitness looks for an integer point, every coordinate ≥ 1, where
+// d < 0, checked exactly. It returns the point over d.vars (coordinates of
+// variables d does not use are 1), or nil if it finds none — which proves
+// nothing.
+func findWitness(d mpoly) []int64 {
+	r, idx := d.restrict()
+	w := gridWitness(r)
+	if w == nil {
+		w = lineWitness(r)
+	}
+	if w == nil {
+		return nil
+	}
+	w = shrink(r, w)
+	out := make([]int64, len(d.vars))
+	for j := range out {
+		out[j] = 1
+	}
+	for k, j := range idx {
+		out[j] = w[k]
+	}
+	return out
+}
+
+// gridWitness tries the points of a grid, nearest the origin first.
+func gridWitness(m mpoly) []int64 {
+	k := len(m.vars)
+	if k == 0 {
+		if m.constant().Sign() < 0 {
+			return []int64{}
+		}
+		return nil
+	}
+	s := len(gridValues)
+	for s > 2 && power(s, k) > maxGrid {
+		s--
+	}
+	if power(s, k) > maxGrid {
+		return sparseWitness(m)
+	}
+	vals := slices.Clone(gridValues[:s])
+	slices.Sort(vals)
+	at := make([]int64, k)
+	for _, tuple := range gridOrder(s, k) {
+		for j, i := range tuple {
+			at[j] = vals[i]
+		}
+		if m.eval(at).Sign() < 0 {
+			return at
+		}
+	}
+	return nil
+}
+
+// sparseWitness tries, for many variables, all ones, all 1000, and each
+// variable alone at 1000.
+func sparseWitness(m mpoly) []int64 {
+	k := len(m.vars)
+	try := func(f func(j int) int64) []int64 {
+		at := make([]int64, k)
+		for j := range at {
+			at[j] = f(j)
+		}
+		if m.eval(at).Sign() < 0 {
+			return at
+		}
+		return nil
+	}
+	if w := try(func(int) int64 { return 1 }); w != nil {
+		return w
+	}
+	if w := try(func(int) int64 { return 1000 }); w != nil {
+		return w
+	}
+	for v := range k {
+		alone := func(j int) int64 {
+			if j == v {
+				return 1000
+			}
+			return 1
+		}
+		if w := try(alone); w != nil {
+			return w
+		}
+	}
+	return nil
+}
+
+func power(b, e int) int {
+	r := 1
+	for range e {
+		r *= b
+		if r > 1<<30 {
+			return r
+		}
+	}
+	return r
+}
+
+var (
+	gridMu    sync.Mutex
+	gridCache = map[[2]int][][]int{}
+)
+
+// gridOrder returns every k-tuple of indices below s, ordered by their
+// largest index, then their sum, then lexicographically: the points nearest
+// the origin first, so that a witness found is a small one.
+func gridOrder(s, k int) [][]int {
+	gridMu.Lock()
+	defer gridMu.Unlock()
+	if g, ok := gridCache[[2]int{s, k}]; ok {
+		return g
+	}
+	var all [][]int
+	t := make([]int, k)
+	for {
+		all = append(all, slices.Clone(t))
+		j := 0
+		for j < k && t[j] == s-1 {
+			t[j] = 0
+			j++
+		}
+		if j == k {
+			break
+		}
+		t[j]++
+	}
+	key := func(t []int) (int, int) {
+		m, sum := 0, 0
+		for _, i := range t {
+			m = max(m, i)
+			sum += i
+		}
+		return m, sum
+	}
+	slices.SortFunc(all, func(a, b []int) int {
+		ma, sa := key(a)
+		mb, sb := key(b)
+		if ma != mb {
+			return ma - mb
+		}
+		if sa != sb {
+			return sa - sb
+		}
+		return slices.Compare(a, b)
+	})
+	gridCache[[2]int{s, k}] = all
+	return all
+}
+
+// lineWitness runs the exact one-variable test along lines parallel to each
+// axis, the other variables at lineValues: a negative integer found there is
+// a witness.
+func lineWitness(m mpoly) []int64 {
+	k := len(m.vars)
+	if k < 2 {
+		return nil
+	}
+	vals := lineValues
+	if k-1 > 3 {
+		vals = []int64{1, 1000}
+	}
+	for j := range k {
+		others := make([]int64, k-1)
+		for n, tuple := range gridOrder(len(vals), k-1) {
+			if n == maxLines {
+				break
+			}
+			line := m
+			// Substitute from the last variable down, so indices stay valid.
+			for o := k - 2; o >= 0; o-- {
+				v := o
+				if o >= j {
+					v = o + 1
+				}
+				others[o] = vals[tuple[o]]
+				line = line.subst(v, poly.Int(others[o]))
+			}
+			if len(line.used()) == 0 {
+				continue // the grid has seen its constant value
+			}
+			x := firstNegative(integerCoefs(line.univariate(0)))
+			if x == nil || !x.IsInt64() {
+				continue
+			}
+			at := slices.Insert(slices.Clone(others), j, x.Int64())
+			if m.eval(at).Sign() < 0 { // checked again, on the whole polynomial
+				return at
+			}
+		}
+	}
+	return nil
+}
+
+// shrink moves a witness of m < 0 towards the origin: each coordinate in
+// turn to the smallest integer ≥ 1 at which m, the others held, is still
+// negative (found by the exact one-variable test), so that a witness shows
+// where the order turns.
+func shrink(m mpoly, at []int64) []int64 {
+	at = slices.Clone(at)
+	for j := range at {
+		line := m
+		for o := len(at) - 1; o >= 0; o-- {
+			if o != j {
+				line = line.subst(o, poly.Int(at[o]))
+			}
+		}
+		if len(line.used()) == 0 {
+			continue
+		}
+		x := firstNegative(integerCoefs(line.univariate(0)))
+		if x == nil || !x.IsInt64() {
+			continue // cannot happen: at[j] itself is negative
+		}
+		prev := at[j]
+		at[j] = x.Int64()
+		if m.eval(at).Sign() >= 0 { // checked again, on the whole polynomial
+			at[j] = prev
+		}
+	}
+	return at
+}

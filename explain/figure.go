@@ -1,0 +1,69 @@
+package explain
+
+import "memsym/poly"
+
+// Figure is a plot as data: series of exact points, marked points, axis
+// labels and a caption. Formats draw it each in their own way.
+type Figure struct {
+	// Name is a short file-name stem for the figure ("live", "candidates").
+	Name string
+	// Caption says what the figure shows.
+	Caption []Inline
+	// XLabel and YLabel name the axes ("operation", "live bytes").
+	XLabel, YLabel string
+	// YBytes says that the y values count bytes, so formats may scale
+	// the y axis' ticks to a decimal unit.
+	YBytes bool
+	Series []Series
+	Marks  []Mark
+}
+
+// Series is one line of a figure, its points in increasing x.
+type Series struct {
+	// Label names the series in a legend; Formula, when set, is the
+	// polynomial the points were evaluated from.
+	Label   string
+	Formula *poly.Poly
+	// Steps draws the series as a step function: each point's y holds
+	// from its x to the next point's x (live bytes over operations).
+	Steps  bool
+	Points []Point
+}
+
+// Point is an exact point of a figure.
+type Point struct{ X, Y poly.Rat }
+
+// Mark is a point a figure points out, such as the peak or a crossover.
+type Mark struct {
+	At    Point
+	Label string
+}
+
+// XRange returns the smallest and largest x of f's series and marks.
+func (f *Figure) XRange() (lo, hi poly.Rat) { return f.span(func(p Point) poly.Rat { return p.X }) }
+
+// YRange returns the smallest and largest y of f's series and marks.
+func (f *Figure) YRange() (lo, hi poly.Rat) { return f.span(func(p Point) poly.Rat { return p.Y }) }
+
+func (f *Figure) span(coord func(Point) poly.Rat) (lo, hi poly.Rat) {
+	first := true
+	see := func(p Point) {
+		v := coord(p)
+		if first || v.Cmp(lo) < 0 {
+			lo = v
+		}
+		if first || v.Cmp(hi) > 0 {
+			hi = v
+		}
+		first = false
+	}
+	for _, s := range f.Series {
+		for _, p := range s.Points {
+			see(p)
+		}
+	}
+	for _, m := range f.Marks {
+		see(m.At)
+	}
+	return lo, hi
+}

@@ -1,0 +1,181 @@
+package interp
+
+import (
+	"fmt"
+
+	"memsym/poly"
+	"memsym/record"
+)
+
+// notPolynomial is the reason a check point's bytes are refused.
+const notPolynomial = "its bytes are not a polynomial of degree ≤ 2 in each dimension"
+
+// checker compares the model with one recording off the grid.
+type checker struct {
+	b     *build
+	src   Source
+	point string
+	at    map[string]int64
+	byVec []poly.Rat // per value vector: its polynomial's value at the point
+	known []bool
+}
+
+// check reads the recording of src at the point dims and refuses the model
+// unless every buffer's bytes, the parameters, inputs and outputs, the live
+// bytes at every operation and the peak are the polynomials' values there.
+func (b *build) check(src Source, dims []record.Dim) error {
+	k := &checker{
+		b: b, src: src, point: pointName(dims), at: make(map[string]int64),
+		byVec: make([]poly.Rat, len(b.polys)), known: make([]bool, len(b.polys)),
+	}
+	for _, d := range dims {
+		k.at[d.Name] = d.Value
+	}
+	err := b.st.walk(src, dims, nil, func(pos int, buf *record.Buffer, line int) error {
+		want, err := k.value(b.class[pos])
+		if err != nil {
+			return err
+		}
+		if !buf.Bytes.Equal(want) {
+			return fmt.Errorf("%s: buffer %d%s, %s, has %s bytes at %s but its polynomial %s gives %s: %s",
+				at(src.Name, line), buf.ID, quoted(buf.Name), k.maker(pos), buf.Bytes, k.point, b.polys[b.class[pos]], want, notPolynomial)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := k.totals(); err != nil {
+		return err
+	}
+	return k.lives()
+}
+
+// value returns value vector c's polynomial at the point; every buffer of
+// the recording at the point has been found to have these bytes.
+func (k *checker) value(c int32) (poly.Rat, error) {
+	if !k.known[c] {
+		v, err := k.b.polys[c].EvalInt(k.at)
+		if err != nil {
+			return poly.Rat{}, internalf("%v", err)
+		}
+		k.byVec[c], k.known[c] = v, true
+	}
+	return k.byVec[c], nil
+}
+
+// totals compares the parameters, inputs and outputs.
+func (k *checker) totals() error {
+	rec, m := k.b.st.rec, k.b.m
+	var params, inputs, outputs poly.Rat
+	for i := range rec.Buffers {
+		if role := rec.Buffers[i].Role; role.Held() {
+			v, _ := k.value(k.b.class[i])
+			inputs = inputs.Add(v)
+			if role == record.Param {
+				params = params.Add(v)
+			}
+		}
+	}
+	for _, i := range resultBases(rec) {
+		v, _ := k.value(k.b.class[i])
+		outputs = outputs.Add(v)
+	}
+	for _, t := range []struct {
+		what string
+		p    poly.Poly
+		got  poly.Rat
+	}{{"parameters", m.Params, params}, {"inputs", m.Inputs, inputs}, {"outputs", m.Outputs, outputs}} {
+		if err := k.compare(t.p, t.got, "the "+t.what); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lives compares the live bytes at every operation, and the peak.
+func (k *checker) lives() error {
+	b, m := k.b, k.b.m
+	nops := len(m.LiveAt)
+	born, died := births(b.lives, nops), deaths(b.lives, nops)
+	cand := make([]poly.Rat, len(m.Candidates))
+	for c := range m.Candidates {
+		v, err := m.Candidates[c].Poly.EvalInt(k.at)
+		if err != nil {
+			return internalf("%v", err)
+		}
+		cand[c] = v
+	}
+	var live, peak, predicted poly.Rat
+	peakOp := 0
+	for op := 1; op <= nops; op++ {
+		for _, i := range born.of(op) {
+			v, _ := k.value(b.class[i])
+			live = live.Add(v)
+		}
+		c := m.LiveAt[op-1]
+		if !live.Equal(cand[c]) {
+			o := &m.Structure.Ops[op-1]
+			return fmt.Errorf("%s: operation %d (%q%s) has %s live bytes at %s but its live-bytes polynomial %s gives %s: the polynomial differs from the sum of its live buffers'",
+				k.src.Name, op, o.Label, inPath(o.Path), live, k.point, m.Candidates[c].Poly, cand[c])
+		}
+		if peakOp == 0 || live.Cmp(peak) > 0 {
+			peak, peakOp = live, op
+		}
+		if op == 1 || cand[c].Cmp(predicted) > 0 {
+			predicted = cand[c]
+		}
+		for _, i := range died.of(op) {
+			v, _ := k.value(b.class[i])
+			live = live.Sub(v)
+		}
+	}
+	if !peak.Equal(predicted) {
+		return fmt.Errorf("%s: the peak is %s bytes at %s, at operation %d, but the largest of the candidates there is %s", k.src.Name, peak, k.point, peakOp, predicted)
+	}
+	return nil
+}
+
+// compare refuses a total whose polynomial does not give the recorded got.
+func (k *checker) compare(p poly.Poly, got poly.Rat, what string) error {
+	want, err := p.EvalInt(k.at)
+	if err != nil {
+		return internalf("%v", err)
+	}
+	if !want.Equal(got) {
+		return fmt.Errorf("%s: %s have %s bytes at %s but their polynomial %s gives %s", k.src.Name, what, got, k.point, p, want)
+	}
+	return nil
+}
+
+// maker says where buffer pos comes from: the operation that first writes
+// it, or who holds it.
+func (k *checker) maker(pos int) string {
+	rec := k.b.st.rec
+	switch rec.Buffers[pos].Role {
+	case record.Param:
+		return "a parameter"
+	case record.Input:
+		return "an input"
+	}
+	n := k.b.lives[pos].First
+	if n == 0 {
+		return "which no operation writes"
+	}
+	o := &rec.Ops[n-1]
+	return fmt.Sprintf("made by operation %d (%q%s)", n, o.Label, inPath(o.Path))
+}
+
+func inPath(path string) string {
+	if path == "" {
+		return ", the entry's own"
+	}
+	return " in " + path
+}
+
+func quoted(name string) string {
+	if name == "" {
+		return ""
+	}
+	return fmt.Sprintf(" %q", name)
+}

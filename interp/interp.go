@@ -1,0 +1,230 @@
+// Package interp derives a program's memory as exact polynomials in its
+// dimensions from recordings on a grid of three values per dimension, and
+// checks them at points off the grid.
+//
+// Every buffer's bytes are interpolated exactly, as a polynomial of degree at
+// most 2 in each dimension; from them follow the parameters, the inputs, the
+// outputs, the live bytes at each operation and the peak's candidates. The
+// recordings must hold the same operations at every point, only their
+// dimensions' values and sizes differing.
+package interp
+
+import (
+	"fmt"
+	"math/big"
+
+	"memsym/poly"
+	"memsym/record"
+)
+
+// Source is one recording of the program at one point.
+type Source struct {
+	// Name names the source in messages: a file name, or "B = 16, T = 256"
+	// for a recorder.
+	Name string
+	// Open returns a new stream of the recording from its start. Build may
+	// call it more than once (the header first, then the whole), and for
+	// different sources at once. A stream that is an io.Closer is closed
+	// when Build is done with it.
+	Open func() (record.Stream, error)
+}
+
+// Model is a program's memory as polynomials in its dimensions.
+type Model struct {
+	Vars       []string          // the dimensions, in the header's order
+	Grid       [][]int64         // per dimension, its three grid values ascending
+	Checked    [][]int64         // the check points, each aligned with Vars
+	Structure  *record.Recording // the first grid point's recording; its sizes are that point's
+	Lives      []record.Life     // per buffer position in Structure.Buffers
+	Bytes      []poly.Poly       // per buffer position: its bytes (zero for views)
+	Params     poly.Poly         // the parameters' bytes
+	Inputs     poly.Poly         // the caller-held buffers' bytes, the parameters among them
+	Outputs    poly.Poly         // the result's buffers' bytes, each buffer once
+	Candidates []Candidate       // the distinct live-bytes polynomials, in order of their first operation
+	LiveAt     []int32           // per operation (index op−1): its live bytes' index in Candidates
+	den        *big.Int
+	b          *build // what Check needs: the grid, the structure, the value vectors
+}
+
+// Candidate is one distinct polynomial of live bytes and the first
+// operation (numbered from 1) whose live bytes it is.
+type Candidate struct {
+	Poly poly.Poly
+	Op   int
+}
+
+// Live returns the live bytes at operation op (numbered from 1), or the zero
+// polynomial for a number that is no operation's.
+func (m *Model) Live(op int) poly.Poly {
+	if op < 1 || op > len(m.LiveAt) {
+		return poly.New(m.Vars, nil)
+	}
+	return m.Candidates[m.LiveAt[op-1]].Poly
+}
+
+// Denominator returns the one denominator of all the interpolation's
+// coefficients: the product of each dimension's Vandermonde determinant and
+// the least common multiple of the bytes' denominators, divided by the
+// greatest common divisor of all numerators. It is 1 when every coefficient
+// is an integer.
+func (m *Model) Denominator() *big.Int { return new(big.Int).Set(m.den) }
+
+// build is the state of one Build.
+type build struct {
+	g     *grid
+	st    *structure
+	vals  *values   // the distinct bytes seen at any grid point
+	pre   *prefixes // the distinct value vectors so far
+	class []int32   // per buffer position: its value vector's number
+	coefs []nums    // per value vector: its coefficients' numerators over den
+	den   *big.Int
+	polys []poly.Poly // per value vector
+	lives []record.Life
+	m     *Model
+}
+
+// Build reads the recordings of one program on a grid of three values per
+// dimension, interpolates every buffer's bytes and what follows from them,
+// and checks all of it against the recordings at the check points, which
+// must be off the grid in every dimension. It refuses recordings whose
+// operations differ and bytes that are not polynomials of degree at most 2
+// in each dimension, saying where.
+func Build(grid []Source, checks []Source) (*Model, error) {
+	g, err := formGrid(grid)
+	if err != nil {
+		return nil, err
+	}
+	checkDims := make([][]record.Dim, len(checks))
+	for i, src := range checks {
+		if checkDims[i], err = g.checkPoint(src); err != nil {
+			return nil, err
+		}
+	}
+	b := &build{g: g, vals: newValues(), pre: &prefixes{}}
+	if err := b.readStructure(grid[g.order[0]]); err != nil {
+		return nil, err
+	}
+	if err := b.readPoints(grid); err != nil {
+		return nil, err
+	}
+	b.interpolate()
+	b.model()
+	for i, src := range checks {
+		if err := b.check(src, checkDims[i]); err != nil {
+			return nil, err
+		}
+		b.m.Checked = append(b.m.Checked, dimValues(checkDims[i]))
+	}
+	b.m.b = b
+	return b.m, nil
+}
+
+// Check reads the recording of src, a point off the grid, and returns an
+// error unless every buffer's bytes, the parameters, inputs and outputs, the
+// live bytes at every operation and the peak are the model's values there:
+// the check Build makes at its check points, made later (memsym verify).
+// It does not add the point to Checked.
+func (m *Model) Check(src Source) error {
+	dims, err := m.b.g.checkPoint(src)
+	if err != nil {
+		return err
+	}
+	return m.b.check(src, dims)
+}
+
+// readStructure reads the first grid point whole, starting each buffer's
+// value vector.
+func (b *build) readStructure(src Source) error {
+	zero := b.vals.id(poly.Rat{})
+	b.pre.next()
+	st, err := readStructure(src, pointName(b.g.dims[b.g.order[0]]), func(pos int, buf *record.Buffer) {
+		v := zero
+		if !buf.IsView {
+			v = b.vals.id(buf.Bytes)
+		}
+		b.class = append(b.class, b.pre.extend(-1, v))
+	})
+	b.st = st
+	return err
+}
+
+// interpolate solves each distinct value vector once, over one common
+// denominator reduced as far as all numerators allow.
+func (b *build) interpolate() {
+	scaled, lcm := b.vals.scaled()
+	sol := newSolver(b.g.values)
+	b.coefs = make([]nums, b.pre.count())
+	for c := range b.coefs {
+		in := gather(b.pre.vector(int32(c)), scaled)
+		b.coefs[c] = sol.solve(&in)
+	}
+	b.den = lcm.Mul(lcm, sol.det)
+	reduce(b.coefs, b.den)
+	b.polys = make([]poly.Poly, len(b.coefs))
+	for c := range b.coefs {
+		b.polys[c] = b.coefs[c].toPoly(b.g.vars, b.den)
+	}
+}
+
+// gather returns the integer values of one value vector.
+func gather(vector []int32, scaled []nums) nums {
+	v := nums{small: make([]int64, len(vector))}
+	for p, id := range vector {
+		if s := &scaled[id]; s.big == nil {
+			v.small[p] = s.small[0]
+			continue
+		}
+		v.promote()
+		for q, id := range vector {
+			v.big[q] = scaled[id].at(0)
+		}
+		break
+	}
+	return v
+}
+
+// reduce divides den and every numerator by their greatest common divisor.
+func reduce(coefs []nums, den *big.Int) {
+	g := new(big.Int).Set(den)
+	one := big.NewInt(1)
+	var tmp big.Int
+	for c := range coefs {
+		for a := range coefs[c].len() {
+			if g.Cmp(one) == 0 {
+				return
+			}
+			g.GCD(nil, nil, g, coefs[c].entry(a, &tmp))
+		}
+	}
+	if g.Cmp(one) == 0 {
+		return
+	}
+	den.Quo(den, g)
+	for c := range coefs {
+		v := &coefs[c]
+		if v.big == nil && g.IsInt64() {
+			for a := range v.small {
+				v.small[a] /= g.Int64()
+			}
+			continue
+		}
+		v.promote()
+		for _, x := range v.big {
+			x.Quo(x, g)
+		}
+		v.shrink()
+	}
+}
+
+func dimValues(dims []record.Dim) []int64 {
+	vs := make([]int64, len(dims))
+	for i, d := range dims {
+		vs[i] = d.Value
+	}
+	return vs
+}
+
+// internalf reports a broken invariant of interp itself.
+func internalf(format string, args ...any) error {
+	return fmt.Errorf("interp: internal error: "+format, args...)
+}

@@ -1,0 +1,136 @@
+package interp
+
+import (
+	"memsym/poly"
+	"memsym/record"
+)
+
+// buckets lists buffer positions by operation: those of operation n (from
+// 1) are list[start[n]:start[n+1]].
+type buckets struct {
+	start []int32
+	list  []int32
+}
+
+// of returns the buffer positions of operation n.
+func (k *buckets) of(n int) []int32 { return k.list[k.start[n]:k.start[n+1]] }
+
+// bucketBy sorts the buffers that are ever live by key(life), an operation
+// number, in one counting pass; within an operation, by position.
+func bucketBy(lives []record.Life, nops int, key func(record.Life) int) buckets {
+	k := buckets{start: make([]int32, nops+2)}
+	for _, l := range lives {
+		if l.First != 0 {
+			k.start[key(l)+1]++
+		}
+	}
+	for n := 1; n < len(k.start); n++ {
+		k.start[n] += k.start[n-1]
+	}
+	k.list = make([]int32, k.start[nops+1])
+	next := append([]int32(nil), k.start...)
+	for i, l := range lives {
+		if l.First != 0 {
+			n := key(l)
+			k.list[next[n]] = int32(i)
+			next[n]++
+		}
+	}
+	return k
+}
+
+func births(lives []record.Life, nops int) buckets {
+	return bucketBy(lives, nops, func(l record.Life) int { return l.First })
+}
+
+func deaths(lives []record.Life, nops int) buckets {
+	return bucketBy(lives, nops, func(l record.Life) int { return l.Last })
+}
+
+// model assembles the Model from the interpolated value vectors.
+func (b *build) model() {
+	rec := b.st.rec
+	m := &Model{
+		Vars:      b.g.vars,
+		Structure: rec,
+		Lives:     record.Lifetimes(rec),
+		Bytes:     make([]poly.Poly, len(rec.Buffers)),
+		den:       b.den,
+	}
+	for _, vs := range b.g.values {
+		m.Grid = append(m.Grid, []int64{vs[0], vs[1], vs[2]})
+	}
+	for i, c := range b.class {
+		m.Bytes[i] = b.polys[c]
+	}
+	b.lives = m.Lives
+	params, inputs, outputs := zeroNums(len(b.g.order)), zeroNums(len(b.g.order)), zeroNums(len(b.g.order))
+	for i := range rec.Buffers {
+		switch rec.Buffers[i].Role {
+		case record.Param:
+			params.add(&b.coefs[b.class[i]], false)
+			inputs.add(&b.coefs[b.class[i]], false)
+		case record.Input:
+			inputs.add(&b.coefs[b.class[i]], false)
+		}
+	}
+	for _, i := range resultBases(rec) {
+		outputs.add(&b.coefs[b.class[i]], false)
+	}
+	m.Params = params.toPoly(m.Vars, b.den)
+	m.Inputs = inputs.toPoly(m.Vars, b.den)
+	m.Outputs = outputs.toPoly(m.Vars, b.den)
+	b.m = m
+	b.candidates()
+}
+
+// resultBases returns the positions of the buffers the result names,
+// through views, each once, in order of position.
+func resultBases(rec *record.Recording) []int {
+	want := make(map[int64]bool)
+	for _, id := range rec.Result {
+		want[rec.Base(id).ID] = true
+	}
+	var pos []int
+	for i := range rec.Buffers {
+		if b := &rec.Buffers[i]; !b.IsView && want[b.ID] {
+			pos = append(pos, i)
+		}
+	}
+	return pos
+}
+
+// candidates sums the live buffers' numerators at each operation, adding a
+// buffer at its first operation and taking it away after its last, and
+// keeps each distinct sum once, with the first operation that reaches it.
+func (b *build) candidates() {
+	m := b.m
+	nops := len(m.Structure.Ops)
+	born, died := births(b.lives, nops), deaths(b.lives, nops)
+	m.LiveAt = make([]int32, nops)
+	index := make(map[string]int32)
+	var sums []nums
+	live := zeroNums(len(b.g.order))
+	var key []byte
+	for op := 1; op <= nops; op++ {
+		for _, i := range born.of(op) {
+			live.add(&b.coefs[b.class[i]], false)
+		}
+		key = live.appendKey(key[:0])
+		c, ok := index[string(key)]
+		if !ok {
+			c = int32(len(sums))
+			index[string(key)] = c
+			sums = append(sums, live.clone())
+			m.Candidates = append(m.Candidates, Candidate{Op: op})
+		}
+		m.LiveAt[op-1] = c
+		for _, i := range died.of(op) {
+			live.add(&b.coefs[b.class[i]], true)
+		}
+		live.shrink()
+	}
+	for c := range sums {
+		m.Candidates[c].Poly = sums[c].toPoly(m.Vars, b.den)
+	}
+}

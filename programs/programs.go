@@ -1,0 +1,236 @@
+// Package programs holds memsym's bundled programs: networks written in Go
+// that record what they do with memory through record.Recorder, at any
+// setting of their dimensions and constants, without computing anything.
+//
+// They are the examples `memsym record` writes, the programs the symbolic
+// model is tested on, and a corpus of shapes (attention, convolutions,
+// recurrences, experts, views, int4 weights) that memsym must count exactly.
+package programs
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"memsym/record"
+)
+
+// Dim is one of a program's dimensions: a variable of its polynomials.
+type Dim struct {
+	Name    string
+	Default int64    // the value `memsym record` uses when none is given
+	Grid    [3]int64 // the symbolic model's default grid, ascending
+	Check   int64    // the model's default check point, off every grid value
+	Doc     string
+}
+
+// Const is one of a program's constants: a number fixed for a whole model,
+// such as a width or a layer count.
+type Const struct {
+	Name    string
+	Default int64
+	Doc     string
+}
+
+// Program is one bundled program.
+type Program struct {
+	Name        string
+	Summary     string // one line
+	Entry       string // the entry point's name, written in the recording's header
+	Realization string // the stored types, such as "f64"
+	Dims        []Dim  // in the polynomials' variable order
+	Consts      []Const
+	// Refusal is non-empty for a program that memsym must refuse to model
+	// symbolically: why, in words.
+	Refusal string
+	// Chapter, when set, is the preset `memsym explain` takes when it is
+	// given no constants: it counts one point at the defaults and models the
+	// program at Chapter.Consts, as the seed's chapter does for the course
+	// GPT (counted at D = 64, modelled at D = 384).
+	Chapter *Chapter
+
+	check func(v values) error // constraints beyond each value's range; may be nil
+	build func(n *net, v values)
+}
+
+// Chapter is a program's preset for `memsym explain`.
+type Chapter struct {
+	Consts map[string]int64 // the constants of the chapter's symbolic model
+}
+
+// values holds every dimension's and constant's value by name.
+type values map[string]int64
+
+// The largest values a dimension and a constant may take. They keep every
+// axis of every bundled program within int64: an axis is a sum of one
+// dimension and constants, or a product of a few constants.
+const (
+	MaxDim   = 1 << 40
+	MaxConst = 1 << 24
+)
+
+// All returns the bundled programs in their listing order.
+func All() []*Program { return slices.Clone(all) }
+
+// all is the listing order: the acceptance programs first, then the corpus.
+var all = []*Program{
+	gptCourse, llama2Block, llama2BlockInt4,
+	bertEncoder, encdecCross, decodeKVCache,
+	mlpWidth, mlpTrainStep, convSame, ssmScan, moeLayer,
+	viewsHeavy, mixedPrecision, synthetic,
+	layersAsDim, stridedConv,
+}
+
+// Lookup returns the bundled program named name.
+func Lookup(name string) (*Program, error) {
+	for _, p := range all {
+		if p.Name == name {
+			return p, nil
+		}
+	}
+	return nil, fmt.Errorf("no bundled program %q: expected one of %s", name, strings.Join(names(), ", "))
+}
+
+func names() []string {
+	s := make([]string, len(all))
+	for i, p := range all {
+		s[i] = p.Name
+	}
+	return s
+}
+
+// Record records the program at the given dimensions and constants; those
+// not given take their defaults. Unknown names, values below 1 or above
+// MaxDim or MaxConst, and values the program cannot be built with (such as
+// a width D not divisible by the head count H) are errors. Record may be
+// called concurrently.
+func (p *Program) Record(dims, consts map[string]int64) (*record.Recording, error) {
+	v, err := p.values(dims, consts)
+	if err != nil {
+		return nil, err
+	}
+	hdims := make([]record.Dim, len(p.Dims))
+	for i, d := range p.Dims {
+		hdims[i] = record.Dim{Name: d.Name, Value: v[d.Name]}
+	}
+	hconsts := make([]record.Const, len(p.Consts))
+	for i, c := range p.Consts {
+		hconsts[i] = record.Const{Name: c.Name, Value: strconv.FormatInt(v[c.Name], 10)}
+	}
+	n := newNet(record.NewRecorder(p.Entry, hdims, hconsts, p.Realization), p.Realization)
+	p.build(n, v)
+	rec, err := n.r.Finish()
+	if err != nil {
+		return nil, fmt.Errorf("program %s: %w", p.Name, err)
+	}
+	return rec, nil
+}
+
+// values checks the given dimensions and constants and fills in the defaults.
+func (p *Program) values(dims, consts map[string]int64) (values, error) {
+	v := make(values, len(p.Dims)+len(p.Consts))
+	for _, d := range p.Dims {
+		v[d.Name] = d.Default
+	}
+	for _, c := range p.Consts {
+		v[c.Name] = c.Default
+	}
+	if err := p.set(v, "dimension", dims, p.dimNames(), MaxDim); err != nil {
+		return nil, err
+	}
+	if err := p.set(v, "constant", consts, p.constNames(), MaxConst); err != nil {
+		return nil, err
+	}
+	if p.check != nil {
+		if err := p.check(v); err != nil {
+			return nil, fmt.Errorf("program %s: %w", p.Name, err)
+		}
+	}
+	return v, nil
+}
+
+// set puts given into v after checking each name is one of known and each
+// value is from 1 to max. It goes through the names in sorted order, so that
+// the first error is always the same.
+func (p *Program) set(v values, what string, given map[string]int64, known []string, max int64) error {
+	keys := make([]string, 0, len(given))
+	for k := range given {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !slices.Contains(known, k) {
+			list := "none"
+			if len(known) > 0 {
+				list = strings.Join(known, ", ")
+			}
+			return fmt.Errorf("program %s has no %s %q: its %ss are %s", p.Name, what, k, what, list)
+		}
+		x := given[k]
+		if x < 1 || x > max {
+			return fmt.Errorf("program %s: %s %s = %d: expected an integer from 1 to %d", p.Name, what, k, x, max)
+		}
+		v[k] = x
+	}
+	return nil
+}
+
+func (p *Program) dimNames() []string {
+	s := make([]string, len(p.Dims))
+	for i, d := range p.Dims {
+		s[i] = d.Name
+	}
+	return s
+}
+
+func (p *Program) constNames() []string {
+	s := make([]string, len(p.Consts))
+	for i, c := range p.Consts {
+		s[i] = c.Name
+	}
+	return s
+}
+
+// divisible returns an error unless v[a] is a multiple of v[b].
+func divisible(v values, a, b string) error {
+	if v[a]%v[b] != 0 {
+		return fmt.Errorf("%s = %d is not divisible by %s = %d", a, v[a], b, v[b])
+	}
+	return nil
+}
+
+// atMost returns an error unless v[a] <= v[b].
+func atMost(v values, a, b string) error {
+	if v[a] > v[b] {
+		return fmt.Errorf("%s = %d is more than %s = %d", a, v[a], b, v[b])
+	}
+	return nil
+}
+
+// checks combines constraint checks; the first failing one is reported.
+func checks(fs ...func(v values) error) func(v values) error {
+	return func(v values) error {
+		for _, f := range fs {
+			if err := f(v); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// maxLayers bounds the constants that count a program's repeated blocks, so
+// that a recording's size stays within what a machine holds.
+const maxLayers = 10000
+
+// upTo returns a check that v[name] is at most max.
+func upTo(name string, max int64) func(v values) error {
+	return func(v values) error {
+		if v[name] > max {
+			return fmt.Errorf("%s = %d: expected at most %d", name, v[name], max)
+		}
+		return nil
+	}
+}

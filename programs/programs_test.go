@@ -1,0 +1,154 @@
+package programs_test
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"memsym/programs"
+)
+
+// TestListing checks what `memsym programs` shows of each program: unique
+// names that Lookup finds, one-line summaries, and dimensions whose grid
+// ascends and whose check point is off it.
+func TestListing(t *testing.T) {
+	all := programs.All()
+	if len(all) < 14 {
+		t.Errorf("%d programs, want at least 14", len(all))
+	}
+	seen := map[string]bool{}
+	refused := 0
+	for _, p := range all {
+		if seen[p.Name] {
+			t.Errorf("%s is listed twice", p.Name)
+		}
+		seen[p.Name] = true
+		if q, err := programs.Lookup(p.Name); err != nil || q != p {
+			t.Errorf("Lookup(%q) = %v, %v", p.Name, q, err)
+		}
+		if p.Summary == "" || strings.Contains(p.Summary, "\n") || p.Entry == "" || p.Realization == "" {
+			t.Errorf("%s: summary %q, entry %q, realization %q", p.Name, p.Summary, p.Entry, p.Realization)
+		}
+		if p.Refusal != "" {
+			refused++
+		}
+		if p.Chapter != nil {
+			if _, err := p.Record(nil, p.Chapter.Consts); err != nil {
+				t.Errorf("%s: the chapter's constants: %v", p.Name, err)
+			}
+		}
+		for _, d := range p.Dims {
+			g := d.Grid
+			if d.Default < 1 || g[0] < 1 || g[0] >= g[1] || g[1] >= g[2] || d.Check < 1 || d.Check == g[0] || d.Check == g[1] || d.Check == g[2] || d.Doc == "" {
+				t.Errorf("%s: dimension %+v", p.Name, d)
+			}
+		}
+		for _, c := range p.Consts {
+			if c.Default < 1 || c.Doc == "" {
+				t.Errorf("%s: constant %+v", p.Name, c)
+			}
+		}
+	}
+	if refused != 2 {
+		t.Errorf("%d refused programs, want 2", refused)
+	}
+}
+
+func TestLookupUnknown(t *testing.T) {
+	_, err := programs.Lookup("gpt")
+	if err == nil || !strings.HasPrefix(err.Error(), `no bundled program "gpt": expected one of gpt-course, llama2-7b-block, `) {
+		t.Errorf("Lookup(gpt): %v", err)
+	}
+}
+
+// TestRecordHeader checks that a recording's header gives the program's
+// entry, realization, dimensions in order and constants, defaults filled in.
+func TestRecordHeader(t *testing.T) {
+	rec := recordAt(t, "gpt-course", map[string]int64{"T": 40}, map[string]int64{"L": 3})
+	h := rec.Header
+	var dims, consts []string
+	for _, d := range h.Dims {
+		dims = append(dims, d.Name+"="+strconv.FormatInt(d.Value, 10))
+	}
+	for _, c := range h.Consts {
+		consts = append(consts, c.Name+"="+c.Value)
+	}
+	if h.Entry != "GPT.apply" || h.Realization != "f64" || strings.Join(dims, " ") != "B=2 T=40" || strings.Join(consts, " ") != "D=64 H=2 L=3" {
+		t.Errorf("header %+v", h)
+	}
+	if got := len(rec.Ops); got != 3+3*20+2 {
+		t.Errorf("%d operations with L = 3, want 65", got)
+	}
+}
+
+func TestRecordErrors(t *testing.T) {
+	for _, c := range []struct {
+		program      string
+		dims, consts map[string]int64
+		want         string
+	}{
+		{"gpt-course", map[string]int64{"X": 1}, nil, `program gpt-course has no dimension "X": its dimensions are B, T`},
+		{"gpt-course", nil, map[string]int64{"B": 1}, `program gpt-course has no constant "B": its constants are D, H, L`},
+		{"gpt-course", map[string]int64{"B": 0}, nil, "program gpt-course: dimension B = 0: expected an integer from 1 to 1099511627776"},
+		{"gpt-course", map[string]int64{"T": -3}, nil, "program gpt-course: dimension T = -3: expected an integer from 1 to 1099511627776"},
+		{"gpt-course", map[string]int64{"T": 1 << 41}, nil, "program gpt-course: dimension T = 2199023255552: expected an integer from 1 to 1099511627776"},
+		{"gpt-course", nil, map[string]int64{"D": 1 << 25}, "program gpt-course: constant D = 33554432: expected an integer from 1 to 16777216"},
+		{"gpt-course", nil, map[string]int64{"D": 63}, "program gpt-course: D = 63 is not divisible by H = 2"},
+		{"gpt-course", nil, map[string]int64{"L": 10001}, "program gpt-course: L = 10001: expected at most 10000"},
+		{"llama2-7b-block-int4", nil, map[string]int64{"G": 100}, "program llama2-7b-block-int4: D = 4096 is not divisible by G = 100"},
+		{"llama2-7b-block-int4", nil, map[string]int64{"F": 11000}, "program llama2-7b-block-int4: F = 11000 is not divisible by G = 128"},
+		{"bert-encoder", map[string]int64{"T": 513}, nil, "program bert-encoder: T = 513 is more than P = 512"},
+		{"moe-layer", nil, map[string]int64{"K": 9}, "program moe-layer: K = 9 is more than E = 8"},
+		{"conv-same", nil, map[string]int64{"K": 4}, `program conv-same: K = 4: "same" padding needs an odd kernel`},
+		{"strided-conv", map[string]int64{"N": 2}, nil, "program strided-conv: K = 3 is more than N = 2"},
+		{"views-heavy", nil, map[string]int64{"D": 9, "H": 3}, "program views-heavy: D = 9: expected an even width, split in halves"},
+		{"synthetic", nil, map[string]int64{"N": 10_000_001}, "program synthetic: N = 10000001: expected at most 10000000"},
+		{"layers-as-dim", map[string]int64{"L": 20000}, nil, "program layers-as-dim: L = 20000: expected at most 10000"},
+		{"mlp-width", map[string]int64{"A": 1, "B": 0}, nil, `program mlp-width has no dimension "A": its dimensions are B, W`},
+	} {
+		p, err := programs.Lookup(c.program)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = p.Record(c.dims, c.consts)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s %v %v: %v, want %q", c.program, c.dims, c.consts, err, c.want)
+		}
+	}
+}
+
+// TestRecordDeterministic checks that recording twice gives the same bytes.
+func TestRecordDeterministic(t *testing.T) {
+	for _, p := range programs.All() {
+		var out [2]strings.Builder
+		for i := range out {
+			rec, err := p.Record(nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := rec.WriteTo(&out[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if out[0].String() != out[1].String() || out[0].Len() == 0 {
+			t.Errorf("%s: two recordings differ", p.Name)
+		}
+	}
+}
+
+// TestRecordConcurrently records every program at once, as the symbolic
+// model's sources do (run it with -race).
+func TestRecordConcurrently(t *testing.T) {
+	var wg sync.WaitGroup
+	for _, p := range programs.All() {
+		for range 2 {
+			wg.Go(func() {
+				if _, err := p.Record(nil, nil); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+	}
+	wg.Wait()
+}

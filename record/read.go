@@ -1,0 +1,112 @@
+package record
+
+import (
+	"errors"
+	"io"
+	"os"
+)
+
+// Read reads a whole recording from r and checks it: each line as the
+// Scanner does, and the recording as a whole as the Builder does (ids
+// declared before use, temps written before they are read, one header
+// first, the result last). Every error it returns about the recording is a
+// *SyntaxError, "file:line: what was expected".
+func Read(r io.Reader, file string) (*Recording, error) {
+	s := NewScanner(r, file)
+	b := NewBuilder()
+	for s.Scan() {
+		rec := s.Record()
+		if err := b.Add(rec); err != nil {
+			return nil, &SyntaxError{File: file, Line: rec.Line, Msg: err.Error()}
+		}
+	}
+	if err := s.Err(); err != nil {
+		return nil, err
+	}
+	rec, err := b.Finish()
+	if err != nil {
+		return nil, &SyntaxError{File: file, Line: max(s.Line(), 1), Msg: err.Error()}
+	}
+	return rec, nil
+}
+
+// ReadFile reads the recording in the named file; "-" is the standard input.
+func ReadFile(path string) (*Recording, error) {
+	if path == "-" {
+		return Read(os.Stdin, "<stdin>")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return nil, &os.PathError{Op: "cannot read the recording", Path: pe.Path, Err: pe.Err}
+		}
+		return nil, err
+	}
+	defer f.Close()
+	return Read(f, path)
+}
+
+// Replay returns the recording's records in file order, from memory: the
+// header, the buffers, views and operations interleaved as they were
+// declared (by their Line; all buffers first when lines are unknown), and
+// the result. The records share the recording's slices: do not change them.
+func (r *Recording) Replay() Stream {
+	return &replay{rec: r}
+}
+
+type replay struct {
+	rec    *Recording
+	stage  int // 0 header, 1 body, 2 result, 3 done
+	bi, oi int
+	cur    Record
+}
+
+func (p *replay) Scan() bool {
+	r := p.rec
+	switch p.stage {
+	case 0:
+		p.cur = Record{Kind: KindHeader, Line: 1, Header: r.Header}
+		p.stage = 1
+		return true
+	case 1:
+		if p.bi < len(r.Buffers) || p.oi < len(r.Ops) {
+			if p.oi == len(r.Ops) || p.bi < len(r.Buffers) && r.Buffers[p.bi].Line <= r.Ops[p.oi].Line {
+				b := &r.Buffers[p.bi]
+				p.cur = Record{Kind: KindBuffer, Line: b.Line, Buffer: *b}
+				if b.IsView {
+					p.cur.Kind = KindView
+				}
+				p.bi++
+				return true
+			}
+			op := &r.Ops[p.oi]
+			p.cur = Record{Kind: KindOp, Line: op.Line, Op: *op}
+			p.oi++
+			return true
+		}
+		p.stage = 2
+		fallthrough
+	case 2:
+		p.cur = Record{Kind: KindResult, Result: r.Result, Line: r.lastLine() + 1}
+		p.stage = 3
+		return true
+	}
+	return false
+}
+
+func (p *replay) Record() *Record { return &p.cur }
+
+func (p *replay) Err() error { return nil }
+
+// lastLine returns the line of the last buffer or operation, 0 if unknown.
+func (r *Recording) lastLine() int {
+	last := 0
+	if n := len(r.Buffers); n > 0 {
+		last = r.Buffers[n-1].Line
+	}
+	if n := len(r.Ops); n > 0 {
+		last = max(last, r.Ops[n-1].Line)
+	}
+	return last
+}

@@ -1,0 +1,259 @@
+package record
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+)
+
+// SyntaxError is a mistake in a recording, at a line of a file.
+type SyntaxError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+
+// Stream is a sequence of records in file order: a Scanner reading a file,
+// or a Recording's Replay.
+type Stream interface {
+	// Scan advances to the next record and reports whether there is one.
+	Scan() bool
+	// Record returns the current record. It is valid until the next Scan,
+	// which may reuse it and its slices; the caller must not change it.
+	Record() *Record
+	// Err returns the error that stopped Scan, or nil at the end.
+	Err() error
+}
+
+// MaxLine is the longest line a Scanner reads: a longer one is an error,
+// not a reason to run out of memory.
+const MaxLine = 64 << 20
+
+// Scanner reads a recording one record at a time, as bufio.Scanner reads
+// lines. It checks each line alone: its JSON, its keys and their types, the
+// dtypes and sizes, and the header's dimensions. Whether ids are declared
+// before use, temps written before they are read, and the result last is
+// the recording's whole; Read checks that.
+//
+// Scanning allocates little: the Record and its slices are reused from one
+// line to the next, and short strings are shared.
+type Scanner struct {
+	r       io.Reader
+	file    string
+	buf     []byte
+	pos     int // the unread bytes are buf[pos:end]
+	end     int
+	eof     bool
+	line    int
+	maxLine int
+	err     error
+	done    bool
+
+	lex    lexer
+	rec    Record
+	ids    idSlices
+	strs   interner
+	kind   Kind
+	nOps   int
+	cut    bool // the current line is the file's last and has no newline
+	sawHdr bool
+}
+
+// NewScanner returns a Scanner that reads r; file names it in errors.
+func NewScanner(r io.Reader, file string) *Scanner {
+	return &Scanner{r: r, file: file, maxLine: MaxLine, strs: interner{m: make(map[string]string)}}
+}
+
+// Scan advances to the next record, skipping blank lines, and reports
+// whether there is one. It returns false at the end of the input or at the
+// first error, which Err returns.
+func (s *Scanner) Scan() bool {
+	if s.done {
+		return false
+	}
+	for {
+		line, ok := s.readLine()
+		if !ok {
+			s.done = true
+			return false
+		}
+		if isBlank(line) {
+			continue
+		}
+		if err := s.parse(line); err != nil {
+			msg := err.Error()
+			if s.cut && s.lex.hitEnd {
+				msg = "the file ends in the middle of a record (cut off?): " + msg
+			}
+			s.err = &SyntaxError{File: s.file, Line: s.line, Msg: msg}
+			s.done = true
+			return false
+		}
+		return true
+	}
+}
+
+// Record returns the current record, valid until the next call to Scan.
+func (s *Scanner) Record() *Record { return &s.rec }
+
+// Err returns the first error the Scanner met, or nil if it read the whole
+// input. Mistakes in the recording are *SyntaxError.
+func (s *Scanner) Err() error { return s.err }
+
+// Line returns the number of the line last read, counting from 1.
+func (s *Scanner) Line() int { return s.line }
+
+func isBlank(line []byte) bool {
+	for _, c := range line {
+		if c != ' ' && c != '\t' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+// readLine returns the next line without its newline. It returns false at
+// the end of the input or on an error, which it records.
+func (s *Scanner) readLine() ([]byte, bool) {
+	scanned := 0 // bytes of buf[pos:end] known to hold no newline
+	empty := 0
+	for {
+		if i := bytes.IndexByte(s.buf[s.pos+scanned:s.end], '\n'); i >= 0 {
+			line := s.buf[s.pos : s.pos+scanned+i]
+			s.pos += scanned + i + 1
+			s.line++
+			s.cut = false
+			if len(line) > s.maxLine {
+				return nil, s.fail(s.tooLong())
+			}
+			return line, true
+		}
+		scanned = s.end - s.pos
+		if scanned > s.maxLine {
+			s.line++
+			return nil, s.fail(s.tooLong())
+		}
+		if s.eof {
+			if scanned == 0 {
+				return nil, false
+			}
+			line := s.buf[s.pos:s.end]
+			s.pos = s.end
+			s.line++
+			s.cut = true
+			return line, true
+		}
+		s.fill()
+		if s.err != nil {
+			return nil, false
+		}
+		if s.end-s.pos == scanned && !s.eof {
+			if empty++; empty > 100 {
+				return nil, s.fail(fmt.Errorf("%s: %w", s.file, io.ErrNoProgress))
+			}
+		}
+	}
+}
+
+// fill reads more input after the unread bytes, moving them to the front
+// and growing the buffer as needed, never beyond a line's limit.
+func (s *Scanner) fill() {
+	if s.pos > 0 {
+		s.end = copy(s.buf, s.buf[s.pos:s.end])
+		s.pos = 0
+	}
+	if s.end == len(s.buf) {
+		n := max(2*len(s.buf), 64<<10)
+		n = min(n, s.maxLine+1)
+		if n <= len(s.buf) {
+			n = len(s.buf) + 1
+		}
+		buf := make([]byte, n)
+		copy(buf, s.buf[:s.end])
+		s.buf = buf
+	}
+	n, err := s.r.Read(s.buf[s.end:])
+	s.end += n
+	switch {
+	case err == io.EOF:
+		s.eof = true
+	case err != nil:
+		s.fail(fmt.Errorf("%s:%d: %w", s.file, s.line+1, err))
+	}
+}
+
+func (s *Scanner) fail(err error) bool {
+	if s.err == nil {
+		s.err = err
+	}
+	return false
+}
+
+func (s *Scanner) tooLong() error {
+	limit := fmt.Sprintf("%d bytes", s.maxLine)
+	if s.maxLine%(1<<20) == 0 {
+		limit = fmt.Sprintf("%d MiB", s.maxLine>>20)
+	}
+	return &SyntaxError{File: s.file, Line: s.line, Msg: "line longer than " + limit}
+}
+
+// interner shares the strings a recording repeats, such as labels, paths
+// and names, so that scanning them does not allocate each time. A small
+// cache by hash saves most of the map's lookups.
+type interner struct {
+	m     map[string]string
+	cache [1024]string
+}
+
+const (
+	internMaxLen     = 64
+	internMaxEntries = 1 << 16
+)
+
+func (in *interner) str(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(b) > internMaxLen {
+		return string(b)
+	}
+	slot := &in.cache[hashBytes(b)%uint64(len(in.cache))]
+	if *slot == string(b) {
+		return *slot
+	}
+	s, ok := in.m[string(b)]
+	if !ok {
+		s = string(b)
+		if len(in.m) < internMaxEntries {
+			in.m[s] = s
+		}
+	}
+	*slot = s
+	return s
+}
+
+// hashBytes mixes b eight bytes at a time; it only picks a cache slot.
+func hashBytes(b []byte) uint64 {
+	h := uint64(len(b)) * 0x9e3779b97f4a7c15
+	for len(b) >= 8 {
+		h = (h ^ binary.LittleEndian.Uint64(b)) * 0xff51afd7ed558ccd
+		h ^= h >> 31
+		b = b[8:]
+	}
+	var t uint64
+	for i, c := range b {
+		t |= uint64(c) << (8 * i)
+	}
+	h = (h ^ t) * 0xc4ceb9fe1a85ec53
+	return h ^ h>>29
+}
+
+// idSlices are the Scanner's reused slices of integers.
+type idSlices struct {
+	shape, reads, writes, result []int64
+	dims                         []Dim
+	consts                       []Const
+}

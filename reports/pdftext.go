@@ -1,0 +1,188 @@
+package reports
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"memsym/explain"
+)
+
+// font is a face and a size, in points.
+type font struct {
+	family, style string
+	size          float64
+}
+
+// The faces the PDF uses.
+const (
+	sans = "dejavu"
+	mono = "dejavumono"
+)
+
+// piece is a run of text in one font, raised by rise millimetres (a
+// formula's exponent).
+type piece struct {
+	text string
+	font font
+	rise float64
+}
+
+// word is a run of pieces with no line break inside; space says a space
+// comes before it when it does not start a line.
+type word struct {
+	pieces []piece
+	space  bool
+}
+
+// superscripts maps display notation's superscript characters to the
+// digits drawn raised in their place.
+var superscripts = map[rune]rune{
+	'⁰': '0', '¹': '1', '²': '2', '³': '3', '⁴': '4', '⁵': '5', '⁶': '6', '⁷': '7', '⁸': '8', '⁹': '9', '⁻': '-',
+}
+
+// words splits inline runs into words in base's font: breaks fall at the
+// spaces of text and, unless keepFormulas, before a formula's + and −
+// signs; numbers and code never break.
+func words(ins []explain.Inline, base font, keepFormulas bool) []word {
+	var out []word
+	cur := word{}
+	pending := false // a space was seen since the current word began
+	flush := func() {
+		if len(cur.pieces) > 0 {
+			out = append(out, cur)
+		}
+		cur = word{space: pending}
+		pending = false
+	}
+	add := func(p piece) {
+		if p.text == "" {
+			return
+		}
+		if pending {
+			flush()
+		}
+		cur.pieces = append(cur.pieces, p)
+	}
+	text := func(s string, f font) {
+		for i, part := range strings.Split(s, " ") {
+			if i > 0 {
+				pending = true
+			}
+			add(piece{text: part, font: f})
+		}
+	}
+	for _, in := range ins {
+		switch in := in.(type) {
+		case explain.Text:
+			text(string(in), base)
+		case explain.Number:
+			add(piece{text: explain.NumberText(in, explain.ThinSpace), font: base})
+		case explain.Code:
+			add(piece{text: string(in), font: font{mono, "", base.size * 0.95}})
+		case explain.Formula:
+			for i, tok := range strings.Split(in.Poly.String(), " ") {
+				if i > 0 {
+					if !keepFormulas && (tok == "+" || tok == "−") {
+						pending = true
+					} else {
+						add(piece{text: " ", font: base})
+					}
+				}
+				for _, p := range formulaPieces(tok, base) {
+					add(p)
+				}
+			}
+		}
+	}
+	flush()
+	return out
+}
+
+// formulaPieces splits a formula's token into plain and raised pieces:
+// "T²" is "T" and a raised, smaller "2".
+func formulaPieces(tok string, base font) []piece {
+	var out []piece
+	var plain, sup strings.Builder
+	small := font{base.family, base.style, base.size * 0.7}
+	rise := base.size * 0.3528 * 0.38 // 38 % of the size, in mm
+	emit := func() {
+		if plain.Len() > 0 {
+			out = append(out, piece{text: plain.String(), font: base})
+			plain.Reset()
+		}
+		if sup.Len() > 0 {
+			out = append(out, piece{text: sup.String(), font: small, rise: rise})
+			sup.Reset()
+		}
+	}
+	for len(tok) > 0 {
+		r, n := utf8.DecodeRuneInString(tok)
+		tok = tok[n:]
+		if d, ok := superscripts[r]; ok {
+			if plain.Len() > 0 {
+				out = append(out, piece{text: plain.String(), font: base})
+				plain.Reset()
+			}
+			sup.WriteRune(d)
+			continue
+		}
+		if sup.Len() > 0 {
+			emit()
+		}
+		plain.WriteRune(r)
+	}
+	emit()
+	return out
+}
+
+// measurer gives text widths in millimetres.
+type measurer interface {
+	width(text string, f font) float64
+}
+
+// wordWidth is w's width without the space before it.
+func wordWidth(m measurer, w word) float64 {
+	var sum float64
+	for _, p := range w.pieces {
+		sum += m.width(p.text, p.font)
+	}
+	return sum
+}
+
+// lineBreak fills lines of at most width greedily; a word wider than the
+// line gets a line of its own.
+func lineBreak(m measurer, ws []word, width float64, base font) [][]word {
+	var lines [][]word
+	var line []word
+	var used float64
+	space := m.width(" ", base)
+	for _, w := range ws {
+		ww := wordWidth(m, w)
+		gap := 0.0
+		if len(line) > 0 && w.space {
+			gap = space
+		}
+		if len(line) > 0 && used+gap+ww > width {
+			lines = append(lines, line)
+			line, used, gap = nil, 0, 0
+		}
+		line = append(line, w)
+		used += gap + ww
+	}
+	if len(line) > 0 {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// lineWidth is a line's width, spaces included.
+func lineWidth(m measurer, line []word, base font) float64 {
+	var sum float64
+	for i, w := range line {
+		if i > 0 && w.space {
+			sum += m.width(" ", base)
+		}
+		sum += wordWidth(m, w)
+	}
+	return sum
+}
