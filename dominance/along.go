@@ -29,14 +29,15 @@ type Crossovers struct {
 }
 
 // DependsError is Along's error when which candidate holds the peak along
-// Dim depends on dimensions left free: they need a value.
+// Dim may depend on dimensions left free (Along could not prove that it
+// does not): they need a value.
 type DependsError struct {
 	Dim  string
 	Vars []string // sorted
 }
 
 func (e *DependsError) Error() string {
-	return fmt.Sprintf("along %s the candidate holding the peak depends on %s: give a value for %s",
+	return fmt.Sprintf("along %s the candidate holding the peak may depend on %s: give a value for %s",
 		e.Dim, strings.Join(e.Vars, ", "), strings.Join(e.Vars, ", "))
 }
 

@@ -130,11 +130,11 @@ func TestAlongErrors(t *testing.T) {
 		vars  []string // for a *DependsError
 	}{
 		{name: "the decoder block needs B", cands: llama, kept: []int{0, 1, 2, 3}, dim: "T",
-			want: "along T the candidate holding the peak depends on B: give a value for B", vars: []string{"B"}},
+			want: "along T the candidate holding the peak may depend on B: give a value for B", vars: []string{"B"}},
 		{name: "two free dimensions", cands: []string{"B*T + H", "2*T"}, kept: []int{0, 1}, dim: "T",
-			want: "depends on B, H", vars: []string{"B", "H"}},
+			want: "may depend on B, H", vars: []string{"B", "H"}},
 		{name: "a factor that vanishes", cands: []string{"B*T", "2*T"}, kept: []int{0, 1}, dim: "T",
-			want: "depends on B", vars: []string{"B"}},
+			want: "may depend on B", vars: []string{"B"}},
 		{name: "fixing the walked dimension", cands: gpt, kept: []int{0}, dim: "T", fixed: map[string]int64{"T": 3},
 			want: "T is the dimension walked along, so it cannot be fixed too"},
 		{name: "a dimension below 1", cands: gpt, kept: []int{0}, dim: "T", fixed: map[string]int64{"B": 0},
@@ -157,14 +157,14 @@ func TestAlongErrors(t *testing.T) {
 }
 
 // TestAlongRandom checks Along on random candidates against the integers:
-// each T from 1 to 100 (beyond every crossover, as the coefficients are
-// small) lies in the segment of the candidate holding the peak there. Half
+// each T from 1 to 120 (beyond every crossover: the differences'
+// coefficients are at most 108 in size) lies in the segment of the candidate holding the peak there. Half
 // the sets are p_i(T)·(B + 2·H) + c(B, T, H), whose holders along T are the
 // same for every B and H, as Along must prove.
 func TestAlongRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	factor := mustParse(t, "B + 2*H")
-	for trial := range 300 {
+	for trial := range 200 {
 		n := 1 + r.IntN(5)
 		cands := make([]Candidate, n)
 		kept := make([]int, n)
@@ -188,7 +188,7 @@ func TestAlongRandom(t *testing.T) {
 		}
 		for _, at := range []map[string]int64{{"B": 1, "H": 1}, {"B": 5, "H": 1}, {"B": 1, "H": 9}, {"B": 300, "H": 77}} {
 			k := 0
-			for x := int64(1); x <= 100; x++ {
+			for x := int64(1); x <= 120; x++ {
 				for segs[k].To != 0 && x > segs[k].To {
 					k++
 					if segs[k].From != segs[k-1].To+1 || segs[k].Holder == segs[k-1].Holder {

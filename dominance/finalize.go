@@ -75,7 +75,11 @@ func (pr *pruner) recheck(kept []int, ans map[[2]int]decision) []int {
 			if f == j || ans[[2]int{f, j}].verdict != Undecided {
 				continue
 			}
-			if by = pr.dominator(j, below[f]); by >= 0 {
+			by = pr.dominator(j, below[f])
+			for _, k := range below[f] {
+				pr.forget(k)
+			}
+			if by >= 0 {
 				break
 			}
 		}

@@ -45,10 +45,11 @@ type pruner struct {
 	dup     []bool   // pruned as equal to an earlier candidate
 	out     *Frontier
 
-	// The shifted coefficients as dense int64 arrays, when they fit.
-	shape *denseShape // nil when the arrays would be too large
-	dense []int64     // candidate i's at [i·shape.size:]
-	state []uint8     // 0: not computed, 1: in dense, 2: does not fit
+	// The shifted coefficients as dense int64 arrays, when they fit, kept
+	// for the frontier's members and the candidate at hand.
+	shape *denseShape     // nil when the arrays would be too large
+	dense map[int][]int64 // by candidate; nil: does not fit
+	free  [][]int64       // arrays to reuse
 }
 
 // Prune keeps the candidates that no other is proven to dominate at every
@@ -74,12 +75,14 @@ func Prune(cands []Candidate) *Frontier {
 	for _, c := range order {
 		if by := pr.dominator(c, frontier); by >= 0 {
 			pr.out.PrunedBy[c] = by
+			pr.forget(c)
 			continue
 		}
 		// c may dominate members that rounding ordered before it.
 		frontier = slices.DeleteFunc(frontier, func(f int) bool {
 			if sampleGE(pr.samples[c], pr.samples[f]) && pr.proves(c, f) {
 				pr.out.PrunedBy[f] = c
+				pr.forget(f)
 				return true
 			}
 			return false
@@ -108,7 +111,7 @@ func newPruner(cands []Candidate) *pruner {
 		samples: make([]sample, len(cands)),
 		shifted: make([]*mpoly, len(cands)),
 		dup:     make([]bool, len(cands)),
-		state:   make([]uint8, len(cands)),
+		dense:   map[int][]int64{},
 		out:     &Frontier{PrunedBy: map[int]int{}, Witness: map[[2]int]map[string]int64{}},
 	}
 	a := new(arena)
@@ -143,9 +146,7 @@ func newPruner(cands []Candidate) *pruner {
 	for k, j := range keep {
 		udeg[k] = deg[j]
 	}
-	if pr.shape = newDenseShape(udeg); pr.shape != nil {
-		pr.dense = make([]int64, len(cands)*pr.shape.size)
-	}
+	pr.shape = newDenseShape(udeg)
 	return pr
 }
 
@@ -209,9 +210,10 @@ func (pr *pruner) proves(f, c int) bool {
 // shiftGE reports whether every coefficient of f − c is ≥ 0 after x = 1 + y
 // for every variable, comparing the shifted forms term by term.
 func (pr *pruner) shiftGE(f, c int) bool {
-	if pr.denseReady(f) && pr.denseReady(c) {
-		n := pr.shape.size
-		return geq(pr.dense[f*n:(f+1)*n], pr.dense[c*n:(c+1)*n])
+	if a, ok := pr.denseOf(f); ok {
+		if b, ok := pr.denseOf(c); ok {
+			return geq(a, b)
+		}
 	}
 	a, b := pr.shift(f), pr.shift(c)
 	i, j := 0, 0
@@ -247,22 +249,40 @@ func (pr *pruner) shiftGE(f, c int) bool {
 	return true
 }
 
-// denseReady computes candidate i's dense shifted form if it can, and
-// reports whether it is there.
-func (pr *pruner) denseReady(i int) bool {
+// denseOf returns candidate i's shifted coefficients as a dense array,
+// computed once until forgotten, and false when they do not fit.
+func (pr *pruner) denseOf(i int) ([]int64, bool) {
 	if pr.shape == nil {
-		return false
+		return nil, false
 	}
-	if pr.state[i] == 0 {
-		n := pr.shape.size
-		pr.state[i] = 2
-		if pr.shape.shifted(pr.ms[i], pr.dense[i*n:(i+1)*n]) {
-			pr.state[i] = 1
-		}
+	if d, ok := pr.dense[i]; ok {
+		return d, d != nil
 	}
-	return pr.state[i] == 1
+	var d []int64
+	if n := len(pr.free); n > 0 {
+		d, pr.free = pr.free[n-1], pr.free[:n-1]
+	} else {
+		d = make([]int64, pr.shape.size)
+	}
+	if !pr.shape.shifted(pr.ms[i], d) {
+		pr.free = append(pr.free, d)
+		d = nil
+	}
+	pr.dense[i] = d
+	return d, d != nil
 }
 
+// forget drops candidate i's shifted forms, once it is pruned.
+func (pr *pruner) forget(i int) {
+	if d := pr.dense[i]; d != nil {
+		pr.free = append(pr.free, d)
+	}
+	delete(pr.dense, i)
+	pr.shifted[i] = nil
+}
+
+// shift returns candidate i with every variable x replaced by 1 + x,
+// computed once until forgotten.
 func (pr *pruner) shift(i int) *mpoly {
 	if pr.shifted[i] == nil {
 		s := pr.ms[i].shiftAll()

@@ -84,6 +84,12 @@ func TestPruneSeed(t *testing.T) {
 		{"equal candidates keep the first", []string{"B*T", "2*B", "B*T", "B*T - 1"}, []int{0, 1}},
 		{"(T−1)(T−2): needs the one-variable test", []string{"3*T", "T^2 + 2", "B"}, []int{1, 2}},
 		{"empty", nil, nil},
+		{
+			// f − j = (B − 2T − 2)² + B·(T − 1)·(T − 2) is beyond the
+			// certificates, but f − k and k − j are not: j is pruned by k.
+			"a pruned candidate dominates a frontier member",
+			[]string{"B*T", chainK, chainF}, []int{2},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -97,6 +103,27 @@ func TestPruneSeed(t *testing.T) {
 			}
 			checkFrontier(t, cands, f)
 		})
+	}
+}
+
+// chainK and chainF are B·T plus B·(T − 1)·(T − 2), and plus (B − 2T − 2)²
+// besides.
+const (
+	chainK = "B*T + B*T^2 - 3*B*T + 2*B"
+	chainF = chainK + " + B^2 - 4*B*T + 4*T^2 - 4*B + 8*T + 4"
+)
+
+func TestPruneChain(t *testing.T) {
+	j, k, f := mustParse(t, "B*T"), mustParse(t, chainK), mustParse(t, chainF)
+	if a := Dominates(f, j); a.Verdict != Undecided {
+		t.Fatalf("Dominates(f, j) = %v: the test no longer needs the recheck", a.Verdict)
+	}
+	if Dominates(f, k).Verdict != Proven || Dominates(k, j).Verdict != Proven {
+		t.Fatal("f ≥ k ≥ j is no longer proven link by link")
+	}
+	fr := Prune(candidates(t, "B*T", chainK, chainF))
+	if by, ok := fr.PrunedBy[0]; !ok || by != 1 {
+		t.Errorf("pruned by %v, want candidate 0 pruned by 1", fr.PrunedBy)
 	}
 }
 

@@ -206,7 +206,7 @@ func rootCells(p upoly) (cells []*big.Int, beyond *big.Int) {
 	// in (lo, hi] number V(lo) − V(hi), endpoints roots or not.
 	var walk func(lo, hi *big.Int, vlo, vhi int)
 	walk = func(lo, hi *big.Int, vlo, vhi int) {
-		if vlo-vhi == 0 {
+		if vlo <= vhi {
 			return
 		}
 		width := new(big.Int).Sub(hi, lo)

@@ -25,7 +25,8 @@ type Series struct {
 	Label   string
 	Formula *poly.Poly
 	// Steps draws the series as a step function: each point's y holds
-	// from its x to the next point's x (live bytes over operations).
+	// from its x to the next point's x, and the last point's for one unit
+	// of x (an operation's live bytes hold through that operation).
 	Steps  bool
 	Points []Point
 }

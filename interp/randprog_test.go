@@ -132,7 +132,7 @@ func (p *randProgram) record(x []int64) (*record.Recording, error) {
 			}
 			id = r.Bytes(b.role, b.name, "", v)
 		default:
-			id = r.buffer(b.role)(b.name, "g", b.dtype, shape...)
+			id = declarer(r, b.role)(b.name, "g", b.dtype, shape...)
 		}
 		if id != int64(e.buf+1) {
 			return nil, fmt.Errorf("buffer %d got id %d", e.buf, id)
@@ -182,8 +182,8 @@ func (p *randProgram) lives() []record.Life {
 	return lives
 }
 
-// buffer returns the Recorder's method that declares a buffer of role.
-func (r *recorderRoles) buffer(role record.Role) func(name, group string, t record.DType, shape ...int64) int64 {
+// declarer returns the Recorder's method that declares a buffer of role.
+func declarer(r *record.Recorder, role record.Role) func(name, group string, t record.DType, shape ...int64) int64 {
 	switch role {
 	case record.Param:
 		return r.Param
@@ -192,9 +192,6 @@ func (r *recorderRoles) buffer(role record.Role) func(name, group string, t reco
 	}
 	return r.Temp
 }
-
-// recorderRoles lets a role choose among the Recorder's declarations.
-type recorderRoles = record.Recorder
 
 // genOptions bound a random program's size and values.
 type genOptions struct {
@@ -225,9 +222,16 @@ var dimNamesPool = []string{"B", "T", "S", "H", "seq", "n_head", "L2"}
 func (g *generator) program() *randProgram {
 	r, p := g.r, g.p
 	g.written = map[int]bool{}
-	k := r.IntN(g.o.maxDims + 1)
-	if k == 0 && r.IntN(4) != 0 {
-		k = 1 // no dimensions only now and then
+	// Mostly one to three dimensions; none, or more, now and then.
+	k := 1 + r.IntN(min(g.o.maxDims, 3))
+	switch r.IntN(40) {
+	case 0:
+		k = 0
+	case 1:
+		k = max(g.o.maxDims, 4)
+	}
+	if k == 3 && g.o.maxDims == 3 && r.IntN(2) == 0 {
+		k = 2 // 27 recordings each: fewer of them
 	}
 	names := slices.Clone(dimNamesPool)
 	r.Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
@@ -264,4 +268,155 @@ func (g *generator) program() *randProgram {
 func (g *generator) readable(i int) bool {
 	b := g.p.bufs[g.p.bufs[i].base]
 	return b.role.Held() || g.written[g.p.bufs[i].base]
+}
+
+// declare adds a buffer of the given role and returns its position.
+func (g *generator) declare(role record.Role) int {
+	r, p := g.r, g.p
+	i := len(p.bufs)
+	b := randBuffer{role: role, base: i, name: fmt.Sprintf("b%d", i)}
+	if r.IntN(8) == 0 {
+		b.byBytes = true
+		b.sized = g.sizedPoly()
+	} else {
+		b.dtype = g.dtype()
+		b.axes = g.axes(true)
+	}
+	p.bufs = append(p.bufs, b)
+	p.events = append(p.events, randEvent{buf: i})
+	return i
+}
+
+// view adds a view of a random buffer or view and returns its position.
+func (g *generator) view() int {
+	r, p := g.r, g.p
+	i := len(p.bufs)
+	of := r.IntN(i)
+	b := randBuffer{view: true, of: of, base: p.bufs[of].base, name: fmt.Sprintf("v%d", i)}
+	if r.IntN(2) == 0 {
+		b.dtype = g.dtype()
+	}
+	if r.IntN(2) == 0 {
+		b.axes = g.axes(false)
+	}
+	p.bufs = append(p.bufs, b)
+	p.events = append(p.events, randEvent{buf: i})
+	return i
+}
+
+var namedTypes = []string{"f64", "f32", "f16", "bf16", "f8", "i64", "i32", "i16", "i8", "u8", "i4", "u4", "bool"}
+
+// dtype returns a named type, i4 often, or an unnamed one of 1 to 2^20 bits.
+func (g *generator) dtype() record.DType {
+	r := g.r
+	switch r.IntN(6) {
+	case 0:
+		return record.MustDType("i4")
+	case 1:
+		if r.IntN(8) == 0 {
+			return record.Bits(1 + r.IntN(1<<20))
+		}
+		return record.Bits(1 + r.IntN(67))
+	}
+	return record.MustDType(namedTypes[r.IntN(len(namedTypes))])
+}
+
+// axes returns 0 to 4 axes whose product has degree ≤ 2 in each dimension
+// when bounded (a buffer's), any when not (a view's, for display only).
+func (g *generator) axes(bounded bool) []linForm {
+	r := g.r
+	n := r.IntN(5)
+	deg := make([]int, len(g.p.vars))
+	var out []linForm
+	for range n {
+		f := linForm{c: make([]int64, len(g.p.vars))}
+		var sum int64
+		for j := range f.c {
+			if r.IntN(3) == 0 && (!bounded || deg[j] < 2) {
+				f.c[j] = 1 + r.Int64N(g.o.coef)
+				sum += f.c[j]
+			}
+		}
+		switch {
+		case sum == 0 && r.IntN(20) == 0:
+			f.k = 0 // an empty axis
+		case sum == 0:
+			f.k = 1 + r.Int64N(g.o.konst)
+		case r.IntN(3) == 0:
+			// A negative constant, as in T − 1: still ≥ 0 where all are ≥ 1.
+			f.k = -r.Int64N(sum + 1)
+		default:
+			f.k = r.Int64N(g.o.konst + 1)
+		}
+		for j, c := range f.c {
+			if c != 0 {
+				deg[j]++
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// sizedPoly returns a random polynomial of degree ≤ 2 in each dimension
+// with non-negative rational coefficients: a size given in bytes.
+func (g *generator) sizedPoly() poly.Poly {
+	r := g.r
+	var terms []poly.Term
+	for range r.IntN(4) {
+		exp := make([]int, len(g.p.vars))
+		for j := range exp {
+			exp[j] = r.IntN(3)
+		}
+		dens := []int64{1, 1, 2, 3, 4, 8}
+		c := poly.Frac(r.Int64N(g.o.konst*g.o.coef+1), dens[r.IntN(len(dens))])
+		terms = append(terms, poly.Term{Coef: c, Exp: exp})
+	}
+	return poly.New(g.p.vars, terms)
+}
+
+// op adds one operation: perhaps new temps and views first, then reads of
+// what may be read and writes to new temps, old ones, views and now and
+// then a parameter.
+func (g *generator) op() {
+	r, p := g.r, g.p
+	var fresh []int
+	for range r.IntN(3) {
+		fresh = append(fresh, g.declare(record.Temp))
+	}
+	if len(p.bufs) > 0 {
+		for range r.IntN(3) {
+			if r.IntN(2) == 0 {
+				g.view()
+			}
+		}
+	}
+	e := randEvent{buf: -1, launch: r.IntN(5) != 0}
+	labels := []string{"Linear.apply/%4", "Linear.apply/%5", "SelfAttention.apply/%13", "gelu", "add"}
+	paths := []string{"", "blocks[0].ff.up", "blocks[1].attn", "head", "enc[12].x"}
+	e.label, e.path = labels[r.IntN(len(labels))], paths[r.IntN(len(paths))]
+	var readable []int
+	for i := range p.bufs {
+		if g.readable(i) {
+			readable = append(readable, i)
+		}
+	}
+	for range r.IntN(4) {
+		if len(readable) > 0 {
+			e.reads = append(e.reads, readable[r.IntN(len(readable))])
+		}
+	}
+	e.writes = append(e.writes, fresh...)
+	for range r.IntN(3) {
+		if len(p.bufs) > 0 {
+			// Any buffer or view: a temp (its first write or a later one),
+			// a view (its base is written), a parameter (a training step).
+			e.writes = append(e.writes, r.IntN(len(p.bufs)))
+		}
+	}
+	r.Shuffle(len(e.writes), func(i, j int) { e.writes[i], e.writes[j] = e.writes[j], e.writes[i] })
+	for _, i := range e.writes {
+		g.written[p.bufs[i].base] = true
+	}
+	p.events = append(p.events, e)
 }

@@ -13,7 +13,7 @@ var benchData struct {
 
 // benchRecording is the course GPT with 5000 blocks: 10^5 operations, in
 // canonical form.
-func benchRecording(b *testing.B) []byte {
+func benchRecording(b testing.TB) []byte {
 	b.Helper()
 	benchData.once.Do(func() {
 		rec := courseGPT(b, 2, 16, 64, 2, 5000, 92)

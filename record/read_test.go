@@ -20,8 +20,8 @@ var readAccepts = []struct {
 	name, in, want string
 }{
 	{
-		"whitespace anywhere, CRLF, blank lines, no final newline",
-		" { \"memsym\" :1 ,\t\"dims\":{ \"B\" : 2 } }\r\n\n   \n" +
+		"a byte order mark, whitespace anywhere, CRLF, blank lines, no final newline",
+		"\ufeff { \"memsym\" :1 ,\t\"dims\":{ \"B\" : 2 } }\r\n\n   \n" +
 			"{\"buffer\":1,\"bytes\":8,\"role\":\"input\"}\r\n" +
 			"{ \"result\" : [ 1 ] }",
 		`{"memsym": 1, "dims": {"B": 2}}
@@ -218,7 +218,9 @@ func diffRecordings(a, b *Recording) string {
 	return ""
 }
 
-func slicesEqual(a, b []int64) bool { return len(a) == len(b) && (len(a) == 0 || reflect.DeepEqual(a, b)) }
+func slicesEqual(a, b []int64) bool {
+	return len(a) == len(b) && (len(a) == 0 || reflect.DeepEqual(a, b))
+}
 
 // TestReplayOrder checks that Replay gives the records in file order.
 func TestReplayOrder(t *testing.T) {

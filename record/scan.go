@@ -52,14 +52,11 @@ type Scanner struct {
 	err     error
 	done    bool
 
-	lex    lexer
-	rec    Record
-	ids    idSlices
-	strs   interner
-	kind   Kind
-	nOps   int
-	cut    bool // the current line is the file's last and has no newline
-	sawHdr bool
+	lex  lexer
+	rec  Record
+	ids  idSlices
+	strs interner
+	cut  bool // the current line is the file's last and has no newline
 }
 
 // NewScanner returns a Scanner that reads r; file names it in errors.
@@ -80,6 +77,9 @@ func (s *Scanner) Scan() bool {
 			s.done = true
 			return false
 		}
+		if s.line == 1 && bytes.HasPrefix(line, byteOrderMark) {
+			line = line[len(byteOrderMark):]
+		}
 		if isBlank(line) {
 			continue
 		}
@@ -95,6 +95,9 @@ func (s *Scanner) Scan() bool {
 		return true
 	}
 }
+
+// byteOrderMark is skipped at the start of a file, as some editors write it.
+var byteOrderMark = []byte("\ufeff")
 
 // Record returns the current record, valid until the next call to Scan.
 func (s *Scanner) Record() *Record { return &s.rec }

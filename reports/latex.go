@@ -26,7 +26,7 @@ func texEscape(s string) string {
 	for _, r := range s {
 		if t, ok := texChars[r]; ok {
 			b.WriteString(t)
-		} else if r < 128 || (r >= 0xa0 && r <= 0xff) {
+		} else if (r >= ' ' && r < 0x7f) || (r >= 0xa0 && r <= 0xff) {
 			b.WriteRune(r)
 		} else {
 			b.WriteByte('?')

@@ -63,10 +63,10 @@ func markdown(doc *explain.Document) []byte {
 			b.WriteByte('\n')
 			switch blk := blk.(type) {
 			case *explain.Paragraph:
-				b.WriteString(mdInlines(blk.Inlines) + "\n")
+				b.WriteString(mdBlockStart(mdInlines(blk.Inlines)) + "\n")
 			case *explain.List:
 				for _, item := range blk.Items {
-					b.WriteString("- " + mdInlines(item) + "\n")
+					b.WriteString("- " + mdBlockStart(mdInlines(item)) + "\n")
 				}
 			case *explain.Table:
 				mdTable(&b, blk)
@@ -145,6 +145,25 @@ func mdEscape(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// mdBlockStart escapes what Markdown would read at the start of a block
+// as a list, a heading's underline or a quote: "- x", "+ x", "=", "1. x".
+func mdBlockStart(s string) string {
+	if s == "" {
+		return s
+	}
+	if strings.ContainsRune("-+=", rune(s[0])) {
+		return `\` + s
+	}
+	i := 0
+	for i < len(s) && i < 9 && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i > 0 && i < len(s) && (s[i] == '.' || s[i] == ')') {
+		return s[:i] + `\` + s[i:]
+	}
+	return s
 }
 
 // mdCode writes s as a code span, with enough backticks around it; a pipe

@@ -3,9 +3,12 @@ package reports
 import (
 	"bytes"
 	"encoding/xml"
+	"html"
 	"io"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -146,3 +149,38 @@ func TestHTMLPage(t *testing.T) {
 }
 
 func bigInt(n int64) poly.Rat { return poly.Int(n) }
+
+// Any text, written as a paragraph of Markdown, must read back as itself:
+// nothing in it may turn into markup.
+func FuzzMarkdownText(f *testing.F) {
+	for _, s := range []string{"a_b*c", "- item", "1. first", "# not a heading", "x | y", "<b>&amp;</b>", "`code`", "[a](b)", "~~s~~", "= =", "\\*", "**", "!["} {
+		f.Add(s)
+	}
+	md := goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough))
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return unicode.IsControl(r) || unicode.IsSpace(r) && r != ' ' || r == '\uFFFD' }) {
+			return
+		}
+		want := strings.Join(strings.Fields(s), " ")
+		if want == "" {
+			return
+		}
+		doc := &explain.Document{Sections: []explain.Section{{Blocks: []explain.Block{
+			&explain.Paragraph{Inlines: []explain.Inline{explain.Text(want)}},
+		}}}}
+		src := markdown(doc)
+		var out bytes.Buffer
+		if err := md.Convert(src, &out); err != nil {
+			t.Fatal(err)
+		}
+		page := out.String()
+		start := strings.Index(page, "<p>")
+		end := strings.LastIndex(page, "</p>")
+		if start < 0 || end < start {
+			t.Fatalf("%q: no paragraph in %q", want, page)
+		}
+		if got := html.UnescapeString(page[start+3 : end]); got != want {
+			t.Fatalf("%q reads back as %q (markdown %q)", want, got, src)
+		}
+	})
+}

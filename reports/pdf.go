@@ -61,7 +61,7 @@ func pdfBytes(doc *explain.Document) ([]byte, error) {
 	f.SetModificationDate(pdfEpoch)
 	f.SetCatalogSort(true)
 	f.SetCompression(true)
-	f.SetTitle(doc.Title, true)
+	f.SetTitle(pdfSafe(doc.Title), true)
 	f.SetCreator("memsym", true)
 	f.SetProducer("memsym", true)
 	f.AddUTF8FontFromBytes(sans, "", dejaVuSans)
@@ -72,7 +72,7 @@ func pdfBytes(doc *explain.Document) ([]byte, error) {
 	f.SetFooterFunc(func() {
 		f.SetFont(sans, "", 8)
 		f.SetTextColor(110, 110, 110)
-		label := fmt.Sprintf("%s · page %d", doc.Title, f.PageNo())
+		label := pdfSafe(fmt.Sprintf("%s · page %d", doc.Title, f.PageNo()))
 		w, h := f.GetPageSize()
 		f.Text((w-f.GetStringWidth(label))/2, h-pdfFooter/2, label)
 		f.SetTextColor(0, 0, 0)

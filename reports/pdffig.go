@@ -43,9 +43,9 @@ func (d *pdfDoc) figure(f *explain.Figure) {
 	}
 	d.f.Line(x0, y0, x0, y0+h)
 	d.f.Line(x0, y0+h, x0+w, y0+h)
-	xl := p.x.label(f.XLabel)
+	xl := pdfSafe(p.x.label(f.XLabel))
 	d.f.Text(x0+w/2-d.f.GetStringWidth(xl)/2, y0+h+10, xl)
-	yl := p.y.label(f.YLabel)
+	yl := pdfSafe(p.y.label(f.YLabel))
 	yx, yy := pdfMargin+3, y0+h/2+d.f.GetStringWidth(yl)/2
 	d.f.TransformBegin()
 	d.f.TransformRotate(90, yx, yy)
@@ -72,7 +72,8 @@ func (d *pdfDoc) figure(f *explain.Figure) {
 	for _, m := range f.Marks {
 		x, y := X(m.At), Y(m.At)
 		d.f.Circle(x, y, 0.9, "FD")
-		lw := d.width(m.Label, bold)
+		label := pdfSafe(m.Label)
+		lw := d.width(label, bold)
 		lx, ly := x-2-lw, y-2
 		if p.labelRight(m) {
 			lx = x + 2
@@ -84,7 +85,7 @@ func (d *pdfDoc) figure(f *explain.Figure) {
 			lx = x + 2
 		}
 		d.f.SetFont(sans, "B", figPt)
-		d.f.Text(lx, ly, m.Label)
+		d.f.Text(lx, ly, label)
 	}
 	if p.legend {
 		lh := lineHeight(small)

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"memsym/explain"
@@ -55,6 +56,7 @@ func words(ins []explain.Inline, base font, keepFormulas bool) []word {
 		pending = false
 	}
 	add := func(p piece) {
+		p.text = pdfSafe(p.text)
 		if p.text == "" {
 			return
 		}
@@ -133,6 +135,18 @@ func formulaPieces(tok string, base font) []piece {
 	}
 	emit()
 	return out
+}
+
+// pdfSafe replaces what the PDF's fonts cannot hold by a question mark:
+// characters beyond the Basic Multilingual Plane (which the PDF library
+// cannot map), control characters and line or paragraph separators.
+func pdfSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r > 0xFFFF || unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp) || r == utf8.RuneError {
+			return '?'
+		}
+		return r
+	}, s)
 }
 
 // measurer gives text widths in millimetres.

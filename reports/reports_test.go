@@ -1,8 +1,10 @@
 package reports
 
 import (
+	"encoding/xml"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -131,5 +133,38 @@ func TestRenderFailsCleanly(t *testing.T) {
 	}
 	if _, err := r.Render(chapter(), filepath.Join(dir, "missing")); err == nil {
 		t.Error("Render into a missing folder succeeded")
+	}
+}
+
+// Names from a user's program may hold any character: every format must
+// still write its files.
+func TestRenderOddText(t *testing.T) {
+	odd := "日本語 😀 \\ { } $ % & # _ ^ ~ ` | < > * [x](y) \u2028 \x00"
+	in := explaintest.GPTCourse()
+	in.Entry = odd
+	in.Program = odd
+	in.Symbolic.Candidates[0].Name = odd
+	in.Point.LiveAtPeak[0].Name = odd
+	doc := explain.Chapter(in)
+	doc.Title = odd
+	for _, n := range Names() {
+		dir, names := render(t, n, doc)
+		if len(names) == 0 {
+			t.Errorf("%s wrote no file", n)
+		}
+		if n == "md" {
+			for _, f := range []string{"live.svg", "candidates.svg"} {
+				if err := xml.Unmarshal(read(t, dir, f), new(struct{})); err != nil {
+					t.Errorf("%s is not well-formed: %v", f, err)
+				}
+			}
+		}
+		if _, err := exec.LookPath("pdflatex"); n == "tikz" && err == nil {
+			cmd := exec.Command("pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "chapter13.tex")
+			cmd.Dir = dir
+			if log, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("pdflatex chapter13.tex: %v\n%s", err, tail(string(log), 30))
+			}
+		}
 	}
 }

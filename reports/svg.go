@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"html"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"memsym/explain"
 )
@@ -94,4 +96,13 @@ func legendText(s explain.Series) string {
 	return s.Label + ": " + s.Formula.String()
 }
 
-func esc(s string) string { return html.EscapeString(s) }
+// esc writes s as XML text: markup characters escaped, and characters XML
+// does not allow replaced by a question mark.
+func esc(s string) string {
+	return html.EscapeString(strings.Map(func(r rune) rune {
+		if (r < ' ' && r != '\t' && r != '\n' && r != '\r') || r == 0xFFFE || r == 0xFFFF || r == utf8.RuneError {
+			return '?'
+		}
+		return r
+	}, s))
+}

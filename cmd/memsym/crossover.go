@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -63,6 +64,14 @@ func crossoverCmd(stdout, stderr io.Writer, args []string) error {
 		}
 	}
 	c, err := dominance.Along(m.cands, m.front.Kept, *along, fixed)
+	var dep *dominance.DependsError
+	if errors.As(err, &dep) {
+		at := make([]string, len(dep.Vars))
+		for i, v := range dep.Vars {
+			at[i] = v + "=N"
+		}
+		return usagef("along %s the candidate holding the peak may depend on %s: give a value with --at %s", dep.Dim, andList(dep.Vars), strings.Join(at, ","))
+	}
 	if err != nil {
 		return err
 	}
@@ -238,7 +247,15 @@ func recordAt(sf *sourceFlags, point []record.Dim) (*record.Recording, error) {
 	if err := cmd.Run(context.Background(), point, &out); err != nil {
 		return nil, err
 	}
-	return record.Read(&out, "the recording at "+record.PointString(point))
+	name := sourceName("recorder", point)
+	rec, err := record.Read(&out, name)
+	if err != nil {
+		return nil, err
+	}
+	if got, want := record.PointString(rec.Header.Dims), record.PointString(point); got != want {
+		return nil, fmt.Errorf("%s:1: the recorder was asked for %s but its header says %s", name, want, got)
+	}
+	return rec, nil
 }
 
 // sortedKeys returns m's keys in order.

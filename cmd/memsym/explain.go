@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"memsym/dominance"
@@ -40,7 +41,8 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 	var pointConsts assignments
 	fs.Var(&pointConsts, "point-const", "the constants at the point, when they differ from --const: `D=64`")
 	along := fs.String("along", "", "the `dimension` along which to say where each candidate holds the peak (default: the last)")
-	verifyPoints := fs.Int("verify", -1, "check the model at `n` more points (default 3 with --program or --recorder, 0 with files)")
+	var verifyPoints countFlag
+	fs.Var(&verifyPoints, "verify", "check the model at `n` more points (default 3 with --program or --recorder, 0 with files)")
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -137,8 +139,8 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 	sym.Consts = symConsts
 	in.Symbolic = sym
 
-	n := *verifyPoints
-	if n < 0 {
+	n := verifyPoints.n
+	if !verifyPoints.set {
 		n = 3
 		if len(files) > 0 {
 			n = 0
@@ -178,6 +180,29 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 			return fmt.Errorf("the model does not hold at %s: %s", namedPoint(row.Point), row.Detail)
 		}
 	}
+	return nil
+}
+
+// countFlag is a flag of a count, whose default depends on other flags: it
+// is unset until given.
+type countFlag struct {
+	n   int
+	set bool
+}
+
+func (c *countFlag) String() string {
+	if c == nil || !c.set {
+		return ""
+	}
+	return strconv.Itoa(c.n)
+}
+
+func (c *countFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return fmt.Errorf("expected a count of at least 0, found %q", s)
+	}
+	c.n, c.set = n, true
 	return nil
 }
 
@@ -224,7 +249,7 @@ func pointCounts(rec *record.Recording, point []record.Dim) *explain.PointCounts
 	lives := record.Lifetimes(rec)
 	for _, i := range c.AtPeak {
 		b := &rec.Buffers[i]
-		lb := explain.LiveBuffer{Name: b.Name, Bytes: b.Bytes, MadeBy: "the entry"}
+		lb := explain.LiveBuffer{Name: b.Name, Bytes: b.Bytes}
 		if !b.DType.IsZero() {
 			lb.DType = b.DType.String()
 		}

@@ -76,8 +76,7 @@ func run(stdout, stderr io.Writer, args []string) error {
 	}
 	c, ok := commands[name]
 	if !ok {
-		printCommands(stderr)
-		return usagef("unknown command %q", name)
+		return usagef("unknown command %q: memsym help lists the commands", name)
 	}
 	return c.run(stdout, stderr, args[1:])
 }
@@ -107,16 +106,23 @@ func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args with fs and turns a flag error into bad usage.
-// Flags may come before or after the positional arguments.
+// parseFlags parses args with fs and turns a flag error into bad usage on
+// one line; -h prints the usage. Flags may come before or after the
+// positional arguments.
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard) // the flag package would print the error and the usage
+	fs.Usage = func() {}
+	defer func() { fs.SetOutput(out); fs.Usage = usage }()
 	var rest []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				fs.SetOutput(out)
+				usage()
 				return nil, err
 			}
-			return nil, usagef("") // the flag package has printed what was wrong
+			return nil, usagef("%v; %s -h lists the flags", err, fs.Name())
 		}
 		args = fs.Args()
 		if len(args) == 0 {

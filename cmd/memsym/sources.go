@@ -74,6 +74,8 @@ func (s *sourceFlags) sources(files []string, stderr io.Writer) (grid, checks []
 		return fileSources(files), fileSources(s.checks), cleanup, nil
 	case s.program != "":
 		return s.programSources()
+	case len(s.consts) > 0:
+		return nil, nil, cleanup, usagef("--const goes with --program; a recorder command sets its own constants")
 	}
 	return s.recorderSources(stderr)
 }
@@ -90,29 +92,56 @@ func fileSources(paths []string) []interp.Source {
 // the file when it ends.
 func openStream(path string) (record.Stream, error) {
 	if path == "-" {
-		return record.NewScanner(os.Stdin, "<stdin>"), nil
+		return &closingStream{Stream: record.NewScanner(os.Stdin, "<stdin>"), name: "<stdin>"}, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the caller names the file
+		}
 		return nil, fmt.Errorf("cannot read the recording: %w", err)
 	}
-	return &closingStream{Stream: record.NewScanner(f, path), c: f}, nil
+	return &closingStream{Stream: record.NewScanner(f, path), c: f, name: path}, nil
 }
 
+// closingStream closes its file when the stream ends, and refuses a
+// recording cut short: one whose records end before its result, as a
+// recorder that died while writing leaves it.
 type closingStream struct {
 	record.Stream
-	c io.Closer
+	c      io.Closer
+	name   string
+	last   int // the line of the last record read
+	result bool
+	err    error
 }
 
 func (s *closingStream) Scan() bool {
+	if s.err != nil {
+		return false
+	}
 	if s.Stream.Scan() {
+		r := s.Record()
+		s.last = r.Line
+		s.result = r.Kind == record.KindResult
 		return true
+	}
+	if s.Stream.Err() == nil && s.last > 0 && !s.result {
+		s.err = fmt.Errorf("%s:%d: the recording ends here, before its result: was it cut short?", s.name, s.last)
 	}
 	if s.c != nil {
 		s.c.Close()
 		s.c = nil
 	}
 	return false
+}
+
+func (s *closingStream) Err() error {
+	if s.err != nil {
+		return s.err
+	}
+	return s.Stream.Err()
 }
 
 // points returns the grid's points and the check points, from the defaults
@@ -190,13 +219,16 @@ func (s *sourceFlags) programSources() (grid, checks []interp.Source, cleanup fu
 	if err != nil {
 		return nil, nil, cleanup, err
 	}
+	if err := checkConsts(p, s.consts); err != nil {
+		return nil, nil, cleanup, err
+	}
 	consts := map[string]int64(s.consts.values())
 	src := func(point []record.Dim) interp.Source {
 		var once sync.Once
 		var rec *record.Recording
 		var rerr error
 		return interp.Source{
-			Name: record.PointString(point),
+			Name: sourceName(p.Name, point),
 			Open: func() (record.Stream, error) {
 				once.Do(func() {
 					dims := map[string]int64{}
@@ -206,7 +238,7 @@ func (s *sourceFlags) programSources() (grid, checks []interp.Source, cleanup fu
 					rec, rerr = p.Record(dims, consts)
 				})
 				if rerr != nil {
-					return nil, fmt.Errorf("%s at %s: %w", p.Name, record.PointString(point), rerr)
+					return nil, rerr // Build puts the source's name, with the point, in front
 				}
 				return rec.Replay(), nil
 			},
@@ -219,6 +251,30 @@ func (s *sourceFlags) programSources() (grid, checks []interp.Source, cleanup fu
 		checks = append(checks, src(pt))
 	}
 	return grid, checks, cleanup, nil
+}
+
+// checkConsts refuses a --const that names none of p's constants, before
+// anything is recorded.
+func checkConsts(p *programs.Program, consts assignments) error {
+	var names []string
+	for _, c := range p.Consts {
+		names = append(names, c.Name)
+	}
+	for _, c := range consts {
+		if contains(names, c.name) {
+			continue
+		}
+		for _, d := range p.Dims {
+			if d.Name == c.name {
+				return usagef("--const %s: %s is a dimension of %s, not a constant: give its grid with --grid %s=a,b,c", c.name, c.name, p.Name, c.name)
+			}
+		}
+		if len(names) == 0 {
+			return usagef("--const %s: %s has no constants", c.name, p.Name)
+		}
+		return usagef("--const %s: %s has no constant %s; its constants are %s", c.name, p.Name, c.name, strings.Join(names, ", "))
+	}
+	return nil
 }
 
 func (s *sourceFlags) recorderSources(stderr io.Writer) (grid, checks []interp.Source, cleanup func(), err error) {
@@ -261,13 +317,13 @@ func (s *sourceFlags) recorderSources(stderr io.Writer) (grid, checks []interp.S
 	}
 	mk := func(i int) interp.Source {
 		point, path := all[i], paths[i]
-		name := "the recording at " + record.PointString(point)
+		name := sourceName("recorder", point)
 		return interp.Source{Name: name, Open: func() (record.Stream, error) {
 			f, err := os.Open(path)
 			if err != nil {
 				return nil, err
 			}
-			return &pointStream{closingStream: closingStream{Stream: record.NewScanner(f, name), c: f}, want: point, name: name}, nil
+			return &pointStream{closingStream: closingStream{Stream: record.NewScanner(f, name), c: f, name: name}, want: point}, nil
 		}}
 	}
 	for i := range gp {
@@ -279,12 +335,21 @@ func (s *sourceFlags) recorderSources(stderr io.Writer) (grid, checks []interp.S
 	return grid, checks, cleanup, nil
 }
 
+// sourceName names a recording made at a point, for messages that put a
+// line number after it: "gpt-course(B=16,T=256):12".
+func sourceName(maker string, point []record.Dim) string {
+	parts := make([]string, len(point))
+	for i, d := range point {
+		parts[i] = fmt.Sprintf("%s=%d", d.Name, d.Value)
+	}
+	return maker + "(" + strings.Join(parts, ",") + ")"
+}
+
 // pointStream checks that a recorder's recording was made at the point it
 // was asked for.
 type pointStream struct {
 	closingStream
 	want    []record.Dim
-	name    string
 	checked bool
 	err     error
 }
@@ -312,12 +377,13 @@ func (s *pointStream) Err() error {
 
 // runRecorders runs cmd at every point, as many at once as there are CPUs,
 // each writing to a file in dir, with a progress bar on stderr when it is a
-// terminal. The first failure stops the others.
+// terminal. The first failure stops the others and is the one returned.
 func runRecorders(cmd *record.Command, points [][]record.Dim, dir string, stderr io.Writer) ([]string, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	paths := make([]string, len(points))
-	errs := make([]error, len(points))
+	var mu sync.Mutex
+	var first error // the first failure; those of the commands it stopped come later
 	bar := newProgress(stderr, len(points), "recording")
 	sem := make(chan struct{}, runtime.NumCPU())
 	var wg sync.WaitGroup
@@ -339,23 +405,20 @@ func runRecorders(cmd *record.Command, points [][]record.Dim, dir string, stderr
 				}
 			}
 			if err != nil {
-				errs[i] = err
-				cancel()
+				mu.Lock()
+				if first == nil {
+					first = err
+					cancel()
+				}
+				mu.Unlock()
 			}
 			bar.step()
 		}()
 	}
 	wg.Wait()
 	bar.done()
-	for _, err := range errs {
-		if err != nil && !errors.Is(err, context.Canceled) {
-			return nil, err
-		}
-	}
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	if first != nil {
+		return nil, first
 	}
 	return paths, nil
 }

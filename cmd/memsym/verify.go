@@ -134,7 +134,7 @@ func verifyPoint(sf *sourceFlags, m *model, point []record.Dim) error {
 	if err != nil {
 		return err
 	}
-	src := interp.Source{Name: "the recording at " + record.PointString(point), Open: func() (record.Stream, error) { return rec.Replay(), nil }}
+	src := interp.Source{Name: sourceName(rec.Header.Entry, point), Open: func() (record.Stream, error) { return rec.Replay(), nil }}
 	if err := m.Check(src); err != nil {
 		return err
 	}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCrossoverGolden gives where each of the course GPT's candidates holds
+// the peak, at the course constants and at D = 64, confirmed by recordings
+// on both sides; go test -update rewrites the goldens.
+func TestCrossoverGolden(t *testing.T) {
+	for _, c := range []struct {
+		golden string
+		args   []string
+		want   []string // lines the seed states, in order
+	}{
+		{"crossover/gpt-course-course.txt",
+			[]string{"crossover", "--program", "gpt-course", "--const", courseConsts, "--along", "T", "--confirm"},
+			[]string{
+				"memsym crossover: `GPT.apply` in f64, along T, for every B ≥ 1:",
+				"  T = 1 to 149     27648 · B · T + 8 · T², at operation 19 ",
+				"  T ≥ 150          144 · B · T² + 6144 · B · T + 8 · T², at operation 12 ",
+				"from T = 150 the candidate at operation 12 holds the peak, taking over from operation 19",
+				"confirmed at B = 2, T = 149: recorded peak 8416712 bytes at operation 19, as predicted",
+				"confirmed at B = 2, T = 150: recorded peak 8503200 bytes at operation 12, as predicted",
+			}},
+		{"crossover/gpt-course-d64.txt",
+			[]string{"crossover", "--program", "gpt-course", "--along", "T", "--confirm"},
+			[]string{
+				"memsym crossover: `GPT.apply` in f64, along T, for every B ≥ 1:",
+				"  T = 1 to 74      4608 · B · T + 8 · T², at operation 19 ",
+				"  T ≥ 75           48 · B · T² + 1024 · B · T + 8 · T², at operation 12 ",
+				"from T = 75 the candidate at operation 12 holds the peak, taking over from operation 19",
+				"confirmed at B = 2, T = 74: ",
+				"confirmed at B = 2, T = 75: ",
+			}},
+		{"crossover/encdec-cross.txt",
+			[]string{"crossover", "--program", "encdec-cross", "--along", "T", "--at", "B=1,S=64", "--confirm"},
+			[]string{
+				"memsym crossover: `Seq2Seq.apply` in f64, along T, at B = 1, S = 64:"[:0], // the header is in the golden
+				"from T = 18 the candidate at operation 158 holds the peak, taking over from operation 25",
+				"from T = 859 the candidate at operation 75 holds the peak, taking over from operation 158",
+			}},
+		{"crossover/conv-same.txt",
+			[]string{"crossover", "--program", "conv-same", "--along", "N", "--confirm"},
+			[]string{
+				"the candidate at operation 7 holds the peak for every N ≥ 1",
+				"nothing to confirm: no crossover along N",
+			}},
+	} {
+		out := mustRunCLI(t, c.args...)
+		golden(t, c.golden, []byte(out))
+		checkLinesInOrder(t, out, c.want)
+		if c.golden != "crossover/conv-same.txt" && strings.Count(out, ", as predicted\n") != 2*strings.Count(out, "\nfrom ") {
+			t.Errorf("%v: not every side of every crossover is confirmed as predicted:\n%s", c.args, out)
+		}
+	}
+}
+
+// TestCrossoverAt: at a fixed B the crossover is the one for every B, and
+// a dimension whose value matters must be given.
+func TestCrossoverAt(t *testing.T) {
+	all := mustRunCLI(t, "crossover", "--program", "gpt-course", "--along", "T")
+	at := mustRunCLI(t, "crossover", "--program", "gpt-course", "--along", "T", "--at", "B=7")
+	if strings.ReplaceAll(at, "at B = 7", "for every B ≥ 1") != all {
+		t.Errorf("at B = 7:\n%s\nfor every B:\n%s", at, all)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--program", "gpt-course", "--along", "B"}, "memsym: along B the candidate holding the peak may depend on T: give a value with --at T=N"},
+		{[]string{"--program", "encdec-cross", "--along", "T"}, "memsym: along T the candidate holding the peak may depend on B and S: give a value with --at B=N,S=N"},
+	} {
+		out, errs, code := runCLI(append([]string{"crossover"}, c.args...)...)
+		if code != 2 || out != "" || errs != c.want+"\n" {
+			t.Errorf("%v: exit %d, stdout %q\n got %s\nwant %s", c.args, code, out, errs, c.want)
+		}
+	}
+}
+
+// TestCrossoverFiles: from recording files, without --confirm, the same
+// crossover as from the bundled program.
+func TestCrossoverFiles(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for _, p := range recordGrid(t, dir, []int64{16, 32, 48}, []int64{256, 512, 768}) {
+		files = append(files, p)
+	}
+	got := mustRunCLI(t, append([]string{"crossover", "--along", "T"}, files...)...)
+	want := mustRunCLI(t, "crossover", "--program", "gpt-course", "--const", courseConsts, "--along", "T")
+	if got != want {
+		t.Errorf("from files:\n%s\nfrom the program:\n%s", got, want)
+	}
+}

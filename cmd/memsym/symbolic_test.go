@@ -1,0 +1,327 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"memsym/poly"
+	"memsym/programs"
+)
+
+// courseConsts are the course GPT's constants, at which the seed gives its
+// symbolic model.
+const courseConsts = "D=384,H=6,L=6"
+
+// TestSymbolicGolden prints the model of every bundled program that memsym
+// does not refuse, at its defaults, and the course GPT at the course
+// constants; go test -update rewrites the goldens.
+func TestSymbolicGolden(t *testing.T) {
+	type run struct {
+		golden string
+		args   []string
+	}
+	var runs []run
+	for _, p := range programs.All() {
+		if p.Refusal == "" {
+			runs = append(runs, run{"symbolic/" + p.Name + ".txt", []string{"symbolic", "--program", p.Name}})
+		}
+	}
+	runs = append(runs,
+		run{"symbolic/gpt-course-course.txt", []string{"symbolic", "--program", "gpt-course", "--const", courseConsts}},
+		run{"symbolic/gpt-course-course.json", []string{"symbolic", "--program", "gpt-course", "--const", courseConsts, "--json"}},
+		run{"symbolic/llama2-7b-block.json", []string{"symbolic", "--json", "--program", "llama2-7b-block"}},
+	)
+	for _, r := range runs {
+		out := mustRunCLI(t, r.args...)
+		golden(t, r.golden, []byte(out))
+	}
+}
+
+// TestSymbolicSeed checks the course GPT's model against the seed's, line
+// by line, and the Llama 2 block's candidates against the design note's.
+func TestSymbolicSeed(t *testing.T) {
+	out := mustRunCLI(t, "symbolic", "--program", "gpt-course", "--const", courseConsts)
+	want := []string{
+		"memsym symbolic: `GPT.apply` in f64, in B and T: each buffer's bytes interpolated on B ∈ {16, 32, 48}, T ∈ {256, 512, 768}, checked at B = 64, T = 1024",
+		"  inputs      8 · B · T + 3072 · T + 85745664",
+		"  outputs     736 · B · T",
+		"  peak        the largest of 3, none of which dominates another:",
+		"                48 · B · T² + 12288 · B · T + 8 · T², at operation 10 (`SelfAttention.apply/%13` in blocks[0].attn)",
+		"                144 · B · T² + 6144 · B · T + 8 · T², at operation 12 (`SelfAttention.apply/%21` in blocks[0].attn)",
+		"                27648 · B · T + 8 · T², at operation 19 (`Linear.apply/%5` in blocks[0].ff.up)",
+	}
+	checkLinesInOrder(t, out, want)
+	if n := strings.Count(out, ", at operation "); n != 3 {
+		t.Errorf("%d candidates, want the seed's 3:\n%s", n, out)
+	}
+
+	out = mustRunCLI(t, "symbolic", "--program", "llama2-7b-block")
+	checkLinesInOrder(t, out, []string{
+		"  peak        the largest of 4, none of which dominates another:",
+		"                81920 · B · T + 4 · T² + 16384 · T, at operation 7 ",
+		"                128 · B · T² + 65536 · B · T + 4 · T², at operation 10 ",
+		"                256 · B · T² + 32768 · B · T + 4 · T², at operation 11 ",
+		"                148480 · B · T, at operation 19 ",
+	})
+}
+
+// checkLinesInOrder fails unless each of want begins a line of out, in
+// order.
+func checkLinesInOrder(t *testing.T, out string, want []string) {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	i := 0
+	for _, w := range want {
+		for i < len(lines) && !strings.HasPrefix(lines[i], w) {
+			i++
+		}
+		if i == len(lines) {
+			t.Errorf("no line %q (in order) in:\n%s", w, out)
+			return
+		}
+		i++
+	}
+}
+
+// textPolys reads the polynomials of symbolic's text output: "parameters",
+// "inputs", "outputs", and "peak 1", "peak 2", ... with their operations.
+func textPolys(t *testing.T, out string) (map[string]poly.Poly, []int) {
+	t.Helper()
+	polys := map[string]poly.Poly{}
+	var ops []int
+	parse := func(key, s string) {
+		p, err := poly.Parse(s)
+		if err != nil {
+			t.Fatalf("%s: %q does not parse: %v", key, s, err)
+		}
+		polys[key] = p
+	}
+	candidate := func(s string) {
+		p, op, ok := strings.Cut(s, ", at operation ")
+		if !ok {
+			t.Fatalf("a peak candidate without its operation: %q", s)
+		}
+		var n int
+		fmt.Sscanf(op, "%d", &n)
+		ops = append(ops, n)
+		parse(fmt.Sprintf("peak %d", len(ops)), p)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		switch {
+		case strings.HasPrefix(line, "  parameters "), strings.HasPrefix(line, "  inputs "), strings.HasPrefix(line, "  outputs "):
+			f := strings.Fields(line)
+			parse(f[0], strings.TrimSpace(strings.TrimPrefix(line, "  "+f[0])))
+		case strings.HasPrefix(line, "  peak ") && !strings.Contains(line, "the largest of"):
+			candidate(strings.TrimSpace(strings.TrimPrefix(line, "  peak ")))
+		case strings.HasPrefix(line, "                "):
+			candidate(strings.TrimSpace(line))
+		}
+	}
+	return polys, ops
+}
+
+// TestSymbolicJSONParsesBack reads every "poly" string of the JSON output
+// back with poly.Parse: each is the polynomial the text output prints, and
+// the JSON has no other.
+func TestSymbolicJSONParsesBack(t *testing.T) {
+	for _, args := range [][]string{
+		{"--program", "gpt-course", "--const", courseConsts},
+		{"--program", "llama2-7b-block"},
+		{"--program", "llama2-7b-block-int4"}, // fractions of a byte: 1/2 · T²
+		{"--program", "conv-same"},            // one candidate
+		{"--program", "encdec-cross"},         // three dimensions
+	} {
+		text := mustRunCLI(t, append([]string{"symbolic"}, args...)...)
+		want, ops := textPolys(t, text)
+		js := mustRunCLI(t, append([]string{"symbolic", "--json"}, args...)...)
+
+		var out symbolicJSON
+		if err := json.Unmarshal([]byte(js), &out); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		got := map[string]string{"parameters": out.Params.Poly, "inputs": out.Inputs.Poly, "outputs": out.Outputs.Poly}
+		for i, c := range out.Peak {
+			got[fmt.Sprintf("peak %d", i+1)] = c.Poly
+			if i < len(ops) && c.Op != ops[i] {
+				t.Errorf("%v: peak %d at operation %d in the JSON, %d in the text", args, i+1, c.Op, ops[i])
+			}
+		}
+		if len(got) != len(want) {
+			t.Errorf("%v: %d polynomials in the JSON, %d in the text", args, len(got), len(want))
+		}
+		for key, s := range got {
+			p, err := poly.Parse(s)
+			if err != nil {
+				t.Errorf("%v: %s: the JSON's %q does not parse: %v", args, key, s, err)
+				continue
+			}
+			if w, ok := want[key]; !ok || !p.Equal(w) {
+				t.Errorf("%v: %s: the JSON's %s, the text's %s", args, key, p, w)
+			}
+		}
+
+		// Every "poly" anywhere in the JSON is one of these.
+		var any map[string]any
+		if err := json.Unmarshal([]byte(js), &any); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		walkPolys(any, func(s string) {
+			n++
+			p, err := poly.Parse(s)
+			if err != nil {
+				t.Errorf("%v: %q does not parse: %v", args, s, err)
+				return
+			}
+			for _, w := range want {
+				if p.Equal(w) {
+					return
+				}
+			}
+			t.Errorf("%v: the JSON's %q is none of the text's polynomials", args, s)
+		})
+		if n < len(want) {
+			t.Errorf("%v: %d \"poly\" strings in the JSON, want at least %d", args, n, len(want))
+		}
+	}
+}
+
+// walkPolys calls f with every string under a "poly" key in v.
+func walkPolys(v any, f func(string)) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if s, ok := x.(string); ok && k == "poly" {
+				f(s)
+				continue
+			}
+			walkPolys(x, f)
+		}
+	case []any:
+		for _, x := range v {
+			walkPolys(x, f)
+		}
+	}
+}
+
+// TestSymbolicRefuses: the two programs memsym must refuse are refused,
+// with a message that says why.
+func TestSymbolicRefuses(t *testing.T) {
+	for _, c := range []struct {
+		program, want string
+	}{
+		{"layers-as-dim", "cannot be interpolated: make it a constant"},
+		{"strided-conv", "not a polynomial of degree ≤ 2"},
+	} {
+		out, errs, code := runCLI("symbolic", "--program", c.program)
+		if code != 1 || out != "" || !strings.HasPrefix(errs, "memsym: "+c.program+"(") || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 1 and one line saying %q", c.program, code, out, errs, c.want)
+		}
+	}
+}
+
+// recordGrid writes the course GPT's recordings with `memsym record` into
+// dir, one file per point, named b{B}-t{T}.jsonl, and returns their paths by
+// point.
+func recordGrid(t *testing.T, dir string, bs, ts []int64) map[[2]int64]string {
+	t.Helper()
+	paths := map[[2]int64]string{}
+	for _, b := range bs {
+		for _, tt := range ts {
+			path := filepath.Join(dir, fmt.Sprintf("b%d-t%d.jsonl", b, tt))
+			mustRunCLI(t, "record", "--program", "gpt-course", "--const", "D=384", "--const", "H=6", "--const", "L=6",
+				"--dim", fmt.Sprintf("B=%d", b), "--dim", fmt.Sprintf("T=%d", tt), "-o", path)
+			paths[[2]int64{b, tt}] = path
+		}
+	}
+	return paths
+}
+
+// TestSymbolicFiles models the course GPT from recording files written by
+// `memsym record`: the model is the one --program gives, and a grid that is
+// not one is refused, saying what is wrong.
+func TestSymbolicFiles(t *testing.T) {
+	dir := t.TempDir()
+	paths := recordGrid(t, dir, []int64{16, 32, 48}, []int64{256, 512, 768})
+	for p, path := range recordGrid(t, dir, []int64{64}, []int64{1024}) {
+		paths[p] = path
+	}
+	var grid []string
+	for _, b := range []int64{16, 32, 48} {
+		for _, tt := range []int64{256, 512, 768} {
+			grid = append(grid, paths[[2]int64{b, tt}])
+		}
+	}
+	check := paths[[2]int64{64, 1024}]
+
+	want := mustRunCLI(t, "symbolic", "--program", "gpt-course", "--const", courseConsts)
+	got := mustRunCLI(t, append([]string{"symbolic", "--check", check}, grid...)...)
+	if got != want {
+		t.Errorf("from files:\n%s\nwith --program:\n%s", got, want)
+	}
+	// The files in another order: the same model.
+	reversed := make([]string, len(grid))
+	for i, g := range grid {
+		reversed[len(grid)-1-i] = g
+	}
+	if got := mustRunCLI(t, append(append([]string{"symbolic"}, reversed...), "--check", check)...); got != want {
+		t.Errorf("from the files in reverse order:\n%s", got)
+	}
+
+	// Without a check point: the same polynomials, and the header says so.
+	noCheck := mustRunCLI(t, append([]string{"symbolic"}, grid...)...)
+	head, rest, _ := strings.Cut(noCheck, "\n")
+	_, wantRest, _ := strings.Cut(want, "\n")
+	if !strings.HasSuffix(head, "checked at no point off the grid (give --check to check one)") || rest != wantRest {
+		t.Errorf("without --check:\n%s", noCheck)
+	}
+
+	missing := paths[[2]int64{32, 512}]
+	var eight []string
+	for _, g := range grid {
+		if g != missing {
+			eight = append(eight, g)
+		}
+	}
+	twoValues := []string{paths[[2]int64{16, 256}], paths[[2]int64{16, 512}], paths[[2]int64{32, 256}], paths[[2]int64{32, 512}]}
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"a point missing", eight,
+			"memsym: no recording at B = 32, T = 512: the grid B ∈ {16, 32, 48}, T ∈ {256, 512, 768} has 3^2 points, one recording each"},
+		{"a point twice", append(append([]string{}, grid...), grid[4]),
+			"memsym: " + grid[4] + " and " + grid[4] + " are both at B = 32, T = 512: the grid has one recording per point"},
+		{"two values per dimension", twoValues,
+			"memsym: dimension B takes 2 values on the grid (16, 32): expected exactly three, as a polynomial of degree 2 in it needs"},
+		{"a check point on the grid", append([]string{"--check", missing}, grid...),
+			"memsym: " + missing + ":1: the check point B = 32, T = 512 has B = 32, a value of the grid: a check point must be off the grid in every dimension, for an error term vanishes on a grid value"},
+		{"a grid with --grid", append([]string{"--grid", "B=1,2,3"}, grid...),
+			"memsym: --grid and --const go with --program or --recorder; recording files carry their own points"},
+	} {
+		out, errs, code := runCLI(append([]string{"symbolic"}, c.args...)...)
+		if code == 0 || out != "" || strings.TrimSuffix(errs, "\n") != c.want {
+			t.Errorf("%s: exit %d, stdout %q\n got %s\nwant %s", c.name, code, out, strings.TrimSuffix(errs, "\n"), c.want)
+		}
+	}
+
+	// A recording cut short is refused as such, wherever it is.
+	whole, err := os.ReadFile(check)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(dir, "cut.jsonl")
+	lines := strings.SplitAfter(string(whole), "\n")
+	if err := os.WriteFile(cut, []byte(strings.Join(lines[:40], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errs, code := runCLI(append([]string{"symbolic", "--check", cut}, grid...)...)
+	if wantErr := "memsym: " + cut + ":40: the recording ends here, before its result: was it cut short?\n"; code != 1 || errs != wantErr {
+		t.Errorf("a check file cut short: exit %d\n got %s\nwant %s", code, errs, wantErr)
+	}
+}

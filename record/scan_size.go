@@ -1,0 +1,174 @@
+package record
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+
+	"memsym/poly"
+)
+
+// dtypeList is the named types, for error messages.
+const dtypeList = `f64, f32, f16, bf16, f8, i64, i32, i16, i8, u8, i4, u4, bool or {"bits": N}`
+
+func (s *Scanner) dtype() (DType, error) {
+	l := &s.lex
+	switch l.peek() {
+	case '"':
+		at := l.i
+		b, err := l.str()
+		if err != nil {
+			return DType{}, err
+		}
+		if t, ok := namedDType(b); ok {
+			return t, nil
+		}
+		l.i = at
+		return DType{}, fmt.Errorf("unknown dtype %q: expected %s", clip(string(b)), dtypeList)
+	case '{':
+		var t DType
+		err := s.object("dtype", func(name string) error {
+			if name != "bits" || t.Bits != 0 {
+				return fmt.Errorf(`a dtype object has one key, "bits", found %q`, name)
+			}
+			v, err := l.integer(`"bits" must be an integer of at least 1`)
+			if err == nil && (v < 1 || v > 1<<20) {
+				return fmt.Errorf(`"bits" must be an integer from 1 to %d, found %d`, 1<<20, v)
+			}
+			t.Bits = int(v)
+			return err
+		})
+		if err == nil && t.Bits == 0 {
+			err = errors.New(`a dtype object must give "bits": expected {"bits": N}`)
+		}
+		return t, err
+	}
+	return DType{}, l.errorf(`"dtype" must be one of %s`, dtypeList)
+}
+
+// bytesWant says what "bytes" may be, for errors.
+const bytesWant = `"bytes" must be a non-negative integer, or a string holding one or a fraction such as "3/2"`
+
+// bytesValue reads an exact non-negative size: a JSON integer of any size,
+// or a string "N" or "N/M" in decimal digits with M > 0.
+func (s *Scanner) bytesValue() (poly.Rat, error) {
+	l := &s.lex
+	at := l.i
+	var text []byte
+	switch c := l.peek(); {
+	case isDigit(c):
+		t, isInt, err := l.number()
+		if err != nil {
+			return poly.Rat{}, err
+		}
+		if !isInt {
+			l.i = at
+			return poly.Rat{}, l.errorf("%s", bytesWant)
+		}
+		text = t
+	case c == '"':
+		t, err := l.str()
+		if err != nil {
+			return poly.Rat{}, err
+		}
+		text = t
+	default:
+		return poly.Rat{}, l.errorf("%s", bytesWant)
+	}
+	r, ok := parseSize(text)
+	if !ok {
+		l.i = at
+		return poly.Rat{}, l.errorf("%s", bytesWant)
+	}
+	return r, nil
+}
+
+// parseSize reads "N" or "N/M", decimal digits without leading zeros, M > 0.
+func parseSize(text []byte) (poly.Rat, bool) {
+	num, den := text, []byte(nil)
+	for i, c := range text {
+		if c == '/' {
+			num, den = text[:i], text[i+1:]
+			break
+		}
+	}
+	n, ok := parseNatural(num)
+	if !ok {
+		return poly.Rat{}, false
+	}
+	if den == nil {
+		return n, true
+	}
+	d, ok := parseNatural(den)
+	if !ok || d.IsZero() {
+		return poly.Rat{}, false
+	}
+	return n.Quo(d), true
+}
+
+func parseNatural(b []byte) (poly.Rat, bool) {
+	if len(b) == 0 || len(b) > 1 && b[0] == '0' {
+		return poly.Rat{}, false
+	}
+	for _, c := range b {
+		if !isDigit(c) {
+			return poly.Rat{}, false
+		}
+	}
+	if v, ok := parseInt64(b); ok {
+		return poly.Int(v), true
+	}
+	x, _ := new(big.Int).SetString(string(b), 10)
+	return poly.FromBigInt(x), true
+}
+
+// sizeOf is SizeOf without allocating when the product fits in an int64.
+func sizeOf(t DType, shape []int64) poly.Rat {
+	p := int64(t.Bits)
+	for _, n := range shape {
+		var ok bool
+		if p, ok = mulSmall(p, n); !ok {
+			return SizeOf(t, shape)
+		}
+	}
+	if p%8 == 0 {
+		return poly.Int(p / 8)
+	}
+	return poly.Frac(p, 8)
+}
+
+// namedDType returns the named type, its name shared, without a map lookup.
+func namedDType(b []byte) (DType, bool) {
+	var name string
+	switch string(b) {
+	case "f64":
+		name = "f64"
+	case "f32":
+		name = "f32"
+	case "f16":
+		name = "f16"
+	case "bf16":
+		name = "bf16"
+	case "f8":
+		name = "f8"
+	case "i64":
+		name = "i64"
+	case "i32":
+		name = "i32"
+	case "i16":
+		name = "i16"
+	case "i8":
+		name = "i8"
+	case "u8":
+		name = "u8"
+	case "i4":
+		name = "i4"
+	case "u4":
+		name = "u4"
+	case "bool":
+		name = "bool"
+	default:
+		return DType{}, false
+	}
+	return LookupDType(name)
+}
