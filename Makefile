@@ -13,9 +13,10 @@ vet:
 	$(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change: $$out"; exit 1; fi
 
-# Benchmarks: medians of several runs, see BENCHMARKS.md.
+# Benchmarks: memsym against its performance targets, medians of several
+# runs, about 5 minutes on 2 cores; see BENCHMARKS.md and bench/README.md.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./... | tee bench.out
+	$(GO) run ./bench/run -go "$(GO)"
 
 # Each fuzz target for a while; FUZZTIME=10m for the long runs.
 FUZZTIME ?= 30s

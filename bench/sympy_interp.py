@@ -13,7 +13,8 @@ SymPy's cache, so that no run gets another's answers back from it; one run
 on other vectors, untimed, warms up first.
 
 Prints one JSON object: the seconds per vector of each run (the mean over
-the vectors timed), their median, min and max, and the SymPy version.
+the vectors timed), over the wall time and over the process's CPU time, the
+wall times' median, min and max, and the SymPy version.
 
 Usage: sympy_interp.py VECTORS.json [--count 50] [--runs 5]
 """
@@ -54,18 +55,19 @@ def main():
         sys.exit("sympy_interp.py: %d vectors, fewer than the %d that %d runs and a warm-up of --count %d need"
                  % (len(data["vectors"]), need, args.runs, args.count))
 
-    runs = []
+    runs, cpu_runs = [], []
     for r in range(args.runs + 1):
         vectors = data["vectors"][r * args.count:(r + 1) * args.count]
         values = [[sympy.Integer(x) for x in v["values"]] for v in vectors]
         sympy.core.cache.clear_cache()
         answers = []
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         for vs in values:
             answers.append(interpolate(vs, grid, b, t))
-        elapsed = time.perf_counter() - start
+        elapsed, elapsed_cpu = time.perf_counter() - start, time.process_time() - start_cpu
         if r > 0:
             runs.append(elapsed / len(values))
+            cpu_runs.append(elapsed_cpu / len(values))
         for n, (p, v) in enumerate(zip(answers, vectors)):
             want = sum(sympy.Integer(c) * b**e[0] * t**e[1] for c, e in zip(v["coefs"], data["exps"]))
             if sympy.expand(p - want) != 0:
@@ -74,8 +76,10 @@ def main():
 
     json.dump({
         "sympy": sympy.__version__,
+        "python": "%s (%s)" % (sys.executable, sys.version.split()[0]),
         "vectors": args.count,
         "runs_s": runs,
+        "cpu_runs_s": cpu_runs,
         "median_s": statistics.median(runs),
         "min_s": min(runs),
         "max_s": max(runs),

@@ -115,6 +115,10 @@ func unwrapExec(err error) error {
 	if errors.As(err, &e) {
 		return e.Err
 	}
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
 	return err
 }
 

@@ -64,9 +64,9 @@ func pdfBytes(doc *explain.Document) ([]byte, error) {
 	f.SetTitle(pdfSafe(doc.Title), true)
 	f.SetCreator("memsym", true)
 	f.SetProducer("memsym", true)
-	f.AddUTF8FontFromBytes(sans, "", dejaVuSans)
-	f.AddUTF8FontFromBytes(sans, "B", dejaVuSansBold)
-	f.AddUTF8FontFromBytes(mono, "", dejaVuSansMono)
+	f.AddUTF8FontFromBytes(sans, "", bytes.Clone(dejaVuSans)) // fpdf changes the bytes it is given
+	f.AddUTF8FontFromBytes(sans, "B", bytes.Clone(dejaVuSansBold))
+	f.AddUTF8FontFromBytes(mono, "", bytes.Clone(dejaVuSansMono))
 	f.SetMargins(pdfMargin, pdfMargin, pdfMargin)
 	f.SetAutoPageBreak(false, pdfFooter)
 	f.SetFooterFunc(func() {

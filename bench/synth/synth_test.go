@@ -169,3 +169,23 @@ func sources(paths []string) []interp.Source {
 	}
 	return out
 }
+
+// TestBundledGrid checks that B's and T's grid and check values are the
+// bundled program's.
+func TestBundledGrid(t *testing.T) {
+	prog, err := programs.Lookup("synthetic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(prog.Dims) != 2 {
+		t.Fatalf("the bundled synthetic has %d dimensions; bench/synth writes B and T as it did", len(prog.Dims))
+	}
+	for _, d := range prog.Dims {
+		if grids[d.Name] != d.Grid || checks[d.Name] != d.Check {
+			t.Errorf("%s: grid %v check %d, the bundled program's %v and %d", d.Name, grids[d.Name], checks[d.Name], d.Grid, d.Check)
+		}
+	}
+	if got, want := (Program{}).Check(), []int64{5, 320}; got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("check point %v, want %v", got, want)
+	}
+}

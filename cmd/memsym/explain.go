@@ -359,12 +359,13 @@ func (m *model) candidateName(op int) (string, bool) {
 }
 
 // callWords names the call a path is in, in words: the first call below a
-// fold's iteration (blocks[0].attn.qkv → attention), with the usual short
-// names spelled out.
+// fold's iteration or a block that only holds others (blocks[0].attn.qkv →
+// attention, block.ffn → feed-forward), with the usual short names spelled
+// out.
 func callWords(path string) string {
 	parts := strings.Split(path, ".")
 	i := 0
-	for i < len(parts)-1 && strings.HasSuffix(parts[i], "]") {
+	for i < len(parts)-1 && (strings.HasSuffix(parts[i], "]") || holders[parts[i]]) {
 		i++
 	}
 	call := parts[i]
@@ -376,6 +377,10 @@ func callWords(path string) string {
 	}
 	return call
 }
+
+// holders are the usual names of a call that only holds others, as a
+// decoder block holds its attention and its feed-forward.
+var holders = map[string]bool{"block": true, "layer": true}
 
 var callNames = map[string]string{
 	"attn": "attention", "self_attn": "attention", "xattn": "cross-attention", "cross": "cross-attention",

@@ -3,11 +3,35 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 )
+
+// TestMain lets a test run memsym as a process of its own: the test binary,
+// run with MEMSYM_TEST_MAIN=1, is memsym.
+func TestMain(m *testing.M) {
+	if os.Getenv("MEMSYM_TEST_MAIN") == "1" {
+		main()
+	}
+	os.Exit(m.Run())
+}
+
+// runProcess runs memsym with args as a new process and returns its stdout;
+// it fails the test unless memsym succeeds.
+func runProcess(t *testing.T, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "MEMSYM_TEST_MAIN=1")
+	var out, errs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errs
+	if err := cmd.Run(); err != nil || errs.Len() > 0 {
+		t.Fatalf("memsym %s: %v, stderr:\n%s", strings.Join(args, " "), err, errs.String())
+	}
+	return out.String()
+}
 
 // runCLI runs memsym in process with args and returns what it wrote to
 // stdout and stderr and its exit code, as main would exit.
@@ -107,6 +131,9 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"symbolic", "--program", "gpt-course", "--const", "Q=1"}, 2, "memsym: --const Q: gpt-course has no constant Q; its constants are D, H, L"},
 		{[]string{"symbolic", "--program", "gpt-course", "--const", "T=1"}, 2, "memsym: --const T: T is a dimension of gpt-course, not a constant: give its grid with --grid T=a,b,c"},
 		{[]string{"symbolic", "--program", "gpt-course", "--grid", "B=1,2"}, 2, `memsym: invalid value "B=1,2" for flag -grid: B: a grid has three values per dimension, found 2; memsym symbolic -h lists the flags`},
+		{[]string{"symbolic", "--program", "gpt-course", "--grid", "B=1,1,2"}, 2, `memsym: invalid value "B=1,1,2" for flag -grid: B: 1 is given twice; a grid has three different values per dimension; memsym symbolic -h lists the flags`},
+		{[]string{"symbolic", "--program", "gpt-course", "--grid", "B=0,1,2"}, 2, `memsym: invalid value "B=0,1,2" for flag -grid: B = 0: dimensions are integers of at least 1; memsym symbolic -h lists the flags`},
+		{[]string{"symbolic", "--program", "bert-encoder", "--grid", "T=600,700,800"}, 1, "memsym: bert-encoder(B=2,T=600): program bert-encoder: T = 600 is more than P = 512"},
 		{[]string{"symbolic", "--program", "gpt-course", "--grid", "X=1,2,3"}, 2, "memsym: --grid X: no dimension X (the dimensions are B, T)"},
 		{[]string{"symbolic", "--program", "gpt-course", "--check", "B=2"}, 2, "memsym: --check B=2: no value for T"},
 		{[]string{"symbolic", "--program", "gpt-course", "--const", "H=5"}, 1, "memsym: gpt-course(B=16,T=256): program gpt-course: D = 64 is not divisible by H = 5"},

@@ -5,9 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
-	"strconv"
-	"strings"
 
 	"memsym/programs"
 	"memsym/record"
@@ -21,17 +18,16 @@ func init() {
 	})
 }
 
-const recordUsage = "--program NAME [--dim K=V]... [--const K=V]... [-o FILE]"
+const recordUsage = "--program NAME [--dim B=2,T=16] [--const D=64] [-o FILE]"
 
 // runRecord records a bundled program and writes the recording in the
 // canonical form to stdout, or to a file replaced whole only on success.
 func runRecord(stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet("record", recordUsage, stderr)
 	name := fs.String("program", "", "the bundled program's `name` (memsym programs lists them)")
-	dims := &settings{what: "dimension"}
-	consts := &settings{what: "constant"}
-	fs.Var(dims, "dim", "a dimension's value `K=V` (repeatable); the others take their defaults")
-	fs.Var(consts, "const", "a constant's value `K=V` (repeatable); the others take their defaults")
+	var dims, consts assignments
+	fs.Var(&dims, "dim", "dimensions' values `K=V` (repeatable, or B=2,T=16); the others take their defaults")
+	fs.Var(&consts, "const", "constants' values `K=V` (repeatable, or D=64,H=2); the others take their defaults")
 	out := fs.String("o", "", "write the recording to `FILE` instead of stdout")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
@@ -47,7 +43,7 @@ func runRecord(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	rec, err := p.Record(dims.values, consts.values)
+	rec, err := p.Record(dims.values(), consts.values())
 	if err != nil {
 		return err
 	}
@@ -81,56 +77,4 @@ func writeFileAtomic(path string, rec *record.Recording) error {
 		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
 	return nil
-}
-
-// settings is a repeatable flag of one integer each, K=V, such as
-// --dim B=2 --dim T=16.
-type settings struct {
-	what   string // "dimension" or "constant", for messages
-	values map[string]int64
-}
-
-func (s *settings) String() string {
-	if s == nil {
-		return ""
-	}
-	keys := make([]string, 0, len(s.values))
-	for k := range s.values {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for i, k := range keys {
-		keys[i] = k + "=" + strconv.FormatInt(s.values[k], 10)
-	}
-	return strings.Join(keys, " ")
-}
-
-func (s *settings) Set(v string) error {
-	k, x, ok := strings.Cut(v, "=")
-	if !ok || !isName(k) {
-		return fmt.Errorf("expected NAME=INTEGER, a name being a letter and letters, digits or _, found %q", v)
-	}
-	n, err := strconv.ParseInt(x, 10, 64)
-	if err != nil {
-		return fmt.Errorf("%s: expected an integer, found %q", k, x)
-	}
-	if _, dup := s.values[k]; dup {
-		return fmt.Errorf("the %s %s is given twice", s.what, k)
-	}
-	if s.values == nil {
-		s.values = make(map[string]int64)
-	}
-	s.values[k] = n
-	return nil
-}
-
-// isName reports whether s is a letter followed by letters, digits or _.
-func isName(s string) bool {
-	for i, c := range s {
-		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-		if !letter && (i == 0 || c != '_' && (c < '0' || c > '9')) {
-			return false
-		}
-	}
-	return s != ""
 }

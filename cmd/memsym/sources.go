@@ -32,7 +32,7 @@ type sourceFlags struct {
 }
 
 func (s *sourceFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&s.program, "program", "", "a bundled `name` (see memsym programs) recorded at each point")
+	fs.StringVar(&s.program, "program", "", "a bundled program's `name` (memsym programs lists them), recorded at each point")
 	fs.StringVar(&s.recorder, "recorder", "", "a `command` run once per point, with {NAME} replaced by each dimension's value, writing a recording to stdout")
 	fs.DurationVar(&s.timeout, "timeout", 10*time.Minute, "how long one recorder command may run")
 	fs.Var(&s.consts, "const", "a bundled program's constant `K=V` (repeatable)")
@@ -128,7 +128,7 @@ func (s *closingStream) Scan() bool {
 		return true
 	}
 	if s.Stream.Err() == nil && s.last > 0 && !s.result {
-		s.err = fmt.Errorf("%s:%d: the recording ends here, before its result: was it cut short?", s.name, s.last)
+		s.err = fmt.Errorf("%s:%d: the recording ends without the result line {\"result\": [...]}", s.name, s.last)
 	}
 	if s.c != nil {
 		s.c.Close()
@@ -450,6 +450,11 @@ func (a *assignments) Set(v string) error {
 	}
 	sort.Strings(names)
 	for _, k := range names {
+		for _, x := range *a {
+			if x.name == k {
+				return fmt.Errorf("%s is given twice", k)
+			}
+		}
 		*a = append(*a, assignment{k, m[k]})
 	}
 	return nil
@@ -472,9 +477,12 @@ func parseAssignments(s string) (map[string]int64, error) {
 		if !ok || k == "" {
 			return nil, fmt.Errorf("expected NAME=INTEGER, found %q", part)
 		}
+		if err := checkName(k); err != nil {
+			return nil, err
+		}
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
-			return nil, fmt.Errorf("%s=%s: expected an integer", k, v)
+			return nil, fmt.Errorf("%s: expected an integer, found %q", k, v)
 		}
 		if _, dup := m[k]; dup {
 			return nil, fmt.Errorf("%s is given twice", k)
@@ -482,6 +490,18 @@ func parseAssignments(s string) (map[string]int64, error) {
 		m[k] = n
 	}
 	return m, nil
+}
+
+// checkName refuses a name that no dimension or constant can have, as the
+// recording format does: a letter followed by letters, digits or _.
+func checkName(name string) error {
+	for i, c := range name {
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !(letter || i > 0 && (c == '_' || c >= '0' && c <= '9')) {
+			return fmt.Errorf("%q: expected a name, a letter followed by letters, digits or _", name)
+		}
+	}
+	return nil
 }
 
 // gridFlag is the repeatable --grid D=a,b,c.
@@ -500,10 +520,21 @@ func (g *gridFlag) Set(v string) error {
 		return fmt.Errorf("expected D=a,b,c, found %q", v)
 	}
 	d := gridDim{name: strings.TrimSpace(k)}
+	if err := checkName(d.name); err != nil {
+		return err
+	}
 	for _, x := range strings.Split(list, ",") {
 		n, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
 		if err != nil {
-			return fmt.Errorf("%s: %q is not an integer", d.name, x)
+			return fmt.Errorf("%s: expected an integer, found %q", d.name, x)
+		}
+		if n < 1 {
+			return fmt.Errorf("%s = %d: dimensions are integers of at least 1", d.name, n)
+		}
+		for _, y := range d.values {
+			if y == n {
+				return fmt.Errorf("%s: %d is given twice; a grid has three different values per dimension", d.name, n)
+			}
 		}
 		d.values = append(d.values, n)
 	}

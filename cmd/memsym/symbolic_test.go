@@ -321,7 +321,59 @@ func TestSymbolicFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, errs, code := runCLI(append([]string{"symbolic", "--check", cut}, grid...)...)
-	if wantErr := "memsym: " + cut + ":40: the recording ends here, before its result: was it cut short?\n"; code != 1 || errs != wantErr {
+	if wantErr := "memsym: " + cut + ":40: the recording ends without the result line {\"result\": [...]}\n"; code != 1 || errs != wantErr {
 		t.Errorf("a check file cut short: exit %d\n got %s\nwant %s", code, errs, wantErr)
 	}
+}
+
+// FuzzGridFlag: --grid's value is refused with one line, or kept as a name
+// and three different values of at least 1.
+func FuzzGridFlag(f *testing.F) {
+	for _, s := range []string{"B=16,32,48", "B=1,2", "B=1,1,2", "B=0,1,2", "=1,2,3", "B", "B=1,2,x", " T = 1 , 2 , 3 ", "B=9223372036854775807,1,2", "B=1,2,3,4"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		var g gridFlag
+		if err := g.Set(v); err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("%q: a message of several lines: %q", v, err)
+			}
+			return
+		}
+		if len(g) != 1 || g[0].name == "" || len(g[0].values) != 3 {
+			t.Fatalf("%q kept as %+v", v, g)
+		}
+		a, b, c := g[0].values[0], g[0].values[1], g[0].values[2]
+		if a < 1 || b < 1 || c < 1 || a == b || b == c || a == c {
+			t.Errorf("%q kept as %+v", v, g)
+		}
+		if err := g.Set(v); err == nil {
+			t.Errorf("%q given twice is accepted", v)
+		}
+	})
+}
+
+// FuzzAssignments: "B=2,T=16" is refused with one line, or read as names
+// and integers that, written back, read the same.
+func FuzzAssignments(f *testing.F) {
+	for _, s := range []string{"B=2,T=16", "D=384, H=6, L=6", "B=2,B=3", "B", "=2", "B=x", "B=-1", "B=2,", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		m, err := parseAssignments(v)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("%q: a message of several lines: %q", v, err)
+			}
+			return
+		}
+		var a assignments
+		if err := a.Set(v); err != nil {
+			t.Fatalf("%q: parses, but the flag refuses it: %v", v, err)
+		}
+		back, err := parseAssignments(a.String())
+		if err != nil || fmt.Sprint(back) != fmt.Sprint(m) {
+			t.Errorf("%q read as %v, written as %q, read back as %v (%v)", v, m, a.String(), back, err)
+		}
+	})
 }

@@ -37,8 +37,21 @@ func validateCmd(stdout, stderr io.Writer, args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "%s: ok: %s, %s, %s at %s\n", f,
-			plural(len(rec.Buffers), "buffer", "buffers"), plural(len(rec.Ops), "operation", "operations"),
+		views := 0
+		for i := range rec.Buffers {
+			if rec.Buffers[i].IsView {
+				views++
+			}
+		}
+		name, parts := f, plural(len(rec.Buffers)-views, "buffer", "buffers")
+		if f == "-" {
+			name = "<stdin>"
+		}
+		if views > 0 {
+			parts += ", " + plural(views, "view", "views")
+		}
+		fmt.Fprintf(stdout, "%s: ok: %s, %s, %s at %s\n", name,
+			parts, plural(len(rec.Ops), "operation", "operations"),
 			entryName(rec.Header.Entry, rec.Header.Realization), record.PointString(rec.Header.Dims))
 	}
 	return nil

@@ -134,7 +134,11 @@ func verifyPoint(sf *sourceFlags, m *model, point []record.Dim) error {
 	if err != nil {
 		return err
 	}
-	src := interp.Source{Name: sourceName(rec.Header.Entry, point), Open: func() (record.Stream, error) { return rec.Replay(), nil }}
+	maker := sf.program // named as the grid's recordings are
+	if maker == "" {
+		maker = "recorder"
+	}
+	src := interp.Source{Name: sourceName(maker, point), Open: func() (record.Stream, error) { return rec.Replay(), nil }}
 	if err := m.Check(src); err != nil {
 		return err
 	}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// costs are what each of several runs of one command cost.
+type costs struct {
+	wall, cpu, rss sample // seconds, seconds, bytes
+}
+
+func (c *costs) add(u usage) {
+	c.wall = append(c.wall, u.wall.Seconds())
+	c.cpu = append(c.cpu, u.cpu.Seconds())
+	c.rss = append(c.rss, float64(u.maxRSS))
+}
+
+// memsymCmd is one memsym command line.
+type memsymCmd []string
+
+func (c memsymCmd) String() string { return "memsym " + strings.Join(quoteArgs(c), " ") }
+
+// abbrev writes c with its arguments after the first keep, files of one
+// directory, as their count and directory: for a report.
+func (c memsymCmd) abbrev(keep int) string {
+	if len(c) <= keep+2 {
+		return c.String()
+	}
+	rest := c[keep:]
+	return memsymCmd(c[:keep]).String() + fmt.Sprintf(" <the %d recordings of the grid in %s>", len(rest), filepath.Dir(rest[0]))
+}
+
+// run runs memsym with c's arguments once from the module's root.
+func (h *harness) run(ctx context.Context, c memsymCmd) (usage, error) {
+	return runCommand(ctx, h.root, h.memsym, c...)
+}
+
+// repeat runs each command once per run, in turn, so that a ratio between
+// them is taken under the same load; before, if not nil, runs untimed ahead
+// of each run (to empty a directory an earlier run wrote).
+func (h *harness) repeat(ctx context.Context, before func(), cmds ...memsymCmd) ([]costs, error) {
+	out := make([]costs, len(cmds))
+	for r := range h.runs {
+		for i, c := range cmds {
+			if before != nil {
+				before()
+			}
+			u, err := h.run(ctx, c)
+			if err != nil {
+				return nil, err
+			}
+			out[i].add(u)
+			h.logf("run %d of %d: %s: %.3f s wall, %.3f s CPU, %s", r+1, h.runs, h.shown(c.abbrev(3)), u.wall.Seconds(), u.cpu.Seconds(), megabytes(float64(u.maxRSS)))
+		}
+	}
+	return out, nil
+}
+
+// warmUp runs c once, untimed, so that the timed runs find the binary and
+// what it reads in the page cache, as a user's second run would.
+func (h *harness) warmUp(ctx context.Context, c memsymCmd) error {
+	h.logf("warm-up: %s", h.shown(c.abbrev(3)))
+	_, err := h.run(ctx, c)
+	return err
+}
+
+// shownAll returns the commands as the report shows them.
+func shownAll(cmds ...memsymCmd) []string {
+	var out []string
+	for _, c := range cmds {
+		out = append(out, c.String())
+	}
+	return out
+}
+
+// fileBytes returns the files' total size.
+func fileBytes(paths []string) (int64, error) {
+	var n int64
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return 0, err
+		}
+		n += st.Size()
+	}
+	return n, nil
+}
+
+// symbolicFiles is `memsym symbolic --check CHECK GRID...`.
+func symbolicFiles(check string, grid []string) memsymCmd {
+	return append(memsymCmd{"symbolic", "--check", check}, grid...)
+}
+
+// recordSynthetic is `memsym record` of the bundled synthetic at one point.
+func recordSynthetic(dir string, ops int64, b, t int64) (memsymCmd, string) {
+	path := filepath.Join(dir, "B"+strconv.FormatInt(b, 10)+"_T"+strconv.FormatInt(t, 10)+".jsonl")
+	return memsymCmd{"record", "--program", "synthetic", "--dim", "B=" + strconv.FormatInt(b, 10), "--dim", "T=" + strconv.FormatInt(t, 10),
+		"--const", "N=" + strconv.FormatInt(ops, 10), "-o", path}, path
+}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// llamaSymbolic times memsym symbolic on the Llama 2 block end to end:
+// recording the grid and the check point, interpolating, pruning.
+func (h *harness) llamaSymbolic(ctx context.Context) []row {
+	const measure = "`memsym symbolic --program llama2-7b-block` end to end"
+	c := memsymCmd{"symbolic", "--program", "llama2-7b-block"}
+	err := h.warmUp(ctx, c)
+	var cs []costs
+	if err == nil {
+		cs, err = h.repeat(ctx, nil, c)
+	}
+	if err != nil {
+		return []row{failed(measure, "≤ 0.1 s wall, ≤ 50 MB peak RSS", shownAll(c), err)}
+	}
+	k := cs[0]
+	return []row{{
+		measure:  measure + ": wall time",
+		target:   "≤ 0.1 s",
+		measured: k.wall.describe(seconds),
+		verdict:  verdict(k.wall.median() <= 0.1),
+		commands: shownAll(c),
+		note:     "CPU time (user and system) " + k.cpu.describe(seconds) + waited(k, 0.1),
+	}, {
+		measure:  measure + ": peak RSS",
+		target:   "≤ 50 MB",
+		measured: k.rss.describe(megabytes),
+		verdict:  verdict(k.rss.median() <= 50e6),
+		commands: shownAll(c),
+	}}
+}
+
+// explain times memsym explain on the Llama 2 block in all formats (its
+// default), into a fresh directory each run.
+func (h *harness) explain(ctx context.Context) []row {
+	const measure = "`memsym explain --program llama2-7b-block`, all formats"
+	dir := filepath.Join(h.tmp, "explain")
+	c := memsymCmd{"explain", "--program", "llama2-7b-block", "-o", dir}
+	err := h.warmUp(ctx, c)
+	var cs []costs
+	if err == nil {
+		cs, err = h.repeat(ctx, func() { os.RemoveAll(dir) }, c)
+	}
+	os.RemoveAll(dir)
+	if err != nil {
+		return []row{failed(measure, "≤ 0.5 s", shownAll(c), err)}
+	}
+	k := cs[0]
+	return []row{{
+		measure:  measure,
+		target:   "≤ 0.5 s",
+		measured: k.wall.describe(seconds),
+		verdict:  verdict(k.wall.median() <= 0.5),
+		commands: shownAll(c),
+		note:     fmt.Sprintf("formats html, md, pdf, tikz and its 3 verification points (the defaults); CPU time %s, peak RSS %s%s", k.cpu.describe(seconds), k.rss.describe(megabytes), waited(k, 0.5)),
+	}}
+}
+
+// waited says when a wall time missed its limit of seconds that the CPU time
+// met: the run waited for the shared CPUs.
+func waited(k costs, limit float64) string {
+	if k.wall.median() > limit && k.cpu.median() <= limit {
+		return fmt.Sprintf("; the CPU time's median is within the %s, the wall time's is not: the runs waited for the machine's shared CPUs", seconds(limit))
+	}
+	return ""
+}
+
+// prune reads dominance's BenchmarkPrune: 10^5 candidates.
+func (h *harness) prune(ctx context.Context) []row {
+	const measure, target = "pruning 10^5 candidates (`BenchmarkPrune`)", "≤ 1 s"
+	s, cmd, err := h.goBench(ctx, "./dominance", "BenchmarkPrune", "ns/op")
+	if err != nil {
+		return []row{failed(measure, target, []string{cmd}, err)}
+	}
+	for i := range s {
+		s[i] /= 1e9
+	}
+	return []row{{measure: measure, target: target, measured: s.describe(seconds), verdict: verdict(s.median() <= 1), commands: []string{cmd}}}
+}
+
+// scan reads bench/synth's BenchmarkScan: record's Scanner alone over
+// synthetic at 10^5 operations in memory, in MB per CPU second.
+func (h *harness) scan(ctx context.Context) []row {
+	const measure, target = "parsing: `record.Scanner` alone over synthetic, in memory (bench/synth's `BenchmarkScan`), bytes per CPU second", "≥ 300 MB/s per core"
+	s, cmd, err := h.goBenchUnits(ctx, "./bench/synth", "BenchmarkScan", "MB/cpu-s", "MB/s")
+	if err != nil {
+		return []row{failed(measure, target, []string{cmd}, err)}
+	}
+	cpu, wall := s[0], s[1]
+	for i := range cpu {
+		cpu[i] *= 1e6
+		wall[i] *= 1e6
+	}
+	return []row{{measure: measure, target: target, measured: cpu.describe(rate), verdict: verdict(cpu.median() >= 300e6), commands: []string{cmd},
+		note: "synthetic at 10^5 operations, B = 3, T = 192 (18.5 MB); the CPU time is the test process's, user and system, the collector's included; over the wall time, " + wall.describe(rate)}}
+}

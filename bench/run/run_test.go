@@ -1,0 +1,159 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestParseBench(t *testing.T) {
+	out := `goos: linux
+pkg: memsym/bench/vectors
+BenchmarkBuild-2   	      20	 208938162 ns/op	     20894 ns/vector	99616642 B/op	 1862779 allocs/op
+BenchmarkBuildFiles-2   	      20	 1 ns/op	     7 ns/vector
+BenchmarkBuild-2   	       3	 453901530 ns/op	     45390.5 ns/vector	99616482 B/op	 1862779 allocs/op
+BenchmarkScan    	       7	 154618817 ns/op	 156.94 MB/s
+PASS
+`
+	tests := []struct {
+		name, unit string
+		want       []float64
+		err        string
+	}{
+		{"BenchmarkBuild", "ns/vector", []float64{20894, 45390.5}, ""},
+		{"BenchmarkBuild", "ns/op", []float64{208938162, 453901530}, ""},
+		{"BenchmarkScan", "MB/s", []float64{156.94}, ""},
+		{"BenchmarkScan", "ns/vector", nil, "line 6: BenchmarkScan reports no ns/vector"},
+		{"BenchmarkPrune", "ns/op", nil, "no result of BenchmarkPrune in the output"},
+	}
+	for _, tt := range tests {
+		got, err := parseBench(out, tt.name, tt.unit)
+		if tt.err != "" {
+			if err == nil || err.Error() != tt.err {
+				t.Errorf("%s %s: error %v, want %q", tt.name, tt.unit, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s %s: %v", tt.name, tt.unit, err)
+			continue
+		}
+		if len(got) != len(tt.want) {
+			t.Errorf("%s %s: %v, want %v", tt.name, tt.unit, got, tt.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tt.want[i] {
+				t.Errorf("%s %s: %v, want %v", tt.name, tt.unit, got, tt.want)
+			}
+		}
+	}
+}
+
+func TestSample(t *testing.T) {
+	tests := []struct {
+		s                sample
+		median, min, max float64
+	}{
+		{sample{3}, 3, 3, 3},
+		{sample{5, 1, 4, 2, 3}, 3, 1, 5},
+		{sample{4, 1, 3, 2}, 2.5, 1, 4},
+	}
+	for _, tt := range tests {
+		if m := tt.s.median(); m != tt.median {
+			t.Errorf("median of %v = %v, want %v", tt.s, m, tt.median)
+		}
+		if tt.s.min() != tt.min || tt.s.max() != tt.max {
+			t.Errorf("range of %v = %v–%v, want %v–%v", tt.s, tt.s.min(), tt.s.max(), tt.min, tt.max)
+		}
+	}
+	s := sample{5, 1, 4, 2, 3}
+	s.median()
+	if s[0] != 5 {
+		t.Errorf("median sorted its sample in place: %v", s)
+	}
+	if got, want := (sample{0.031, 0.029, 0.040}).describe(seconds), "31 ms (median of 3, 29 ms–40 ms)"; got != want {
+		t.Errorf("describe: %q, want %q", got, want)
+	}
+	if got := ratios(sample{3, 10}, sample{2, 4}); got[0] != 1.5 || got[1] != 2.5 {
+		t.Errorf("ratios: %v", got)
+	}
+}
+
+func TestFormats(t *testing.T) {
+	tests := []struct{ got, want string }{
+		{seconds(2.345), "2.35 s"},
+		{seconds(0.0314), "31.4 ms"},
+		{seconds(20.9e-6), "20.9 µs"},
+		{seconds(3e-8), "30 ns"},
+		{megabytes(7_692_288), "7.7 MB"},
+		{rate(156.94e6), "157 MB/s"},
+		{times(1.234), "1.23×"},
+		{times(10400.4), "10400×"},
+		{thousands(1000000), "1 000 000"},
+		{thousands(999), "999"},
+		{thousands(-12345), "-12 345"},
+		{strings.Join(quoteArgs([]string{"test", "-run", "^$", "a b", "it's"}), " "), `test -run '^$' 'a b' 'it'\''s'`},
+		{memsymCmd{"symbolic", "--check", "/t/c.jsonl", "/t/g/1.jsonl", "/t/g/2.jsonl", "/t/g/3.jsonl"}.abbrev(3), "memsym symbolic --check /t/c.jsonl <the 3 recordings of the grid in /t/g>"},
+		{memsymCmd{"symbolic", "--check", "/t/c.jsonl", "/t/g/1.jsonl", "/t/g/2.jsonl"}.abbrev(3), "memsym symbolic --check /t/c.jsonl /t/g/1.jsonl /t/g/2.jsonl"},
+		{cell("a|b\nc"), `a\|b c`},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%q, want %q", tt.got, tt.want)
+		}
+	}
+}
+
+func TestSelected(t *testing.T) {
+	all, err := selected("")
+	if err != nil || len(all) != len(measures) {
+		t.Fatalf("selected(\"\") = %v, %v", all, err)
+	}
+	for name, on := range all {
+		if !on {
+			t.Errorf("%s not selected by default", name)
+		}
+	}
+	some, err := selected("sympy,prune")
+	if err != nil || !some["sympy"] || !some["prune"] || some["files"] {
+		t.Errorf("selected(sympy,prune) = %v, %v", some, err)
+	}
+	if _, err := selected("sympy,nope"); err == nil || !strings.Contains(err.Error(), `no measure "nope"`) {
+		t.Errorf("selected(nope): %v", err)
+	}
+}
+
+func TestRunCommand(t *testing.T) {
+	u, err := runCommand(context.Background(), ".", "sh", "-c", "echo hello")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.maxRSS <= 0 || u.wall <= 0 {
+		t.Errorf("usage %+v: expected a peak RSS and a wall time", u)
+	}
+	_, err = runCommand(context.Background(), ".", "sh", "-c", "echo it went wrong >&2; exit 3")
+	if err == nil || !strings.Contains(err.Error(), "exit status 3: it went wrong") {
+		t.Errorf("error %v, want the exit status and the end of stderr", err)
+	}
+}
+
+func TestReport(t *testing.T) {
+	h := &harness{goCmd: "go", runs: 5, ops: 1000, ops4: 100, tmp: "/tmp/x", memsym: "/tmp/x/memsym"}
+	rows := []row{
+		{measure: "a", target: "≤ 1 s", measured: "0.5 s", verdict: "met", commands: []string{"/tmp/x/memsym symbolic /tmp/x/f.jsonl"}},
+		{measure: "b", target: "≥ 2×", measured: "—", verdict: "skipped", note: "no python at /tmp/x"},
+	}
+	got := report(h, rows, "1.00, 2.00, 3.00", "4.00, 5.00, 6.00")
+	for _, want := range []string{
+		"| a | ≤ 1 s | 0.5 s | met |\n| b | ≥ 2× | — | skipped |\n",
+		"- b: no python at $TMP\n",
+		"    memsym symbolic $TMP/f.jsonl\n",
+		"1.00, 2.00, 3.00 before, 4.00, 5.00, 6.00 after",
+		"runs of each measure: 5; the synthetic program at 1000 operations on the 3×3 grid, 100 on the 3^4 grid",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the report lacks %q:\n%s", want, got)
+		}
+	}
+}

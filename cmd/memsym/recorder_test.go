@@ -1,0 +1,111 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fakeRecorder returns the --recorder command of testdata/recorder's fake
+// recorder, which writes dir's recording b{B}-t{T}.jsonl at each point, or
+// misbehaves at the values of B its comment lists.
+func fakeRecorder(t *testing.T, dir string) string {
+	t.Helper()
+	script, err := filepath.Abs(filepath.Join("testdata", "recorder", "fake-recorder.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("sh '%s' '%s' {B} {T}", script, dir)
+}
+
+// TestRecorderSuccess: the course GPT recorded by a recorder command gives
+// the model --program gives, from symbolic, crossover --confirm and verify.
+func TestRecorderSuccess(t *testing.T) {
+	dir := t.TempDir()
+	recordGrid(t, dir, []int64{16, 32, 48, 64}, []int64{256, 512, 768, 1024})
+	recordGrid(t, dir, []int64{2}, []int64{149, 150})
+	t.Setenv("TMPDIR", t.TempDir())
+	rec := []string{"--recorder", fakeRecorder(t, dir), "--grid", "B=16,32,48", "--grid", "T=256,512,768"}
+
+	got := mustRunCLI(t, append(append([]string{"symbolic"}, rec...), "--check", "B=64,T=1024")...)
+	want := mustRunCLI(t, "symbolic", "--program", "gpt-course", "--const", courseConsts)
+	if got != want {
+		t.Errorf("symbolic with the recorder:\n%s\nwith --program:\n%s", got, want)
+	}
+	noLeftovers(t)
+
+	got = mustRunCLI(t, append(append([]string{"crossover"}, rec...), "--along", "T", "--at", "B=2", "--confirm")...)
+	want = mustRunCLI(t, "crossover", "--program", "gpt-course", "--const", courseConsts, "--along", "T", "--at", "B=2", "--confirm")
+	if got != want {
+		t.Errorf("crossover with the recorder:\n%s\nwith --program:\n%s", got, want)
+	}
+	noLeftovers(t)
+}
+
+// TestRecorderFailures: each way a recorder can fail is one line naming
+// the point, and nothing is left in the temporary directory.
+func TestRecorderFailures(t *testing.T) {
+	dir := t.TempDir()
+	recordGrid(t, dir, []int64{16, 32, 48, 904}, []int64{256, 512, 768})
+	recordGrid(t, dir, []int64{64}, []int64{1024})
+	t.Setenv("TMPDIR", t.TempDir())
+	for _, c := range []struct {
+		name  string
+		b     int // the value of B at which the recorder misbehaves
+		want  []string
+		extra []string
+	}{
+		{"a non-zero exit", 901, []string{"memsym: the recorder at B = 901, T = ", " failed (exit status 3); its standard error ends: fake-recorder: cannot build the model at B=901, T="}, nil},
+		{"no output", 902, []string{"memsym: recorder(B=902,T=", "): the recording is empty: expected the header on its first line"}, nil},
+		{"garbage", 903, []string{"memsym: recorder(B=903,T=", "):1: expected a record, a JSON object {...}, found Segmentation"}, nil},
+		{"partial output, then exit 0", 904, []string{"memsym: recorder(B=904,T=", "):5: the recording ends without the result line {\"result\": [...]}"}, nil},
+		{"hanging", 905, []string{"memsym: the recorder at B = 905, T = ", " did not finish within 1s and was stopped, writing nothing to its standard error"}, []string{"--timeout", "1s"}},
+		{"a flood on stderr", 906, []string{"memsym: the recorder at B = 906, T = ", " failed (exit status 1); its standard error ends: …", "a line of noise on the standard error | fake-recorder: out of memory at B=906, T="}, nil},
+		{"another point's recording", 907, []string{"memsym: recorder(B=907,T=", "):1: the recorder was asked for B = 907, T = ", " but its header says B = 48, T = "}, nil},
+	} {
+		args := append([]string{"symbolic", "--recorder", fakeRecorder(t, dir), "--grid", fmt.Sprintf("B=16,32,%d", c.b), "--grid", "T=256,512,768", "--check", "B=64,T=1024"}, c.extra...)
+		out, errs, code := runCLI(args...)
+		if code != 1 || out != "" || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 1 and one line", c.name, code, out, errs)
+			continue
+		}
+		rest := errs
+		for _, w := range c.want {
+			i := strings.Index(rest, w)
+			if i < 0 {
+				t.Errorf("%s: %q is not in (the rest of) %s", c.name, w, errs)
+				break
+			}
+			rest = rest[i+len(w):]
+		}
+		if len(errs) > 1200 {
+			t.Errorf("%s: a message of %d bytes: %s", c.name, len(errs), errs)
+		}
+		noLeftovers(t)
+	}
+}
+
+// TestRecorderCommandErrors: a recorder command that cannot be run, or
+// cannot be parsed, is a clear error before anything is recorded.
+func TestRecorderCommandErrors(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	for _, c := range []struct {
+		cmd  string
+		code int
+		want string
+	}{
+		{"/nonexistent/recorder {B} {T}", 1, `: "/nonexistent/recorder" cannot be run: `},
+		{"rec '{B} {T}", 2, `memsym: recorder command "rec '{B} {T}": a ' at byte 5 is never closed`},
+		{"rec {B} {T", 2, `memsym: recorder command "rec {B} {T": a { without its }: write {NAME} for a dimension, {{ for a brace`},
+		{"", 2, "memsym: no recordings: give recording files, --recorder COMMAND or --program NAME"},
+	} {
+		out, errs, code := runCLI("symbolic", "--recorder", c.cmd, "--grid", "B=1,2,3", "--grid", "T=1,2,3")
+		// Which point fails first is not known: the message names one.
+		ok := errs == c.want+"\n" || strings.HasPrefix(c.want, `: `) && strings.HasPrefix(errs, "memsym: the recorder at B = ") && strings.Contains(errs, c.want) && strings.HasSuffix(errs, ": no such file or directory\n")
+		if code != c.code || out != "" || !ok {
+			t.Errorf("%q: exit %d, stdout %q\n got %s\nwant %s", c.cmd, code, out, errs, c.want)
+		}
+	}
+	noLeftovers(t)
+}

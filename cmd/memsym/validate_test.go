@@ -1,0 +1,67 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestValidate checks recordings: one line each for those that follow the
+// format, and the first that does not stops it, exit 1, saying where.
+func TestValidate(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join("testdata", "record", "views-heavy-small.jsonl")
+	out := mustRunCLI(t, "validate", good, filepath.Join("testdata", "record", "gpt-course.jsonl"))
+	want := good + ": ok: 14 buffers, 17 views, 27 operations, `Views.apply` in f32 at B = 1, T = 3\n" +
+		"testdata/record/gpt-course.jsonl: ok: 77 buffers, 45 operations, `GPT.apply` in f64 at B = 2, T = 16\n"
+	if out != filepath.FromSlash(want) {
+		t.Errorf("got:\n%s\nwant:\n%s", out, want)
+	}
+
+	// A recording written by memsym record is valid, at any point.
+	rec := filepath.Join(dir, "llama.jsonl")
+	mustRunCLI(t, "record", "--program", "llama2-7b-block", "--dim", "T=3", "-o", rec)
+	if out := mustRunCLI(t, "validate", rec); out != rec+": ok: 38 buffers, 23 operations, `DecoderBlock.apply` in f32 at B = 1, T = 3\n" {
+		t.Errorf("a recording of memsym record: %s", out)
+	}
+
+	// "-" reads stdin.
+	f, err := os.Open(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	saved := os.Stdin
+	os.Stdin = f
+	out = mustRunCLI(t, "validate", "-")
+	os.Stdin = saved
+	if out != "<stdin>: ok: 14 buffers, 17 views, 27 operations, `Views.apply` in f32 at B = 1, T = 3\n" {
+		t.Errorf("from stdin: %s", out)
+	}
+
+	// Cut short, garbage, out of order: the first bad one stops it.
+	whole, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(whole), "\n")
+	for _, c := range []struct {
+		name, text, want string
+	}{
+		{"cut.jsonl", strings.Join(lines[:10], ""), ":10: the recording ends without the result line {\"result\": [...]}"},
+		{"garbage.jsonl", "not json\n", ":1: expected a record, a JSON object {...}, found not"},
+		{"empty.jsonl", "", ":1: the recording ends without the header and the result line"},
+		{"twice.jsonl", lines[0] + lines[0], ":2: "},
+	} {
+		path := filepath.Join(dir, c.name)
+		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, errs, code := runCLI("validate", good, path, good)
+		if code != 1 || out != good+": ok: 14 buffers, 17 views, 27 operations, `Views.apply` in f32 at B = 1, T = 3\n" ||
+			!strings.HasPrefix(errs, "memsym: "+path+c.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 1 after one ok line, and %q", c.name, code, out, errs, path+c.want)
+		}
+	}
+}

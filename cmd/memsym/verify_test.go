@@ -1,0 +1,90 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"memsym/programs"
+)
+
+// TestVerifyAll runs the M3 checks on every bundled program: no failure,
+// three points checked on each program memsym models, and the programs it
+// must refuse listed as refused; go test -update rewrites the golden.
+func TestVerifyAll(t *testing.T) {
+	out := mustRunCLI(t, "verify", "--all")
+	golden(t, "verify/all.txt", []byte(out))
+
+	rows := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n")[1:] {
+		name, rest, _ := strings.Cut(line, " ")
+		rows[name] = append(rows[name], strings.TrimSpace(rest))
+	}
+	checked, refused := 0, 0
+	for _, p := range programs.All() {
+		r := rows[p.Name]
+		if p.Refusal != "" {
+			refused++
+			if len(r) != 1 || !strings.HasPrefix(r[0], "(grid)") || !strings.Contains(r[0], "refused as expected: ") {
+				t.Errorf("%s, which memsym must refuse: %q", p.Name, r)
+			}
+			continue
+		}
+		if len(r) != 3 {
+			t.Errorf("%s: %d rows, want 3 points: %q", p.Name, len(r), r)
+		}
+		for _, row := range r {
+			checked++
+			if !strings.HasSuffix(row, "  ok") {
+				t.Errorf("%s: %s", p.Name, row)
+			}
+		}
+	}
+	want := fmt.Sprintf("%d programs: %d points checked, %d refused as expected, 0 failed\n", len(programs.All()), checked, refused)
+	if !strings.HasSuffix(out, "\n"+want) {
+		t.Errorf("the summary is not %q:\n%s", want, out)
+	}
+	if refused != 2 {
+		t.Errorf("%d programs must be refused, want layers-as-dim and strided-conv", refused)
+	}
+}
+
+// TestVerifyCatches: verify fails, exit 1, naming the point and what is
+// wrong, when the recordings off the grid are not the model's program. The
+// fake recorder's off-grid files are the course GPT at D = 64 while its grid
+// is at D = 384.
+func TestVerifyCatches(t *testing.T) {
+	dir := t.TempDir()
+	recordGrid(t, dir, []int64{16, 32, 48}, []int64{256, 512, 768})
+	points := offGridPoints([][]int64{{16, 32, 48}, {256, 512, 768}}, 2, 1)
+	for _, p := range points {
+		mustRunCLI(t, "record", "--program", "gpt-course", "--dim", fmt.Sprintf("B=%d", p[0]), "--dim", fmt.Sprintf("T=%d", p[1]),
+			"-o", filepath.Join(dir, fmt.Sprintf("b%d-t%d.jsonl", p[0], p[1])))
+	}
+	t.Setenv("TMPDIR", t.TempDir())
+	out, errs, code := runCLI("verify", "--recorder", fakeRecorder(t, dir), "--grid", "B=16,32,48", "--grid", "T=256,512,768", "--points", "2")
+	if code != 1 || errs != "memsym: verify: 2 failures\n" {
+		t.Errorf("exit %d, stderr %q; want exit 1 and 2 failures", code, errs)
+	}
+	for _, p := range points {
+		at := fmt.Sprintf("B = %d, T = %d", p[0], p[1])
+		if !strings.Contains(out, "recorder  "+at) || !strings.Contains(out, fmt.Sprintf("FAILED: recorder(B=%d,T=%d):", p[0], p[1])) {
+			t.Errorf("the failure at %s is not shown:\n%s", at, out)
+		}
+	}
+	if !strings.HasSuffix(out, "1 program: 2 points checked, 0 refused as expected, 2 failed\n") {
+		t.Errorf("the summary:\n%s", out)
+	}
+	noLeftovers(t)
+}
+
+// noLeftovers fails if recording left a directory in os.TempDir.
+func noLeftovers(t *testing.T) {
+	t.Helper()
+	left, err := filepath.Glob(filepath.Join(os.TempDir(), "memsym-recordings-*"))
+	if err != nil || len(left) > 0 {
+		t.Errorf("left behind in %s: %v %v", os.TempDir(), left, err)
+	}
+}
