@@ -14,9 +14,10 @@ vet:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change: $$out"; exit 1; fi
 
 # Benchmarks: memsym against its performance targets, medians of several
-# runs, about 5 minutes on 2 cores; see BENCHMARKS.md and bench/README.md.
+# runs, 5 to 10 minutes on 2 cores; see BENCHMARKS.md and bench/README.md.
+# PYTHON=/usr/bin/python3 picks the python whose SymPy is the peer.
 bench:
-	$(GO) run ./bench/run -go "$(GO)"
+	$(GO) run ./bench/run -go "$(GO)" -python "$(or $(PYTHON),python3)"
 
 # Each fuzz target for a while; FUZZTIME=10m for the long runs.
 FUZZTIME ?= 30s

@@ -384,6 +384,9 @@ func (g *generator) op() {
 	for range r.IntN(3) {
 		fresh = append(fresh, g.declare(record.Temp))
 	}
+	if r.IntN(10) == 0 {
+		g.declare(record.Temp) // not written here: perhaps later, perhaps never
+	}
 	if len(p.bufs) > 0 {
 		for range r.IntN(3) {
 			if r.IntN(2) == 0 {

@@ -3,6 +3,7 @@ package record
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -275,6 +276,16 @@ func withArticle(k Kind) string {
 		return "an op"
 	}
 	return "a " + k.String()
+}
+
+// Grow makes room for at least buffers more buffers and views and ops more
+// operations, so that a recording whose size is known ahead is assembled
+// without copying what it holds as it grows. Negative counts are taken as 0.
+func (b *Builder) Grow(buffers, ops int) {
+	buffers, ops = max(buffers, 0), max(ops, 0)
+	b.rec.Buffers = slices.Grow(b.rec.Buffers, buffers)
+	b.rec.Ops = slices.Grow(b.rec.Ops, ops)
+	b.written = slices.Grow(b.written, buffers)
 }
 
 // grow returns s with room for one more element, doubling its capacity

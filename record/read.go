@@ -14,6 +14,9 @@ import (
 func Read(r io.Reader, file string) (*Recording, error) {
 	s := NewScanner(r, file)
 	b := NewBuilder()
+	if lines := min(sizeHint(r)/bytesPerLine, maxLinesAhead); lines > 0 {
+		b.Grow(int(lines/2), int(lines/2))
+	}
 	for s.Scan() {
 		rec := s.Record()
 		if err := b.Add(rec); err != nil {
@@ -28,6 +31,32 @@ func Read(r io.Reader, file string) (*Recording, error) {
 		return nil, &SyntaxError{File: file, Line: max(s.Line(), 1), Msg: err.Error()}
 	}
 	return rec, nil
+}
+
+// Read sizes the recording ahead from its input's size, when the input can
+// tell, so that the Builder need not copy its buffers and operations as they
+// grow: a recording's lines hold 80 to 110 bytes, about half of them buffers
+// and views and half operations. Lines shorter than bytesPerLine make the
+// estimate short, and the Builder grows as usual past it; maxLinesAhead
+// bounds what a huge input of long lines reserves.
+const (
+	bytesPerLine  = 80
+	maxLinesAhead = 1 << 22
+)
+
+// sizeHint returns how many bytes r holds when it can tell, without reading
+// any: the unread length of an in-memory reader (bytes.Reader, strings.Reader,
+// bytes.Buffer) or a regular file's size; 0 otherwise.
+func sizeHint(r io.Reader) int64 {
+	switch r := r.(type) {
+	case interface{ Len() int }:
+		return int64(r.Len())
+	case *os.File:
+		if fi, err := r.Stat(); err == nil && fi.Mode().IsRegular() {
+			return fi.Size()
+		}
+	}
+	return 0
 }
 
 // ReadFile reads the recording in the named file; "-" is the standard input.

@@ -25,14 +25,22 @@ type memsymCmd []string
 
 func (c memsymCmd) String() string { return "memsym " + strings.Join(quoteArgs(c), " ") }
 
-// abbrev writes c with its arguments after the first keep, files of one
-// directory, as their count and directory: for a report.
-func (c memsymCmd) abbrev(keep int) string {
-	if len(c) <= keep+2 {
+// abbrev writes c with its trailing files of one directory, when there are
+// more than two, as their count and directory: for logs and the report. A
+// file right after a flag (--check FILE) stays.
+func (c memsymCmd) abbrev() string {
+	if len(c) == 0 {
 		return c.String()
 	}
-	rest := c[keep:]
-	return memsymCmd(c[:keep]).String() + fmt.Sprintf(" <the %d recordings of the grid in %s>", len(rest), filepath.Dir(rest[0]))
+	dir := filepath.Dir(c[len(c)-1])
+	i := len(c)
+	for i > 0 && filepath.Dir(c[i-1]) == dir && (i < 2 || !strings.HasPrefix(c[i-2], "-")) {
+		i--
+	}
+	if len(c)-i <= 2 {
+		return c.String()
+	}
+	return memsymCmd(c[:i]).String() + fmt.Sprintf(" <%d recordings in %s>", len(c)-i, dir)
 }
 
 // run runs memsym with c's arguments once from the module's root.
@@ -55,7 +63,7 @@ func (h *harness) repeat(ctx context.Context, before func(), cmds ...memsymCmd) 
 				return nil, err
 			}
 			out[i].add(u)
-			h.logf("run %d of %d: %s: %.3f s wall, %.3f s CPU, %s", r+1, h.runs, h.shown(c.abbrev(3)), u.wall.Seconds(), u.cpu.Seconds(), megabytes(float64(u.maxRSS)))
+			h.logf("run %d of %d: %s: %.3f s wall, %.3f s CPU, %s", r+1, h.runs, h.shown(c.abbrev()), u.wall.Seconds(), u.cpu.Seconds(), megabytes(float64(u.maxRSS)))
 		}
 	}
 	return out, nil
@@ -64,7 +72,7 @@ func (h *harness) repeat(ctx context.Context, before func(), cmds ...memsymCmd) 
 // warmUp runs c once, untimed, so that the timed runs find the binary and
 // what it reads in the page cache, as a user's second run would.
 func (h *harness) warmUp(ctx context.Context, c memsymCmd) error {
-	h.logf("warm-up: %s", h.shown(c.abbrev(3)))
+	h.logf("warm-up: %s", h.shown(c.abbrev()))
 	_, err := h.run(ctx, c)
 	return err
 }

@@ -39,7 +39,7 @@ func report(h *harness, rows []row, loadBefore, loadAfter string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## Machine\n\n%s", machine(h))
 	fmt.Fprintf(&b, "- load average (1, 5, 15 min): %s before, %s after\n", loadBefore, loadAfter)
-	fmt.Fprintf(&b, "- runs of each measure: %d; the synthetic program at %d operations on the 3×3 grid, %d on the 3^4 grid\n\n", h.runs, h.ops, h.ops4)
+	fmt.Fprintf(&b, "- runs of each measure: %d; the synthetic program at %s operations on the 3×3 grid, %s on the 3^4 grid\n\n", h.runs, thousands(h.ops), thousands(h.ops4))
 	b.WriteString("## Results\n\n| measure | target | measured | verdict |\n|---|---|---|---|\n")
 	for _, r := range rows {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", cell(r.measure), cell(r.target), cell(r.measured), cell(r.verdict))

@@ -94,8 +94,9 @@ func TestFormats(t *testing.T) {
 		{thousands(999), "999"},
 		{thousands(-12345), "-12 345"},
 		{strings.Join(quoteArgs([]string{"test", "-run", "^$", "a b", "it's"}), " "), `test -run '^$' 'a b' 'it'\''s'`},
-		{memsymCmd{"symbolic", "--check", "/t/c.jsonl", "/t/g/1.jsonl", "/t/g/2.jsonl", "/t/g/3.jsonl"}.abbrev(3), "memsym symbolic --check /t/c.jsonl <the 3 recordings of the grid in /t/g>"},
-		{memsymCmd{"symbolic", "--check", "/t/c.jsonl", "/t/g/1.jsonl", "/t/g/2.jsonl"}.abbrev(3), "memsym symbolic --check /t/c.jsonl /t/g/1.jsonl /t/g/2.jsonl"},
+		{memsymCmd{"symbolic", "--check", "/t/c.jsonl", "/t/g/1.jsonl", "/t/g/2.jsonl", "/t/g/3.jsonl"}.abbrev(), "memsym symbolic --check /t/c.jsonl <3 recordings in /t/g>"},
+		{memsymCmd{"validate", "/t/g/1.jsonl", "/t/g/2.jsonl", "/t/g/3.jsonl"}.abbrev(), "memsym validate <3 recordings in /t/g>"},
+		{memsymCmd{"symbolic", "--check", "/t/c.jsonl", "/t/g/1.jsonl", "/t/g/2.jsonl"}.abbrev(), "memsym symbolic --check /t/c.jsonl /t/g/1.jsonl /t/g/2.jsonl"},
 		{cell("a|b\nc"), `a\|b c`},
 	}
 	for _, tt := range tests {
@@ -150,7 +151,7 @@ func TestReport(t *testing.T) {
 		"- b: no python at $TMP\n",
 		"    memsym symbolic $TMP/f.jsonl\n",
 		"1.00, 2.00, 3.00 before, 4.00, 5.00, 6.00 after",
-		"runs of each measure: 5; the synthetic program at 1000 operations on the 3×3 grid, 100 on the 3^4 grid",
+		"runs of each measure: 5; the synthetic program at 1 000 operations on the 3×3 grid, 100 on the 3^4 grid",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the report lacks %q:\n%s", want, got)

@@ -125,7 +125,7 @@ func (h *harness) syntheticGrid4(ctx context.Context) []row {
 	two, four := symbolicFiles(files[0].Check, files[0].Grid), symbolicFiles(files[1].Check, files[1].Grid)
 	cmds := []string{
 		fmt.Sprintf("(bench/synth.Program{Ops: %d}.WriteFiles($TMP/grid4/BT) and Program{Ops: %d, FourDims: true}.WriteFiles($TMP/grid4/BTDH))", h.ops4, h.ops4),
-		two.abbrev(3), four.abbrev(3),
+		two.abbrev(), four.abbrev(),
 	}
 	cs, err := h.repeat(ctx, nil, two, four)
 	if err != nil {
