@@ -256,9 +256,6 @@ func (s *Scanner) finish(seen keySet, unknown string) error {
 		if !seen.has(kOf) {
 			return fmt.Errorf(`view %d has no "of": expected the id of the buffer or view it is a view of`, s.rec.Buffer.ID)
 		}
-		if s.rec.Buffer.Of == s.rec.Buffer.ID {
-			return fmt.Errorf(`view %d is a view of itself: "of" must name a buffer declared before it`, s.rec.Buffer.ID)
-		}
 	case KindOp:
 		return checkOp(&s.rec.Op)
 	}
