@@ -33,6 +33,9 @@ func findWitness(d mpoly) []int64 {
 		w = lineWitness(r)
 	}
 	if w == nil {
+		w = descentWitness(r)
+	}
+	if w == nil {
 		return nil
 	}
 	w = shrink(r, w)
