@@ -1,0 +1,150 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// assignments is a repeatable K=V flag of integers.
+type assignments []assignment
+
+type assignment struct {
+	name  string
+	value int64
+}
+
+func (a *assignments) String() string {
+	var s []string
+	for _, x := range *a {
+		s = append(s, fmt.Sprintf("%s=%d", x.name, x.value))
+	}
+	return strings.Join(s, ",")
+}
+
+func (a *assignments) Set(v string) error {
+	m, err := parseAssignments(v)
+	if err != nil {
+		return err
+	}
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		for _, x := range *a {
+			if x.name == k {
+				return fmt.Errorf("%s is given twice", k)
+			}
+		}
+		*a = append(*a, assignment{k, m[k]})
+	}
+	return nil
+}
+
+func (a assignments) values() map[string]int64 {
+	m := make(map[string]int64)
+	for _, x := range a {
+		m[x.name] = x.value
+	}
+	return m
+}
+
+// parseAssignments reads "B=2,T=16" (spaces allowed around the parts).
+func parseAssignments(s string) (map[string]int64, error) {
+	m := make(map[string]int64)
+	for _, part := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(part, "=")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !ok || k == "" {
+			return nil, fmt.Errorf("expected NAME=INTEGER, found %q", part)
+		}
+		if err := checkName(k); err != nil {
+			return nil, err
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s: expected an integer, found %q", k, v)
+		}
+		if _, dup := m[k]; dup {
+			return nil, fmt.Errorf("%s is given twice", k)
+		}
+		m[k] = n
+	}
+	return m, nil
+}
+
+// checkName refuses a name that no dimension or constant can have, as the
+// recording format does: a letter followed by letters, digits or _.
+func checkName(name string) error {
+	for i, c := range name {
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !(letter || i > 0 && (c == '_' || c >= '0' && c <= '9')) {
+			return fmt.Errorf("%q: expected a name, a letter followed by letters, digits or _", name)
+		}
+	}
+	return nil
+}
+
+// gridFlag is the repeatable --grid D=a,b,c.
+type gridFlag []gridDim
+
+type gridDim struct {
+	name   string
+	values []int64
+}
+
+func (g *gridFlag) String() string { return "" }
+
+func (g *gridFlag) Set(v string) error {
+	k, list, ok := strings.Cut(v, "=")
+	if !ok || strings.TrimSpace(k) == "" {
+		return fmt.Errorf("expected D=a,b,c, found %q", v)
+	}
+	d := gridDim{name: strings.TrimSpace(k)}
+	if err := checkName(d.name); err != nil {
+		return err
+	}
+	for _, x := range strings.Split(list, ",") {
+		n, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
+		if err != nil {
+			return fmt.Errorf("%s: expected an integer, found %q", d.name, x)
+		}
+		if n < 1 {
+			return fmt.Errorf("%s = %d: dimensions are integers of at least 1", d.name, n)
+		}
+		for _, y := range d.values {
+			if y == n {
+				return fmt.Errorf("%s: %d is given twice; a grid has three different values per dimension", d.name, n)
+			}
+		}
+		d.values = append(d.values, n)
+	}
+	if len(d.values) != 3 {
+		return fmt.Errorf("%s: a grid has three values per dimension, found %d", d.name, len(d.values))
+	}
+	for _, e := range *g {
+		if e.name == d.name {
+			return fmt.Errorf("%s is given twice", d.name)
+		}
+	}
+	*g = append(*g, d)
+	return nil
+}
+
+// listFlag is a repeatable string flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, " ") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
