@@ -2,9 +2,9 @@ package interp
 
 import (
 	"encoding/binary"
-	"math"
 	"math/big"
 	"math/bits"
+	"sync"
 
 	"memsym/poly"
 )
@@ -139,22 +139,101 @@ func (v *nums) appendKey(b []byte) []byte {
 // toPoly returns the polynomial Σ_a v[a]/den · Π_i vars[i]^a_i, where a's
 // digits in base 3 are the exponents, the first variable's most significant.
 func (v *nums) toPoly(vars []string, den *big.Int) poly.Poly {
+	p, _ := v.toPolyIn(nil, vars, den)
+	return p
+}
+
+// toPolyIn is toPoly building the terms in scratch, which it returns for
+// the next call: poly.New copies them. It gives poly.New its terms already
+// in canonical order, with int64 coefficients while they fit.
+func (v *nums) toPolyIn(scratch []poly.Term, vars []string, den *big.Int) (poly.Poly, []poly.Term) {
 	k := len(vars)
-	var terms []poly.Term
-	var tmp big.Int
-	for a := 0; a < v.len(); a++ {
-		x := v.entry(a, &tmp)
-		if x.Sign() == 0 {
-			continue
-		}
-		exp := make([]int, k)
-		for i, r := k-1, a; i >= 0; i, r = i-1, r/3 {
-			exp[i] = r % 3
-		}
-		coef := poly.FromBig(new(big.Rat).SetFrac(x, den))
-		terms = append(terms, poly.Term{Coef: coef, Exp: exp})
+	m := monomialsOf(k)
+	terms := scratch[:0]
+	if cap(terms) < v.len() {
+		terms = make([]poly.Term, 0, v.len())
 	}
-	return poly.New(vars, terms)
+	d, smallDen := den.Int64(), den.IsInt64()
+	var tmp big.Int
+	for i, a := range m.index {
+		var coef poly.Rat
+		switch {
+		case v.big == nil && v.small[a] == 0:
+			continue
+		case v.big == nil && smallDen:
+			coef = poly.Frac(v.small[a], d)
+		default:
+			x := v.entry(a, &tmp)
+			if x.Sign() == 0 {
+				continue
+			}
+			if x.IsInt64() && smallDen {
+				coef = poly.Frac(x.Int64(), d)
+			} else {
+				coef = poly.FromBig(new(big.Rat).SetFrac(x, den))
+			}
+		}
+		terms = append(terms, poly.Term{Coef: coef, Exp: m.exps[i*k : (i+1)*k : (i+1)*k]})
+	}
+	return poly.New(vars, terms), terms
+}
+
+// monomials lists the 3^k monomials of degree at most 2 in each of k
+// variables in poly's canonical order: total degree descending, then the
+// exponents descending, the first variable's first. The i-th has the
+// exponents exps[i·k:(i+1)·k] and is entry index[i] of a nums, whose
+// base-3 digits those exponents are.
+type monomials struct {
+	index []int
+	exps  []int
+}
+
+// maxCachedK bounds the k whose monomials are kept once made: 3^8 of them,
+// about 470 KB in all.
+const maxCachedK = 8
+
+var monomialCache [maxCachedK + 1]struct {
+	once sync.Once
+	m    *monomials
+}
+
+// monomialsOf returns the monomials of k variables. They are shared: do not
+// change them.
+func monomialsOf(k int) *monomials {
+	if k > maxCachedK {
+		return makeMonomials(k)
+	}
+	c := &monomialCache[k]
+	c.once.Do(func() { c.m = makeMonomials(k) })
+	return c.m
+}
+
+// makeMonomials lists the monomials of each total degree from 2k down to 0,
+// choosing each variable's exponent from the largest the degree allows.
+func makeMonomials(k int) *monomials {
+	n := 1
+	for range k {
+		n *= 3
+	}
+	m := &monomials{index: make([]int, 0, n), exps: make([]int, 0, n*k)}
+	e := make([]int, k)
+	var fill func(i, rest, a int)
+	fill = func(i, rest, a int) {
+		if i == k {
+			m.index = append(m.index, a)
+			m.exps = append(m.exps, e...)
+			return
+		}
+		room := 2 * (k - i - 1) // the most the later variables can take
+		for x := min(2, rest); x >= max(0, rest-room); x-- {
+			e[i] = x
+			fill(i+1, rest-x, 3*a+x)
+		}
+	}
+	for deg := 2 * k; deg >= 0; deg-- {
+		fill(0, deg, 0)
+	}
+	return m
 }
 
 // addSub returns a+b (a−b when neg) and whether it did not overflow.
@@ -167,32 +246,19 @@ func addSub(a, b int64, neg bool) (int64, bool) {
 	return s, (a >= 0) != (b >= 0) || (s >= 0) == (a >= 0)
 }
 
-// mulAdd returns acc + a·b and whether it did not overflow.
-func mulAdd(acc, a, b int64) (int64, bool) {
-	p, ok := mul(a, b)
-	if !ok {
-		return 0, false
-	}
-	return addSub(acc, p, false)
-}
-
-// mul returns a·b and whether it did not overflow.
+// mul returns a·b and whether it did not overflow: whether the high word of
+// the 128-bit signed product is the low word's sign.
 func mul(a, b int64) (int64, bool) {
-	if a == 0 || b == 0 {
-		return 0, true
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	h := int64(hi) // the unsigned product's high word, corrected for signs:
+	if a < 0 {
+		h -= b
 	}
-	if a == math.MinInt64 || b == math.MinInt64 {
-		return 0, false
+	if b < 0 {
+		h -= a
 	}
-	neg := (a < 0) != (b < 0)
-	hi, lo := bits.Mul64(uint64(absInt(a)), uint64(absInt(b)))
-	if hi != 0 || lo > math.MaxInt64 {
-		return 0, false
-	}
-	if neg {
-		return -int64(lo), true
-	}
-	return int64(lo), true
+	p := int64(lo)
+	return p, h == p>>63
 }
 
 func absInt(a int64) int64 {

@@ -11,6 +11,7 @@ package interp
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 
 	"memsym/poly"
@@ -100,7 +101,7 @@ func Build(grid []Source, checks []Source) (*Model, error) {
 			return nil, err
 		}
 	}
-	b := &build{g: g, vals: newValues(), pre: &prefixes{}}
+	b := &build{g: g, vals: newValues(0), pre: &prefixes{}}
 	if err := b.readStructure(grid[g.order[0]]); err != nil {
 		return nil, err
 	}
@@ -155,31 +156,33 @@ func (b *build) interpolate() {
 	sol := newSolver(b.g.values)
 	b.coefs = make([]nums, b.pre.count())
 	for c := range b.coefs {
-		in := gather(b.pre.vector(int32(c)), scaled)
+		in := gather(b.pre.vector(int32(c)), &scaled)
 		b.coefs[c] = sol.solve(&in)
 	}
 	b.den = lcm.Mul(lcm, sol.det)
 	reduce(b.coefs, b.den)
 	b.polys = make([]poly.Poly, len(b.coefs))
+	var terms []poly.Term
 	for c := range b.coefs {
-		b.polys[c] = b.coefs[c].toPoly(b.g.vars, b.den)
+		b.polys[c], terms = b.coefs[c].toPolyIn(terms, b.g.vars, b.den)
 	}
 }
 
-// gather returns the integer values of one value vector.
-func gather(vector []int32, scaled []nums) nums {
-	v := nums{small: make([]int64, len(vector))}
-	for p, id := range vector {
-		if s := &scaled[id]; s.big == nil {
-			v.small[p] = s.small[0]
-			continue
+// gather returns the integer values of one value vector, given the
+// integers of the values it numbers.
+func gather(vector []int32, scaled *nums) nums {
+	if scaled.big == nil {
+		v := nums{small: make([]int64, len(vector))}
+		for p, id := range vector {
+			v.small[p] = scaled.small[id]
 		}
-		v.promote()
-		for q, id := range vector {
-			v.big[q] = scaled[id].at(0)
-		}
-		break
+		return v
 	}
+	v := nums{big: make([]*big.Int, len(vector))}
+	for p, id := range vector {
+		v.big[p] = scaled.at(int(id))
+	}
+	v.shrink()
 	return v
 }
 
@@ -189,6 +192,15 @@ func reduce(coefs []nums, den *big.Int) {
 	one := big.NewInt(1)
 	var tmp big.Int
 	for c := range coefs {
+		if g.IsInt64() && coefs[c].big == nil {
+			if d, ok := gcdOf(g.Int64(), coefs[c].small); ok {
+				if d == 1 {
+					return
+				}
+				g.SetInt64(d)
+				continue
+			}
+		}
 		for a := range coefs[c].len() {
 			if g.Cmp(one) == 0 {
 				return
@@ -214,6 +226,21 @@ func reduce(coefs []nums, den *big.Int) {
 		}
 		v.shrink()
 	}
+}
+
+// gcdOf returns the greatest common divisor of g > 0 and the xs, or false
+// for an x of −2^63, whose magnitude does not fit.
+func gcdOf(g int64, xs []int64) (int64, bool) {
+	for _, x := range xs {
+		if g == 1 {
+			break
+		}
+		if x == math.MinInt64 {
+			return 0, false
+		}
+		g = gcd64(g, absInt(x))
+	}
+	return g, true
 }
 
 func dimValues(dims []record.Dim) []int64 {

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"runtime"
+	"sync"
 
 	"memsym/poly"
 	"memsym/record"
@@ -16,9 +17,9 @@ type pointValues struct {
 }
 
 // readPoint reads src, checks that it repeats the structure and collects
-// its buffers' bytes.
-func readPoint(src Source, st *structure, dims []record.Dim, stop <-chan struct{}) pointValues {
-	t := newValues()
+// its buffers' bytes, with room for size distinct values ahead.
+func readPoint(src Source, st *structure, dims []record.Dim, size int, stop <-chan struct{}) pointValues {
+	t := newValues(size)
 	t.id(poly.Rat{})
 	local := make([]int32, len(st.rec.Buffers))
 	err := st.walk(src, dims, stop, func(pos int, b *record.Buffer, _ int) error {
@@ -31,13 +32,18 @@ func readPoint(src Source, st *structure, dims []record.Dim, stop <-chan struct{
 // readPoints reads grid points 1, 2, ... (point 0 is the structure's), up to
 // GOMAXPROCS at once, and extends every buffer's value vector with its
 // bytes at each, in point order, so the result does not depend on timing.
+// It returns once every reader has stopped and closed its stream.
 func (b *build) readPoints(sources []Source) error {
 	n := len(b.g.order)
 	if n == 1 {
 		return nil
 	}
 	stop := make(chan struct{})
-	defer close(stop)
+	var running sync.WaitGroup // the launcher and the readers
+	defer func() {
+		close(stop)
+		running.Wait()
+	}()
 	results := make([]chan pointValues, n)
 	for p := 1; p < n; p++ {
 		results[p] = make(chan pointValues, 1)
@@ -45,16 +51,22 @@ func (b *build) readPoints(sources []Source) error {
 	// A slot is taken before a point is read and given back once its values
 	// are merged, which bounds the points held at once.
 	slots := make(chan struct{}, min(runtime.GOMAXPROCS(0), n-1))
+	size := len(b.vals.list) // point 0's distinct values: the others have about as many
+	b.vals.grow(min(size*(n-1), maxGrow))
+	running.Add(1)
 	go func() {
+		defer running.Done()
 		for p := 1; p < n; p++ {
 			select {
 			case slots <- struct{}{}:
 			case <-stop:
 				return
 			}
+			running.Add(1)
 			go func() {
+				defer running.Done()
 				src := b.g.order[p]
-				results[p] <- readPoint(sources[src], b.st, b.g.dims[src], stop)
+				results[p] <- readPoint(sources[src], b.st, b.g.dims[src], size, stop)
 			}()
 		}
 	}()

@@ -7,42 +7,77 @@ import "math/big"
 // The polynomial c_0 + c_1·x + c_2·x² with values v_r at the x_r has
 // c = adj·v / det V.
 type axis struct {
-	adj   [3][3]*big.Int // adj[e][r]: x^e's share of the value at x_r
-	small [3][3]int64    // adj as int64s, when fits
+	x     [3]int64
+	small [3][3]int64 // adj[e][r]: x^e's share of the value at x_r, when fits
 	fits  bool
-	det   *big.Int // (x_1 − x_0)(x_2 − x_0)(x_2 − x_1), positive
+	adj   [3][3]*big.Int // adj on big.Ints, made when first needed
+	det   *big.Int       // (x_1 − x_0)(x_2 − x_0)(x_2 − x_1), positive
 }
 
 // newAxis returns the axis of three distinct ascending values.
+func newAxis(x [3]int64) axis {
+	a := axis{x: x}
+	var det int64
+	if a.small, det, a.fits = smallAdjugate(x); a.fits {
+		a.det = big.NewInt(det)
+	} else {
+		a.adj, a.det = bigAdjugate(x)
+	}
+	return a
+}
+
+// bigAdj returns adj on big.Ints.
+func (a *axis) bigAdj() *[3][3]*big.Int {
+	if a.adj[0][0] == nil {
+		a.adj, _ = bigAdjugate(a.x)
+	}
+	return &a.adj
+}
+
+// bigAdjugate returns the adjugate and the determinant of the Vandermonde
+// matrix of x.
 //
 // Column r of adj holds the coefficients of w_r · Π_{s≠r} (x − x_s), the
 // Lagrange polynomial of x_r times det V, where w_r = det V / Π_{s≠r}
 // (x_r − x_s) is x_2 − x_1, x_0 − x_2 and x_1 − x_0 for r = 0, 1, 2.
-func newAxis(x [3]int64) axis {
+func bigAdjugate(x [3]int64) (adj [3][3]*big.Int, det *big.Int) {
 	var b [3]*big.Int
 	for r := range b {
 		b[r] = big.NewInt(x[r])
 	}
 	sub := func(p, q int) *big.Int { return new(big.Int).Sub(b[p], b[q]) }
 	w := [3]*big.Int{sub(2, 1), sub(0, 2), sub(1, 0)}
-	var a axis
-	a.det = new(big.Int).Mul(sub(1, 0), sub(2, 0))
-	a.det.Mul(a.det, sub(2, 1))
-	a.fits = true
+	det = new(big.Int).Mul(sub(1, 0), sub(2, 0))
+	det.Mul(det, sub(2, 1))
 	for r := range 3 {
 		s, t := b[(r+1)%3], b[(r+2)%3]
-		a.adj[0][r] = new(big.Int).Mul(w[r], new(big.Int).Mul(s, t))
-		a.adj[1][r] = new(big.Int).Neg(new(big.Int).Mul(w[r], new(big.Int).Add(s, t)))
-		a.adj[2][r] = new(big.Int).Set(w[r])
-		for e := range 3 {
-			if a.adj[e][r].IsInt64() {
-				a.small[e][r] = a.adj[e][r].Int64()
-			} else {
-				a.fits = false
-			}
-		}
+		adj[0][r] = new(big.Int).Mul(w[r], new(big.Int).Mul(s, t))
+		adj[1][r] = new(big.Int).Neg(new(big.Int).Mul(w[r], new(big.Int).Add(s, t)))
+		adj[2][r] = new(big.Int).Set(w[r])
 	}
-	return a
+	return adj, det
+}
+
+// smallAdjugate is bigAdjugate on int64s, for x ascending, and whether
+// nothing overflowed.
+func smallAdjugate(x [3]int64) (adj [3][3]int64, det int64, fits bool) {
+	fits = true
+	check := func(v int64, ok bool) int64 {
+		fits = fits && ok
+		return v
+	}
+	d10 := check(addSub(x[1], x[0], true))
+	d20 := check(addSub(x[2], x[0], true))
+	d21 := check(addSub(x[2], x[1], true))
+	w := [3]int64{d21, -d20, d10} // −d20 fits: d20 > 0 when it does
+	det = check(mul(check(mul(d10, d20)), d21))
+	for r := range 3 {
+		s, t := x[(r+1)%3], x[(r+2)%3]
+		adj[0][r] = check(mul(w[r], check(mul(s, t))))
+		adj[1][r] = check(mul(-w[r], check(addSub(s, t, false))))
+		adj[2][r] = w[r]
+	}
+	return adj, det, fits
 }
 
 // solver interpolates value vectors on one tensor grid of three values per
@@ -59,7 +94,7 @@ type solver struct {
 // newSolver returns the solver for the grid whose dimension i takes the
 // three ascending values grid[i].
 func newSolver(grid [][3]int64) *solver {
-	s := &solver{n: 1, det: big.NewInt(1)}
+	s := &solver{axes: make([]axis, 0, len(grid)), n: 1, det: big.NewInt(1)}
 	for _, x := range grid {
 		a := newAxis(x)
 		s.axes = append(s.axes, a)
@@ -88,32 +123,40 @@ func (s *solver) solve(vals *nums) nums {
 }
 
 // solveSmall transforms v in place and reports whether nothing overflowed;
-// v is garbage when it did.
+// v is garbage when it did. It walks the lines as fibers does, unrolled.
 func (s *solver) solveSmall(v []int64) bool {
+	stride := s.n
 	for i := range s.axes {
 		a := &s.axes[i]
 		if !a.fits {
 			return false
 		}
-		ok := true
-		s.fibers(i, func(j, stride int) {
-			x := [3]int64{v[j], v[j+stride], v[j+2*stride]}
-			for e := range 3 {
-				var acc int64
-				for r := range 3 {
-					var fine bool
-					if acc, fine = mulAdd(acc, a.small[e][r], x[r]); !fine {
-						ok = false
+		stride /= 3
+		for hi := 0; hi < s.n; hi += 3 * stride {
+			for j := hi; j < hi+stride; j++ {
+				x0, x1, x2 := v[j], v[j+stride], v[j+2*stride]
+				for e := range 3 {
+					acc, ok := dot3(&a.small[e], x0, x1, x2)
+					if !ok {
+						return false
 					}
+					v[j+e*stride] = acc
 				}
-				v[j+e*stride] = acc
 			}
-		})
-		if !ok {
-			return false
 		}
 	}
 	return true
+}
+
+// dot3 returns row·(x0, x1, x2) and whether nothing overflowed: no
+// product, and no sum, whose operands of one sign give one of the other.
+func dot3(row *[3]int64, x0, x1, x2 int64) (int64, bool) {
+	p0, ok0 := mul(row[0], x0)
+	p1, ok1 := mul(row[1], x1)
+	p2, ok2 := mul(row[2], x2)
+	s1 := p0 + p1
+	s2 := s1 + p2
+	return s2, ok0 && ok1 && ok2 && (p0^s1)&(p1^s1) >= 0 && (s1^s2)&(p2^s2) >= 0
 }
 
 // solveBig transforms v in place.
@@ -121,7 +164,7 @@ func (s *solver) solveBig(v []*big.Int) {
 	var x [3]big.Int
 	var t big.Int
 	for i := range s.axes {
-		a := &s.axes[i]
+		adj := s.axes[i].bigAdj()
 		s.fibers(i, func(j, stride int) {
 			for r := range 3 {
 				x[r].Set(v[j+r*stride])
@@ -129,7 +172,7 @@ func (s *solver) solveBig(v []*big.Int) {
 			for e := range 3 {
 				acc := v[j+e*stride].SetInt64(0)
 				for r := range 3 {
-					acc.Add(acc, t.Mul(a.adj[e][r], &x[r]))
+					acc.Add(acc, t.Mul(adj[e][r], &x[r]))
 				}
 			}
 		})

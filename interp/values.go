@@ -2,6 +2,7 @@ package interp
 
 import (
 	"math/big"
+	"slices"
 
 	"memsym/poly"
 )
@@ -27,8 +28,26 @@ type values struct {
 	list  []poly.Rat
 }
 
-func newValues() *values {
-	return &values{ints: make(map[int64]int32), other: make(map[ratKey]int32)}
+// newValues returns an empty table with room for size integers.
+func newValues(size int) *values {
+	return &values{ints: make(map[int64]int32, size), other: make(map[ratKey]int32), list: make([]poly.Rat, 0, size)}
+}
+
+// maxGrow bounds what grow reserves at once: a guess too high costs at
+// most about 15 MB, the map's slots and the list's.
+const maxGrow = 1 << 18
+
+// grow makes room for n more integers without rehashing as they come.
+func (t *values) grow(n int) {
+	if n <= 0 {
+		return
+	}
+	ints := make(map[int64]int32, len(t.ints)+n)
+	for k, v := range t.ints {
+		ints[k] = v
+	}
+	t.ints = ints
+	t.list = slices.Grow(t.list, n)
 }
 
 // id returns r's number, giving it the next one if r is new.
@@ -52,27 +71,78 @@ func (t *values) id(r poly.Rat) int32 {
 	return i
 }
 
-// scaled returns each value times the least common multiple of their
-// denominators, as integers, and that multiple.
-func (t *values) scaled() ([]nums, *big.Int) {
+// scaled returns the values times the least common multiple of their
+// denominators, as integers in the values' order, and that multiple.
+func (t *values) scaled() (nums, *big.Int) {
+	flat := make([]int64, len(t.list))
+	if lcm, ok := scaleSmall(t.list, flat); ok {
+		return nums{small: flat}, big.NewInt(lcm)
+	}
+	ints, lcm := scaleBig(t.list)
+	return nums{big: ints}, lcm
+}
+
+// scaleSmall writes each of rs times the least common multiple of their
+// denominators into out and returns that multiple, when all of it fits in
+// int64s; it returns false otherwise, out then being garbage.
+func scaleSmall(rs []poly.Rat, out []int64) (int64, bool) {
+	lcm := int64(1)
+	for _, r := range rs {
+		_, d, ok := r.Small()
+		if !ok {
+			return 0, false
+		}
+		if lcm%d != 0 {
+			if lcm, ok = mul(lcm, d/gcd64(lcm, d)); !ok {
+				return 0, false
+			}
+		}
+	}
+	for i, r := range rs {
+		n, d, _ := r.Small()
+		if lcm == 1 {
+			out[i] = n
+			continue
+		}
+		var ok bool
+		if out[i], ok = mul(n, lcm/d); !ok {
+			return 0, false
+		}
+	}
+	return lcm, true
+}
+
+// scaleBig returns each of rs times the least common multiple of their
+// denominators, and that multiple.
+func scaleBig(rs []poly.Rat) ([]*big.Int, *big.Int) {
 	lcm := big.NewInt(1)
 	var g big.Int
-	for _, r := range t.list {
+	for _, r := range rs {
+		if r.IsInt() {
+			continue
+		}
 		d := r.Den()
 		g.GCD(nil, nil, lcm, d)
 		lcm.Mul(lcm, d.Quo(d, &g))
 	}
-	out := make([]nums, len(t.list))
-	for i, r := range t.list {
-		n := r.Num()
-		n.Mul(n, new(big.Int).Quo(lcm, r.Den()))
-		if n.IsInt64() {
-			out[i] = nums{small: []int64{n.Int64()}}
+	out := make([]*big.Int, len(rs))
+	for i, r := range rs {
+		out[i] = r.Num()
+		if !r.IsInt() {
+			out[i].Mul(out[i], new(big.Int).Quo(lcm, r.Den()))
 		} else {
-			out[i] = nums{big: []*big.Int{n}}
+			out[i].Mul(out[i], lcm)
 		}
 	}
 	return out, lcm
+}
+
+// gcd64 returns the greatest common divisor of a, b > 0.
+func gcd64(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }
 
 // link is one step of a value vector's prefix: the prefix before it (−1
@@ -93,10 +163,15 @@ type prefixes struct {
 	cur    map[link]int32
 }
 
-// next starts the next grid point's level.
+// next starts the next grid point's level, sized for at least as many
+// prefixes as the level before: each of those extends to one or more.
 func (p *prefixes) next() {
-	p.levels = append(p.levels, nil)
-	p.cur = make(map[link]int32)
+	n := 0
+	if len(p.levels) > 0 {
+		n = len(p.levels[len(p.levels)-1])
+	}
+	p.levels = append(p.levels, make([]link, 0, n))
+	p.cur = make(map[link]int32, n)
 }
 
 // extend returns the number of prefix prev followed by value val at the

@@ -1,7 +1,8 @@
 // Package vectors makes value vectors for measuring interpolation: buffers
 // whose bytes on a 3×3 grid are the values of distinct random polynomials,
 // so that no two buffers share a vector and deduplication saves nothing.
-// memsym interpolates them through interp.Build; a peer (bench/sympy_interp.py)
+// memsym interpolates them with interp.Interpolate, from the values alone,
+// and through interp.Build, from recordings; a peer (bench/sympy_interp.py)
 // interpolates the same vectors, written as JSON.
 package vectors
 
@@ -79,6 +80,19 @@ func (s *Set) Values(v int) []int64 {
 	for _, b := range Grid[0] {
 		for _, t := range Grid[1] {
 			out = append(out, s.At(v, b, t))
+		}
+	}
+	return out
+}
+
+// Rats returns every vector's values as interp.Interpolate takes them,
+// with Grid[:] as its grid.
+func (s *Set) Rats() [][]poly.Rat {
+	out := make([][]poly.Rat, len(s.Coefs))
+	for v := range s.Coefs {
+		out[v] = make([]poly.Rat, 0, 9)
+		for _, x := range s.Values(v) {
+			out[v] = append(out[v], poly.Int(x))
 		}
 	}
 	return out

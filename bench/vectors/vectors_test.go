@@ -33,6 +33,24 @@ func TestBuildRecovers(t *testing.T) {
 	}
 }
 
+// TestInterpolateRecovers checks that interp.Interpolate, given the Set's
+// values, finds each vector's own polynomial, as Build does.
+func TestInterpolateRecovers(t *testing.T) {
+	s := Generate(300, Seed)
+	got, err := interp.Interpolate(Vars, Grid[:], s.Rats())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != s.Len() {
+		t.Fatalf("%d polynomials, want %d", len(got), s.Len())
+	}
+	for v := range s.Len() {
+		if want := s.Poly(v); !got[v].Equal(want) {
+			t.Errorf("vector %d: %s, want %s", v, got[v], want)
+		}
+	}
+}
+
 func TestGenerate(t *testing.T) {
 	a, b := Generate(500, Seed), Generate(50, Seed)
 	for v := range b.Len() {
@@ -96,6 +114,28 @@ func TestWriteJSON(t *testing.T) {
 	}
 }
 
+// BenchmarkInterpolate interpolates Count distinct value vectors, given as
+// exact numbers, with one call of interp.Interpolate, and reports the time
+// per vector, over the wall time and over the process's CPU time (user and
+// system, the collector's included): the work the peer's timed part does,
+// which also starts from the values.
+func BenchmarkInterpolate(b *testing.B) {
+	s := Generate(Count, Seed)
+	values := s.Rats()
+	b.ReportAllocs()
+	start := cpuTime(b)
+	for b.Loop() {
+		ps, err := interp.Interpolate(Vars, Grid[:], values)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(ps) != Count {
+			b.Fatalf("%d polynomials", len(ps))
+		}
+	}
+	perVector(b, cpuTime(b)-start)
+}
+
 // BenchmarkBuild interpolates Count distinct value vectors through
 // interp.Build and reports the time per vector, over the wall time and over
 // the process's CPU time (user and system, the collector's included): reading
@@ -117,7 +157,12 @@ func BenchmarkBuild(b *testing.B) {
 			b.Fatalf("%d buffers", len(m.Bytes))
 		}
 	}
-	cpu := cpuTime(b) - start
+	perVector(b, cpuTime(b)-start)
+}
+
+// perVector reports the wall time and the CPU time cpu of the benchmark's
+// loop per vector.
+func perVector(b *testing.B, cpu time.Duration) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/Count, "ns/vector")
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/Count, "cpu-ns/vector")
 }

@@ -1,0 +1,117 @@
+package record
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"memsym/poly"
+)
+
+func TestSizeHint(t *testing.T) {
+	data := []byte(strings.Repeat("x", 1000))
+	partly := bytes.NewReader(data)
+	partly.Read(make([]byte, 300))
+	path := filepath.Join(t.TempDir(), "r.jsonl")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	file, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	defer pw.Close()
+	tests := []struct {
+		name string
+		r    io.Reader
+		want int64
+	}{
+		{"bytes.Reader", bytes.NewReader(data), 1000},
+		{"bytes.Reader, partly read", partly, 700},
+		{"strings.Reader", strings.NewReader("abc"), 3},
+		{"bytes.Buffer", bytes.NewBufferString("abcd"), 4},
+		{"regular file", file, 1000},
+		{"pipe", pr, 0},
+		{"plain reader", io.MultiReader(bytes.NewReader(data)), 0},
+	}
+	for _, tt := range tests {
+		if got := sizeHint(tt.r); got != tt.want {
+			t.Errorf("%s: sizeHint = %d, want %d", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestReadPresizes checks that Read sizes the recording from its input's
+// size, and that the recording is the one read without a size.
+func TestReadPresizes(t *testing.T) {
+	var w bytes.Buffer
+	if _, err := courseGPT(t, 2, 16, 64, 2, 300, 92).WriteTo(&w); err != nil {
+		t.Fatal(err)
+	}
+	data := w.Bytes()
+	rec, err := Read(bytes.NewReader(data), "gpt.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := int(int64(len(data)) / bytesPerLine)
+	buffers, ops := lines*2/3, lines/2
+	if len(rec.Buffers) > buffers || len(rec.Ops) > ops {
+		t.Fatalf("%d buffers and %d operations in %d bytes: the estimates %d and %d are short, the test needs them long", len(rec.Buffers), len(rec.Ops), len(data), buffers, ops)
+	}
+	// Room as estimated, up to the allocator's rounding; growing by
+	// doubling from 64 would give 16384 and 8192.
+	if c := cap(rec.Buffers); c < buffers || c > buffers+buffers/16 {
+		t.Errorf("room for %d buffers, want about %d", c, buffers)
+	}
+	if c := cap(rec.Ops); c < ops || c > ops+ops/16 {
+		t.Errorf("room for %d operations, want about %d", c, ops)
+	}
+	plain, err := Read(io.MultiReader(bytes.NewReader(data)), "gpt.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(rec.Header, plain.Header) || !reflect.DeepEqual(rec.Buffers, plain.Buffers) ||
+		!reflect.DeepEqual(rec.Ops, plain.Ops) || !reflect.DeepEqual(rec.Result, plain.Result) {
+		t.Errorf("the recording read with a size hint differs from the one read without")
+	}
+}
+
+// TestBuilderGrow checks that a Builder grown ahead keeps its buffers and
+// operations where they are as they come.
+func TestBuilderGrow(t *testing.T) {
+	b := NewBuilder()
+	b.Grow(-1, -1) // nothing
+	b.Grow(100, 50)
+	if err := b.Add(&Record{Kind: KindHeader, Header: Header{Version: Version}}); err != nil {
+		t.Fatal(err)
+	}
+	first := func() (*Buffer, *Op) { return &b.rec.Buffers[0], &b.rec.Ops[0] }
+	var buf0 *Buffer
+	var op0 *Op
+	for i := range 100 {
+		if err := b.Add(&Record{Kind: KindBuffer, Buffer: Buffer{ID: int64(i + 1), Bytes: poly.Int(8), Role: Input}}); err != nil {
+			t.Fatal(err)
+		}
+		if i < 50 {
+			if err := b.Add(&Record{Kind: KindOp, Op: Op{Label: "op", Reads: []int64{int64(i + 1)}}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if i == 0 {
+			buf0, op0 = first()
+		}
+	}
+	if b, o := first(); b != buf0 || o != op0 {
+		t.Errorf("the buffers or the operations moved as they came, after growing by 100 and 50")
+	}
+}
