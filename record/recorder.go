@@ -2,7 +2,6 @@ package record
 
 import (
 	"fmt"
-	"slices"
 
 	"memsym/poly"
 )
@@ -39,13 +38,7 @@ func NewRecorder(entry string, dims []Dim, consts []Const, realization string) *
 // Grow makes room for at least buffers more buffers and ops more operations,
 // so that a recording whose size is known ahead is built without copying
 // what it holds as it grows. Negative counts are taken as 0.
-func (r *Recorder) Grow(buffers, ops int) {
-	b := r.b
-	buffers, ops = max(buffers, 0), max(ops, 0)
-	b.rec.Buffers = slices.Grow(b.rec.Buffers, buffers)
-	b.rec.Ops = slices.Grow(b.rec.Ops, ops)
-	b.written = slices.Grow(b.written, buffers)
-}
+func (r *Recorder) Grow(buffers, ops int) { r.b.Grow(buffers, ops) }
 
 // MustDType returns the named type; it panics on a name the format does not
 // know, which is a mistake in the program's code, not in user input.
