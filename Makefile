@@ -1,7 +1,7 @@
 # memsym's tasks. `make test` is the whole test suite, as CI runs it.
 GO ?= go
 
-.PHONY: test vet fmt bench fuzz build clean
+.PHONY: test vet fmt bench fuzz build clean images page-image
 
 build:
 	$(GO) build -o memsym ./cmd/memsym
@@ -24,6 +24,23 @@ FUZZTIME ?= 30s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./poly
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./record
+
+# The page's screenshot, docs/images/page.png: the course GPT's page in
+# headless Chromium (not run by the tests). CHROMIUM=... picks the browser.
+CHROMIUM ?= chromium
+page-image:
+	@dir=$$(mktemp -d) && \
+	$(GO) run ./cmd/memsym page --program gpt-course --const D=384,H=6,L=6 -o "$$dir" && \
+	$(CHROMIUM) --headless --no-sandbox --disable-gpu --disable-background-networking \
+		--disable-component-update --disable-sync --no-first-run --hide-scrollbars \
+		--user-data-dir="$$dir/profile" --window-size=1280,1900 \
+		--screenshot="$(CURDIR)/docs/images/page.png" "file://$$dir/gpt-course.html" 2>/dev/null; \
+	status=$$?; rm -rf "$$dir"; exit $$status
+
+# README's images, from today's chapter of the course GPT (needs pdflatex,
+# pdftoppm and chromium); look at them before committing them.
+images:
+	./docs/images/make.sh "$(GO)"
 
 clean:
 	rm -f memsym bench.out

@@ -1,6 +1,8 @@
 package dominance
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"math/big"
 	"slices"
@@ -12,7 +14,8 @@ import (
 // Segment says that for every integer x of the dimension in [From, To]
 // (To = 0: without end) the candidate Holder (an index into the
 // candidates) holds the peak: it is the largest there, and of those tied
-// for largest the one with the lowest index.
+// for largest the first (Along: the lowest index; AlongAll: the earliest
+// operation).
 type Segment struct {
 	From, To int64
 	Holder   int
@@ -42,7 +45,9 @@ func (e *DependsError) Error() string {
 }
 
 // Along finds, exactly, from which integer value of dim ≥ 1 each of the
-// kept candidates holds the peak, the other dimensions set by fixed.
+// kept candidates holds the peak, the other dimensions set by fixed. Of
+// kept candidates tied for largest, the one with the lowest index holds
+// it; candidates not in kept are not looked at (AlongAll looks at them).
 //
 // A dimension may be left out of fixed when it cannot change the outcome:
 // when every difference of two kept candidates is g·h with h in dim alone
@@ -53,57 +58,69 @@ func Along(cands []Candidate, kept []int, dim string, fixed map[string]int64) (*
 	if err := checkAlong(cands, kept, dim, fixed); err != nil {
 		return nil, err
 	}
-	var vars []string
-	for _, i := range kept {
-		for _, v := range cands[i].Poly.Used() {
-			if _, ok := fixed[v]; !ok {
-				vars = append(vars, v)
-			}
+	l := newLine(cands, kept, dim, fixed, func(a, b int) int { return a - b })
+	return l.crossovers()
+}
+
+// AlongAll finds, exactly, which candidate holds the peak at each integer
+// value of dim ≥ 1, the other dimensions set by fixed: the largest of all
+// the candidates, and of those tied for largest the one at the earliest
+// operation (Candidate.Op; the lowest index of equal operations), as the
+// peak of a recording is the first operation that reaches it. A pruned
+// candidate never exceeds a kept one, but it holds the peak where it ties
+// the largest at an earlier operation. The segments' holders index all.
+//
+// front must be what Prune returned for all: a pruned candidate ties the
+// largest only where it ties the kept candidate its PrunedBy chain leads
+// to, which is proven ≥ it. A dimension may be left out of fixed, as for
+// Along, when neither which kept candidate is largest nor where a pruned
+// one ties it depends on its value; otherwise AlongAll returns a
+// *DependsError naming the dimensions that need a value.
+func AlongAll(all []Candidate, front *Frontier, dim string, fixed map[string]int64) (*Crossovers, error) {
+	if front == nil {
+		return nil, fmt.Errorf("along %s: no frontier", dim)
+	}
+	if err := checkAlong(all, front.Kept, dim, fixed); err != nil {
+		return nil, err
+	}
+	l := newLine(all, front.Kept, dim, fixed, func(a, b int) int {
+		if c := cmp.Compare(all[a].Op, all[b].Op); c != 0 {
+			return c
 		}
+		return a - b
+	})
+	l.root = make(map[int]int, len(all))
+	for _, i := range front.Kept {
+		l.root[i] = i
 	}
-	vars = append(vars, dim)
-	slices.Sort(vars)
-	vars = slices.Compact(vars)
-	jdim := slices.Index(vars, dim)
-	ms := make([]mpoly, len(kept))
-	for k, i := range kept {
-		ms[k] = onLine(cands[i].Poly, vars, fixed)
-	}
-	// signs[a][b] is a polynomial in dim whose sign at every integer is that
-	// of candidate kept[a] minus candidate kept[b].
-	signs := make([][]upoly, len(kept))
-	var depends []string
-	for a := range kept {
-		signs[a] = make([]upoly, len(kept))
-		for b := range kept {
-			if a == b {
-				continue
-			}
-			h, ok := separate(sub(ms[a], ms[b]), jdim)
-			if !ok {
-				for _, j := range sub(ms[a], ms[b]).used() {
-					if j != jdim {
-						depends = append(depends, vars[j])
-					}
-				}
-				continue
-			}
-			signs[a][b] = h
+	for i := range all {
+		if _, ok := l.root[i]; ok {
+			continue
 		}
+		r, ok := rootOf(i, front.PrunedBy, l.root)
+		if !ok {
+			return nil, fmt.Errorf("along %s: candidate %d is neither kept nor pruned by a chain to a kept one", dim, i)
+		}
+		l.root[i] = r
+		l.pruned = append(l.pruned, i)
 	}
-	if len(depends) > 0 {
-		slices.Sort(depends)
-		return nil, &DependsError{Dim: dim, Vars: slices.Compact(depends)}
+	return l.crossovers()
+}
+
+// rootOf follows prunedBy from i to a kept candidate, one that root
+// holds as its own root.
+func rootOf(i int, prunedBy map[int]int, root map[int]int) (int, bool) {
+	for range len(prunedBy) + 1 {
+		if r, ok := root[i]; ok && r == i {
+			return i, true
+		}
+		next, ok := prunedBy[i]
+		if !ok {
+			return 0, false
+		}
+		i = next
 	}
-	segs, err := walk(kept, signs)
-	if err != nil {
-		return nil, fmt.Errorf("along %s: %w", dim, err)
-	}
-	out := &Crossovers{Dim: dim, Fixed: map[string]int64{}, ForAll: len(vars) > 1, Segments: segs}
-	for v, x := range fixed {
-		out.Fixed[v] = x
-	}
-	return out, nil
+	return 0, false // a cycle
 }
 
 // checkAlong checks Along's arguments.
@@ -111,10 +128,15 @@ func checkAlong(cands []Candidate, kept []int, dim string, fixed map[string]int6
 	if len(kept) == 0 {
 		return fmt.Errorf("along %s: no candidates", dim)
 	}
+	seen := make(map[int]bool, len(kept))
 	for _, i := range kept {
 		if i < 0 || i >= len(cands) {
 			return fmt.Errorf("along %s: candidate %d does not exist (there are %d)", dim, i, len(cands))
 		}
+		if seen[i] {
+			return fmt.Errorf("along %s: candidate %d is kept twice", dim, i)
+		}
+		seen[i] = true
 	}
 	if _, ok := fixed[dim]; ok {
 		return fmt.Errorf("along %s: %s is the dimension walked along, so it cannot be fixed too", dim, dim)
@@ -132,111 +154,103 @@ func checkAlong(cands []Candidate, kept []int, dim string, fixed map[string]int6
 	return nil
 }
 
-// onLine returns p with the fixed dimensions substituted, over vars.
-func onLine(p poly.Poly, vars []string, fixed map[string]int64) mpoly {
-	all := slices.Clone(vars)
+// line holds the candidates along dim, the fixed dimensions substituted.
+type line struct {
+	cands  []Candidate
+	kept   []int
+	pruned []int       // the candidates not kept (AlongAll only)
+	root   map[int]int // each candidate → the kept one proven ≥ it (AlongAll only)
+	dim    string
+	fixed  map[string]int64
+	before func(a, b int) int // the order in which tied candidates hold the peak
+	on     map[int]poly.Poly  // by candidate, once computed
+	free   map[string]bool    // the dimensions left free that a candidate looked at uses
+}
+
+func newLine(cands []Candidate, kept []int, dim string, fixed map[string]int64, before func(a, b int) int) *line {
+	return &line{cands: cands, kept: kept, dim: dim, fixed: fixed, before: before, on: map[int]poly.Poly{}, free: map[string]bool{}}
+}
+
+// at returns candidate i with the fixed dimensions substituted.
+func (l *line) at(i int) poly.Poly {
+	if p, ok := l.on[i]; ok {
+		return p
+	}
+	p := l.cands[i].Poly
 	for _, v := range p.Used() {
-		if _, ok := fixed[v]; ok {
-			all = append(all, v)
+		if x, ok := l.fixed[v]; ok {
+			p = p.Subst(v, poly.Int(x))
+		} else if v != l.dim {
+			l.free[v] = true
 		}
 	}
-	slices.Sort(all)
-	all = slices.Compact(all)
-	m := fromPoly(p, all)
-	for j := len(all) - 1; j >= 0; j-- {
-		if x, ok := fixed[all[j]]; ok {
-			m = m.subst(j, poly.Int(x))
+	l.on[i] = p
+	return p
+}
+
+// crossovers walks the kept candidates, then the ties of the others.
+func (l *line) crossovers() (*Crossovers, error) {
+	// signs[a][b] is a polynomial in dim whose sign at every integer is that
+	// of candidate kept[a] minus candidate kept[b].
+	signs := make([][]upoly, len(l.kept))
+	var depends []string
+	for a, i := range l.kept {
+		l.at(i) // notes the free dimensions it uses
+		signs[a] = make([]upoly, len(l.kept))
+		for b, j := range l.kept {
+			if a == b {
+				continue
+			}
+			d := l.at(i).Sub(l.at(j))
+			h, ok := separate(d, l.dim)
+			if !ok {
+				depends = append(depends, l.freeIn(d)...)
+				continue
+			}
+			signs[a][b] = h
 		}
 	}
-	return m
+	if len(depends) > 0 {
+		return nil, l.dependsError(depends)
+	}
+	segs, err := l.walk(signs)
+	if err == nil && len(l.pruned) > 0 {
+		segs, err = l.ties(segs, signs)
+	}
+	if dep := (*DependsError)(nil); errors.As(err, &dep) {
+		return nil, err
+	}
+	if err != nil {
+		return nil, fmt.Errorf("along %s: %w", l.dim, err)
+	}
+	out := &Crossovers{Dim: l.dim, Fixed: map[string]int64{}, ForAll: len(l.free) > 0, Segments: segs}
+	for v, x := range l.fixed {
+		out.Fixed[v] = x
+	}
+	return out, nil
 }
 
-// separate writes d as g·h, h in variable jdim alone and g in the others,
-// with g proven to keep one sign (never 0) at every integer point ≥ 1. It
-// returns h, with its sign turned so that it has the sign of d everywhere.
-func separate(d mpoly, jdim int) (upoly, bool) {
-	cs := d.collect(jdim)
-	t := slices.IndexFunc(cs, func(c mpoly) bool { return !c.isZero() })
-	if t < 0 {
-		return nil, true // d = 0: a tie everywhere
-	}
-	g := cs[t]
-	h := make([]poly.Rat, len(cs))
-	for i, c := range cs {
-		lambda, ok := ratio(c, g)
-		if !ok {
-			return nil, false
-		}
-		h[i] = lambda
-	}
-	switch gcoefs := integerMpoly(g); {
-	case len(g.used()) == 0:
-		if g.constant().Sign() < 0 {
-			return negate(integerCoefs(h)), true
-		}
-	case atLeastOne(gcoefs):
-		// positive: h has d's sign
-	case atLeastOne(gcoefs.scale(poly.Int(-1))):
-		return negate(integerCoefs(h)), true
-	default:
-		return nil, false
-	}
-	return integerCoefs(h), true
-}
-
-// ratio returns λ with c = λ·g, if there is one.
-func ratio(c, g mpoly) (poly.Rat, bool) {
-	if c.isZero() {
-		return poly.Rat{}, true
-	}
-	if len(c.coefs) != len(g.coefs) || !slices.Equal(c.exps, g.exps) {
-		return poly.Rat{}, false
-	}
-	lambda := c.coefs[0].Quo(g.coefs[0])
-	for i := range c.coefs {
-		if !c.coefs[i].Equal(lambda.Mul(g.coefs[i])) {
-			return poly.Rat{}, false
+// freeIn returns the dimensions other than dim that d uses.
+func (l *line) freeIn(d poly.Poly) []string {
+	var vs []string
+	for _, v := range d.Used() {
+		if v != l.dim {
+			vs = append(vs, v)
 		}
 	}
-	return lambda, true
+	return vs
 }
 
-// integerMpoly returns a positive multiple of m with integer coefficients.
-func integerMpoly(m mpoly) mpoly {
-	l := poly.Int(1)
-	for _, c := range m.coefs {
-		if !c.IsInt() {
-			d := poly.FromBigInt(c.Den())
-			l = l.Mul(d).Quo(gcdRat(l, d))
-		}
-	}
-	return m.scale(l)
+func (l *line) dependsError(vars []string) *DependsError {
+	slices.Sort(vars)
+	return &DependsError{Dim: l.dim, Vars: slices.Compact(vars)}
 }
 
-func gcdRat(a, b poly.Rat) poly.Rat {
-	return poly.FromBigInt(new(big.Int).GCD(nil, nil, a.Num(), b.Num()))
-}
-
-// atLeastOne reports whether m, with integer coefficients, is proven ≥ 1 at
-// every integer point ≥ 1, that is > 0.
-func atLeastOne(m mpoly) bool {
-	one := mpoly{vars: m.vars, coefs: []poly.Rat{poly.Int(1)}, exps: make([]int, len(m.vars))}
-	return (&prover{budget: proofBudget}).nonneg(sub(m, one)) != nil
-}
-
-func negate(p upoly) upoly {
-	out := make(upoly, len(p))
-	for i, c := range p {
-		out[i] = new(big.Int).Neg(c)
-	}
-	return out
-}
-
-// walk returns the segments: the sign of every difference at the integers
-// is constant between consecutive points where one may change (see
-// rootCells), so the holder is found at those points and holds up to the
-// next.
-func walk(kept []int, signs [][]upoly) ([]Segment, error) {
+// walk returns the segments of the kept candidates: the sign of every
+// difference at the integers is constant between consecutive points where
+// one may change (see rootCells), so the holder is found at those points
+// and holds up to the next.
+func (l *line) walk(signs [][]upoly) ([]Segment, error) {
 	pts := []*big.Int{big.NewInt(1)}
 	for a := range signs {
 		for b := a + 1; b < len(signs); b++ {
@@ -252,36 +266,38 @@ func walk(kept []int, signs [][]upoly) ([]Segment, error) {
 	}
 	slices.SortFunc(pts, func(a, b *big.Int) int { return a.Cmp(b) })
 	pts = slices.CompactFunc(pts, func(a, b *big.Int) bool { return a.Cmp(b) == 0 })
+	order := make([]int, len(l.kept)) // positions in kept, the first to hold a tie first
+	for a := range order {
+		order[a] = a
+	}
+	slices.SortFunc(order, func(a, b int) int { return l.before(l.kept[a], l.kept[b]) })
 	var segs []Segment
 	for _, x := range pts {
 		if !x.IsInt64() {
-			return nil, fmt.Errorf("a crossover lies beyond %d", int64(1<<63-1))
+			return nil, errBeyond
 		}
-		holder := holderAt(kept, signs, x)
-		if n := len(segs); n > 0 && segs[n-1].Holder == holder {
-			continue
+		best := order[0]
+		for _, a := range order[1:] {
+			if signs[a][best].signAt(x) > 0 {
+				best = a
+			}
 		}
-		if n := len(segs); n > 0 {
-			segs[n-1].To = x.Int64() - 1
-		}
-		segs = append(segs, Segment{From: x.Int64(), Holder: holder})
+		segs = appendSegment(segs, x.Int64(), l.kept[best])
 	}
 	return segs, nil
 }
 
-// holderAt returns the candidate largest at x, the lowest index of those
-// tied.
-func holderAt(kept []int, signs [][]upoly, x *big.Int) int {
-	order := make([]int, len(kept)) // positions in kept, by candidate index
-	for a := range order {
-		order[a] = a
+var errBeyond = fmt.Errorf("a crossover lies beyond %d", int64(1<<63-1))
+
+// appendSegment extends segs with holder from x on: the last segment when
+// it has the same holder, or a new one.
+func appendSegment(segs []Segment, x int64, holder int) []Segment {
+	n := len(segs)
+	if n > 0 && segs[n-1].Holder == holder {
+		return segs
 	}
-	slices.SortFunc(order, func(a, b int) int { return kept[a] - kept[b] })
-	best := order[0]
-	for _, a := range order[1:] {
-		if signs[a][best].signAt(x) > 0 {
-			best = a
-		}
+	if n > 0 {
+		segs[n-1].To = x - 1
 	}
-	return kept[best]
+	return append(segs, Segment{From: x, Holder: holder})
 }

@@ -135,6 +135,10 @@ func TestAlongErrors(t *testing.T) {
 			want: "may depend on B, H", vars: []string{"B", "H"}},
 		{name: "a factor that vanishes", cands: []string{"B*T", "2*T"}, kept: []int{0, 1}, dim: "T",
 			want: "may depend on B", vars: []string{"B"}},
+		// The difference (B − 1)·(T − 10) is ≥ 0 for B ≥ 1 but 0 at B = 1:
+		// a tie for every T there, T² + … ahead from T = 11 otherwise.
+		{name: "a factor ≥ 0 but not > 0", cands: []string{"T^2", "T^2 + B*T - 10*B - T + 10"}, kept: []int{0, 1}, dim: "T",
+			want: "may depend on B", vars: []string{"B"}},
 		{name: "fixing the walked dimension", cands: gpt, kept: []int{0}, dim: "T", fixed: map[string]int64{"T": 3},
 			want: "T is the dimension walked along, so it cannot be fixed too"},
 		{name: "a dimension below 1", cands: gpt, kept: []int{0}, dim: "T", fixed: map[string]int64{"B": 0},

@@ -22,8 +22,9 @@ const maxDescentRounds = 32
 // within its rounds — which proves nothing. It finds witnesses at the
 // bottom of a bowl, such as B = 3, T = 24 for 10·(B − 3)² + 10·(T − 24)² − 2,
 // which no grid of round values reaches.
-func descentWitness(m mpoly) []int64 {
-	k := len(m.vars)
+func descentWitness(m poly.Poly) []int64 {
+	vars := m.Vars()
+	k := len(vars)
 	if k == 0 {
 		return nil
 	}
@@ -32,26 +33,21 @@ func descentWitness(m mpoly) []int64 {
 		for j := range at {
 			at[j] = s
 		}
-		cur := m.eval(at)
+		cur := m.EvalInts(at)
 		for round := 0; round < maxDescentRounds && cur.Sign() >= 0; round++ {
 			moved := false
 			for j := range k {
-				line := m
-				for o := k - 1; o >= 0; o-- {
-					if o != j {
-						line = line.subst(o, poly.Int(at[o]))
-					}
-				}
-				if len(line.used()) == 0 {
+				cs := lineThrough(m, vars, at, j)
+				if len(cs) < 2 {
 					continue
 				}
-				x, ok := lowestInteger(line.univariate(0))
+				x, ok := lowestInteger(cs)
 				if !ok || x == at[j] {
 					continue
 				}
 				prev := at[j]
 				at[j] = x
-				if v := m.eval(at); v.Cmp(cur) < 0 {
+				if v := m.EvalInts(at); v.Cmp(cur) < 0 {
 					cur, moved = v, true
 				} else {
 					at[j] = prev

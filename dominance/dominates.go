@@ -45,7 +45,7 @@ type Answer struct {
 	Witness map[string]int64
 }
 
-// decision is the outcome of deciding d ≥ 0, over d.vars.
+// decision is the outcome of deciding d ≥ 0, over d's Vars.
 type decision struct {
 	verdict Verdict
 	cert    *cert   // for Proven
@@ -60,7 +60,7 @@ type decision struct {
 // always returns, in time bounded by the polynomials' size.
 func Dominates(p, q poly.Poly) Answer {
 	vars := unionUsed(p, q)
-	d := sub(fromPoly(p, vars), fromPoly(q, vars))
+	d := poly.WithVars(p, vars).Sub(poly.WithVars(q, vars))
 	dec := decide(d)
 	switch dec.verdict {
 	case Proven:
@@ -70,54 +70,47 @@ func Dominates(p, q poly.Poly) Answer {
 		for j, v := range vars {
 			w[v] = dec.witness[j]
 		}
-		excess := d.eval(dec.witness).Neg()
+		excess := d.EvalInts(dec.witness).Neg()
 		return Answer{Verdict: Refuted, Reason: fmt.Sprintf("at %s: q exceeds p by %s", pointString(vars, dec.witness), excess), Witness: w}
 	}
 	if dec.beyond != "" {
-		return Answer{Verdict: Undecided, Reason: fmt.Sprintf("p − q = %s is negative only at %s, beyond int64", d.toPoly(), dec.beyond)}
+		return Answer{Verdict: Undecided, Reason: fmt.Sprintf("p − q = %s is negative only at %s, beyond int64", d, dec.beyond)}
 	}
-	return Answer{Verdict: Undecided, Reason: fmt.Sprintf("neither a proof nor a witness found for p − q = %s", d.toPoly())}
+	return Answer{Verdict: Undecided, Reason: fmt.Sprintf("neither a proof nor a witness found for p − q = %s", d)}
 }
 
 // decide decides d ≥ 0 at the integer points ≥ 1: exactly when d uses at
 // most one variable, and otherwise by looking for a witness, then for a
 // certificate.
-func decide(d mpoly) decision {
-	r, idx := d.restrict()
-	spread := func(w []int64) []int64 {
-		out := make([]int64, len(d.vars))
-		for j := range out {
-			out[j] = 1
-		}
-		for k, j := range idx {
-			out[j] = w[k]
-		}
-		return out
-	}
-	if len(r.vars) > 0 && r.shiftAll().allNonneg() {
+func decide(d poly.Poly) decision {
+	r, idx := restrict(d)
+	rvars := r.Vars()
+	n := len(d.Vars())
+	if len(rvars) > 0 && allNonneg(r.Shift(poly.Int(1))) {
 		return decision{verdict: Proven, cert: &cert{kind: certShift}}
 	}
-	switch len(r.vars) {
+	switch len(rvars) {
 	case 0:
-		switch c := r.constant(); {
+		switch c, _ := r.IsConst(); {
 		case c.Sign() < 0:
-			return decision{verdict: Refuted, witness: spread(nil)}
+			return decision{verdict: Refuted, witness: spread(n, idx, nil)}
 		case c.IsZero():
 			return decision{verdict: Proven, cert: &cert{kind: certZero}}
 		}
 		return decision{verdict: Proven, cert: &cert{kind: certConst}}
 	case 1:
-		x := firstNegative(integerCoefs(r.univariate(0)))
+		cs, _ := r.Univariate(rvars[0])
+		x := firstNegative(integerCoefs(cs))
 		switch {
 		case x == nil:
-			return decision{verdict: Proven, cert: &cert{kind: certUnivar, v: r.vars[0]}}
+			return decision{verdict: Proven, cert: &cert{kind: certUnivar, v: rvars[0]}}
 		case x.IsInt64():
-			return decision{verdict: Refuted, witness: spread([]int64{x.Int64()})}
+			return decision{verdict: Refuted, witness: spread(n, idx, []int64{x.Int64()})}
 		}
-		return decision{verdict: Undecided, beyond: fmt.Sprintf("%s = %s", r.vars[0], x)}
+		return decision{verdict: Undecided, beyond: fmt.Sprintf("%s = %s", rvars[0], x)}
 	}
 	if w := findWitness(r); w != nil {
-		return decision{verdict: Refuted, witness: spread(w)}
+		return decision{verdict: Refuted, witness: spread(n, idx, w)}
 	}
 	if c := (&prover{budget: proofBudget}).nonneg(r); c != nil {
 		return decision{verdict: Proven, cert: c}
@@ -126,18 +119,18 @@ func decide(d mpoly) decision {
 }
 
 // proofReason puts a certificate for d = p − q in words.
-func proofReason(c *cert, d mpoly) string {
+func proofReason(c *cert, d poly.Poly) string {
 	switch c.kind {
 	case certZero:
 		return "p and q are equal"
 	case certConst:
-		return fmt.Sprintf("p − q is the constant %s", d.toPoly())
+		return fmt.Sprintf("p − q is the constant %s", d)
 	case certShift:
 		return "every coefficient of p − q is ≥ 0 after x = 1 + y for every variable x"
 	case certUnivar:
-		return fmt.Sprintf("one-variable test: p − q = %s ≥ 0 for integers %s ≥ 1 (its real roots isolated exactly, its sign checked between them)", d.toPoly(), c.v)
+		return fmt.Sprintf("one-variable test: p − q = %s ≥ 0 for integers %s ≥ 1 (its real roots isolated exactly, its sign checked between them)", d, c.v)
 	}
-	return fmt.Sprintf("p − q = %s ≥ 0 for dimensions ≥ 1: %s", d.toPoly(), c)
+	return fmt.Sprintf("p − q = %s ≥ 0 for dimensions ≥ 1: %s", d, c)
 }
 
 // unionUsed returns the variables p or q uses, sorted.

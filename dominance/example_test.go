@@ -61,6 +61,35 @@ func ExampleAlong() {
 	// T in [150, ∞]: 144 · B · T² + 6144 · B · T + 8 · T², at operation 29
 }
 
+// Three live sets at operations 1, 2 and 3. The first is pruned, the
+// second exceeding it by (T − 5)², but at T = 5 they tie and the first,
+// the earlier operation, is where a recording's peak is: AlongAll names
+// it there, where Along, looking at the kept candidates alone, cannot.
+func ExampleAlongAll() {
+	cands := []dominance.Candidate{
+		{Poly: parse("T^2 + 100"), Op: 1},
+		{Poly: parse("2*T^2 - 10*T + 125"), Op: 2},
+		{Poly: parse("2*T^2 - 20*T + 170"), Op: 3},
+	}
+	f := dominance.Prune(cands)
+	c, err := dominance.AlongAll(cands, f, "T", nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, s := range c.Segments {
+		to := "∞"
+		if s.To != 0 {
+			to = fmt.Sprint(s.To)
+		}
+		fmt.Printf("T in [%d, %s]: %s, at operation %d\n", s.From, to, cands[s.Holder].Poly, cands[s.Holder].Op)
+	}
+	// Output:
+	// T in [1, 4]: 2 · T² − 20 · T + 170, at operation 3
+	// T in [5, 5]: T² + 100, at operation 1
+	// T in [6, ∞]: 2 · T² − 10 · T + 125, at operation 2
+}
+
 // Prune keeps the candidates no other is proven to dominate, and backs
 // "none of which dominates another" with a witness for each ordered pair.
 func ExamplePrune() {

@@ -9,7 +9,7 @@ func (pr *pruner) finalize(frontier []int) {
 	for _, i := range frontier {
 		for _, j := range frontier {
 			if i != j {
-				ans[[2]int{i, j}] = decide(sub(pr.ms[i], pr.ms[j]))
+				ans[[2]int{i, j}] = decide(pr.ms[i].Sub(pr.ms[j]))
 			}
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"memsym/internal/tooltest"
 	"memsym/poly"
 )
 
@@ -300,10 +301,7 @@ var oraclePerVerdict = flag.Int("oracle.pairs", 8, "random pairs of each verdict
 // one sat. Of the Undecided it counts what z3 decides, for the report; a
 // model z3 gives is checked exactly before it counts against Dominates.
 func TestDominatesAgainstZ3(t *testing.T) {
-	path, err := exec.LookPath("z3")
-	if err != nil {
-		t.Skip("z3 not installed: apt-get install z3 (.ci/run installs it)")
-	}
+	path := tooltest.Need(t, "z3", "Dominates is not compared with z3 (apt-get install z3; .ci/run installs it)")
 	perVerdict := *oraclePerVerdict
 	if testing.Short() {
 		perVerdict = 5

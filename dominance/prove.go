@@ -37,54 +37,55 @@ type prover struct{ budget int }
 // nonneg returns a proof that m ≥ 0 at every integer point ≥ 1, or nil.
 // Every certificate it returns is sound; failing to find one proves
 // nothing.
-func (pr *prover) nonneg(m mpoly) *cert {
+func (pr *prover) nonneg(m poly.Poly) *cert {
 	if pr.budget <= 0 {
 		return nil
 	}
 	pr.budget--
-	m, _ = m.restrict()
+	m, _ = restrict(m)
+	vars := m.Vars()
 	switch {
-	case m.isZero():
+	case m.IsZero():
 		return &cert{kind: certZero}
-	case len(m.vars) == 0:
-		if m.constant().Sign() >= 0 {
+	case len(vars) == 0:
+		if c, _ := m.IsConst(); c.Sign() >= 0 {
 			return &cert{kind: certConst}
 		}
 		return nil
 	}
-	if m.shiftAll().allNonneg() {
+	if allNonneg(m.Shift(poly.Int(1))) {
 		return &cert{kind: certShift}
 	}
-	if len(m.vars) == 1 {
-		if nonnegAtIntegers(m.univariate(0)) {
-			return &cert{kind: certUnivar, v: m.vars[0]}
+	if len(vars) == 1 {
+		if cs, _ := m.Univariate(vars[0]); nonnegAtIntegers(cs) {
+			return &cert{kind: certUnivar, v: vars[0]}
 		}
 		return nil
 	}
-	for j := range m.vars {
-		if c := pr.collected(m, j); c != nil {
+	for _, v := range vars {
+		if c := pr.collected(m, v); c != nil {
 			return c
 		}
 	}
-	for j := range m.vars {
-		if c := pr.quadratic(m, j); c != nil {
+	for _, v := range vars {
+		if c := pr.quadratic(m, v); c != nil {
 			return c
 		}
 	}
 	return nil
 }
 
-// collected tries x_j = 1 + y: m = Σ c_i·y^i with y ≥ 0 at the integers
-// x_j ≥ 1, so m ≥ 0 wherever every c_i ≥ 0.
-func (pr *prover) collected(m mpoly, j int) *cert {
-	cs := m.shiftVar(j).collect(j)
+// collected tries x = 1 + y: m = Σ c_i·y^i with y ≥ 0 at the integers
+// x ≥ 1, so m ≥ 0 wherever every c_i ≥ 0.
+func (pr *prover) collected(m poly.Poly, x string) *cert {
+	cs := m.ShiftVar(x, poly.Int(1)).Collect(x)
 	// Refuse cheaply first: a coefficient that is a negative constant.
 	for _, c := range cs {
-		if r, _ := c.restrict(); len(r.vars) == 0 && r.constant().Sign() < 0 {
+		if k, ok := c.IsConst(); ok && k.Sign() < 0 {
 			return nil
 		}
 	}
-	out := &cert{kind: certCollect, v: m.vars[j]}
+	out := &cert{kind: certCollect, v: x}
 	for _, c := range cs {
 		sub := pr.nonneg(c)
 		if sub == nil {
@@ -95,19 +96,19 @@ func (pr *prover) collected(m mpoly, j int) *cert {
 	return out
 }
 
-// quadratic tries m = a·x² + b·x + c in x = x_j: where a > 0, m =
+// quadratic tries m = a·x² + b·x + c in x: where a > 0, m =
 // a·(x + b/2a)² + (4ac − b²)/4a ≥ 0; where a = 0, 4ac − b² ≥ 0 forces b = 0
 // and m = c ≥ 0. So a ≥ 0, c ≥ 0 and 4ac − b² ≥ 0 prove m ≥ 0 for every
 // real x.
-func (pr *prover) quadratic(m mpoly, j int) *cert {
-	cs := m.collect(j)
+func (pr *prover) quadratic(m poly.Poly, x string) *cert {
+	cs := m.Collect(x)
 	if len(cs) != 3 {
 		return nil
 	}
 	a, b, c := cs[2], cs[1], cs[0]
-	disc := sub(mul(a, c).scale(poly.Int(4)), mul(b, b))
-	out := &cert{kind: certQuadratic, v: m.vars[j]}
-	for _, q := range []mpoly{a, c, disc} {
+	disc := a.Mul(c).Scale(poly.Int(4)).Sub(b.Mul(b))
+	out := &cert{kind: certQuadratic, v: x}
+	for _, q := range []poly.Poly{a, c, disc} {
 		sub := pr.nonneg(q)
 		if sub == nil {
 			return nil
@@ -139,4 +140,30 @@ func (c *cert) String() string {
 			c.v, c.v, c.subs[0], c.subs[1], c.subs[2])
 	}
 	return "?"
+}
+
+// restrict returns m over the variables it uses only, and their positions
+// in m's Vars.
+func restrict(m poly.Poly) (poly.Poly, []int) {
+	vars, used := m.Vars(), m.Used()
+	idx := make([]int, 0, len(used))
+	for j, v := range vars {
+		if len(idx) < len(used) && used[len(idx)] == v {
+			idx = append(idx, j)
+		}
+	}
+	if len(used) == len(vars) {
+		return m, idx
+	}
+	return poly.WithVars(m, used), idx
+}
+
+// allNonneg reports whether every coefficient of m is ≥ 0.
+func allNonneg(m poly.Poly) bool {
+	for i := range m.Len() {
+		if c, _ := m.Term(i); c.Sign() < 0 {
+			return false
+		}
+	}
+	return true
 }

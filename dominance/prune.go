@@ -39,17 +39,17 @@ type Frontier struct {
 // pruner holds the working state of Prune.
 type pruner struct {
 	vars    []string
-	ms      []mpoly
+	ms      []poly.Poly // the candidates, over vars
 	samples []sample
-	shifted []*mpoly // each candidate with every variable x replaced by 1 + x, once computed
-	dup     []bool   // pruned as equal to an earlier candidate
+	shifted []*poly.Poly // each candidate with every variable x replaced by 1 + x, once computed
+	dup     []bool       // pruned as equal to an earlier candidate
 	out     *Frontier
 
 	// The shifted coefficients as dense int64 arrays, when they fit, kept
 	// for the frontier's members and the candidate at hand.
-	shape *denseShape     // nil when the arrays would be too large
-	dense map[int][]int64 // by candidate; nil: does not fit
-	free  [][]int64       // arrays to reuse
+	shape *poly.DenseShift // nil when the arrays would be too large
+	dense map[int][]int64  // by candidate; nil: does not fit
+	free  [][]int64        // arrays to reuse
 }
 
 // Prune keeps the candidates that no other is proven to dominate at every
@@ -95,60 +95,52 @@ func Prune(cands []Candidate) *Frontier {
 }
 
 func newPruner(cands []Candidate) *pruner {
-	seen := map[string]bool{}
-	var vars []string
-	for _, c := range cands {
-		for _, v := range c.Poly.Vars() {
-			if !seen[v] {
-				seen[v] = true
-				vars = append(vars, v)
-			}
-		}
-	}
-	slices.Sort(vars)
 	pr := &pruner{
-		ms:      make([]mpoly, len(cands)),
+		ms:      make([]poly.Poly, len(cands)),
 		samples: make([]sample, len(cands)),
-		shifted: make([]*mpoly, len(cands)),
+		shifted: make([]*poly.Poly, len(cands)),
 		dup:     make([]bool, len(cands)),
 		dense:   map[int][]int64{},
 		out:     &Frontier{PrunedBy: map[int]int{}, Witness: map[[2]int]map[string]int64{}},
 	}
-	a := new(arena)
-	for i, c := range cands {
-		pr.ms[i] = a.fromPoly(c.Poly, vars)
-	}
-	// Drop the variables no candidate uses.
-	deg := make([]int, len(vars))
-	for _, m := range pr.ms {
-		for j := range vars {
-			deg[j] = max(deg[j], m.degree(j))
+	// The variables some candidate uses, sorted; every candidate over them.
+	var vars, last []string
+	for _, c := range cands {
+		if vs := c.Poly.Vars(); !slices.Equal(vs, last) {
+			last = vs
+			for _, v := range vs {
+				if !slices.Contains(vars, v) {
+					vars = append(vars, v)
+				}
+			}
 		}
 	}
-	var keep []int
-	for j, d := range deg {
+	slices.Sort(vars)
+	var deg []int
+	for _, v := range vars {
+		d := 0
+		for _, c := range cands {
+			d = max(d, c.Poly.Degree(v))
+		}
 		if d > 0 {
-			keep = append(keep, j)
-			pr.vars = append(pr.vars, vars[j])
+			pr.vars = append(pr.vars, v)
+			deg = append(deg, d)
 		}
 	}
-	if len(keep) < len(vars) {
-		for i, m := range pr.ms {
-			pr.ms[i] = m.columns(pr.vars, keep)
-		}
+	for i, c := range cands {
+		pr.ms[i] = poly.WithVars(c.Poly, pr.vars)
 	}
 	pts := samplePoints(len(pr.vars))
 	slab := make([]float64, 2*len(pts)*len(cands))
 	for i, m := range pr.ms {
 		pr.samples[i] = sampleOf(m, pts, slab[2*len(pts)*i:2*len(pts)*(i+1)])
 	}
-	udeg := make([]int, len(keep))
-	for k, j := range keep {
-		udeg[k] = deg[j]
-	}
-	pr.shape = newDenseShape(udeg)
+	pr.shape = poly.NewDenseShift(deg, maxDense)
 	return pr
 }
+
+// maxDense bounds the length of a dense array of shifted coefficients.
+const maxDense = 512
 
 // dedupe prunes each candidate equal to an earlier one by that one, and
 // returns the indices of the first of each.
@@ -157,15 +149,15 @@ func (pr *pruner) dedupe() []int {
 	more := map[uint64][]int{} // further distinct candidates with a hash already taken
 	var distinct []int
 	for i, m := range pr.ms {
-		h := m.hash()
+		h := hash(m)
 		j, ok := first[h]
 		if !ok {
 			first[h] = i
 			distinct = append(distinct, i)
 			continue
 		}
-		if !pr.ms[j].equal(m) {
-			k := slices.IndexFunc(more[h], func(j int) bool { return pr.ms[j].equal(m) })
+		if !pr.ms[j].Equal(m) {
+			k := slices.IndexFunc(more[h], func(j int) bool { return pr.ms[j].Equal(m) })
 			if k < 0 {
 				more[h] = append(more[h], i)
 				distinct = append(distinct, i)
@@ -195,7 +187,7 @@ func (pr *pruner) dominator(c int, among []int) int {
 		}
 	}
 	for _, f := range eligible {
-		if (&prover{budget: proofBudget}).nonneg(sub(pr.ms[f], pr.ms[c])) != nil {
+		if (&prover{budget: proofBudget}).nonneg(pr.ms[f].Sub(pr.ms[c])) != nil {
 			return f
 		}
 	}
@@ -204,46 +196,26 @@ func (pr *pruner) dominator(c int, among []int) int {
 
 // proves reports whether f is proven to dominate c.
 func (pr *pruner) proves(f, c int) bool {
-	return pr.shiftGE(f, c) || (&prover{budget: proofBudget}).nonneg(sub(pr.ms[f], pr.ms[c])) != nil
+	return pr.shiftGE(f, c) || (&prover{budget: proofBudget}).nonneg(pr.ms[f].Sub(pr.ms[c])) != nil
 }
 
 // shiftGE reports whether every coefficient of f − c is ≥ 0 after x = 1 + y
-// for every variable, comparing the shifted forms term by term.
+// for every variable, comparing the shifted forms coefficient by
+// coefficient: as dense arrays when they fit in int64s.
 func (pr *pruner) shiftGE(f, c int) bool {
 	if a, ok := pr.denseOf(f); ok {
 		if b, ok := pr.denseOf(c); ok {
 			return geq(a, b)
 		}
 	}
-	a, b := pr.shift(f), pr.shift(c)
-	i, j := 0, 0
-	for i < len(a.coefs) || j < len(b.coefs) {
-		o := 0
-		switch {
-		case i == len(a.coefs):
-			o = -1
-		case j == len(b.coefs):
-			o = 1
-		default:
-			o = compareRows(a.row(i), b.row(j))
-		}
-		switch {
-		case o > 0: // only f has the term: f's coefficient minus 0
-			if a.coefs[i].Sign() < 0 {
-				return false
-			}
-			i++
-		case o < 0:
-			if b.coefs[j].Sign() > 0 {
-				return false
-			}
-			j++
-		default:
-			if a.coefs[i].Cmp(b.coefs[j]) < 0 {
-				return false
-			}
-			i++
-			j++
+	return allNonneg(pr.shift(f).Sub(*pr.shift(c)))
+}
+
+// geq reports whether a[i] ≥ b[i] for every i.
+func geq(a, b []int64) bool {
+	for i, x := range a {
+		if x < b[i] {
+			return false
 		}
 	}
 	return true
@@ -262,9 +234,9 @@ func (pr *pruner) denseOf(i int) ([]int64, bool) {
 	if n := len(pr.free); n > 0 {
 		d, pr.free = pr.free[n-1], pr.free[:n-1]
 	} else {
-		d = make([]int64, pr.shape.size)
+		d = make([]int64, pr.shape.Len())
 	}
-	if !pr.shape.shifted(pr.ms[i], d) {
+	if !pr.shape.Shifted(pr.ms[i], d) {
 		pr.free = append(pr.free, d)
 		d = nil
 	}
@@ -283,10 +255,38 @@ func (pr *pruner) forget(i int) {
 
 // shift returns candidate i with every variable x replaced by 1 + x,
 // computed once until forgotten.
-func (pr *pruner) shift(i int) *mpoly {
+func (pr *pruner) shift(i int) *poly.Poly {
 	if pr.shifted[i] == nil {
-		s := pr.ms[i].shiftAll()
+		s := pr.ms[i].Shift(poly.Int(1))
 		pr.shifted[i] = &s
 	}
 	return pr.shifted[i]
+}
+
+// hash returns a hash of m (FNV-1a) that equal polynomials over the same
+// variables share.
+func hash(m poly.Poly) uint64 {
+	h := uint64(14695981039346656037)
+	put := func(x uint64) {
+		for range 8 {
+			h ^= x & 0xff
+			h *= 1099511628211
+			x >>= 8
+		}
+	}
+	for i := range m.Len() {
+		c, exp := m.Term(i)
+		if n, d, ok := c.Small(); ok {
+			put(uint64(n))
+			put(uint64(d))
+		} else {
+			for _, b := range []byte(c.String()) {
+				put(uint64(b))
+			}
+		}
+		for _, e := range exp {
+			put(uint64(e))
+		}
+	}
+	return h
 }

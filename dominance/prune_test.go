@@ -127,6 +127,24 @@ func TestPruneChain(t *testing.T) {
 	}
 }
 
+// TestPruneUndecidedOneWay: a pair is undecided when either direction is,
+// here f ≥ j (beyond the certificates) while j ≥ f is refuted.
+func TestPruneUndecidedOneWay(t *testing.T) {
+	j, f := mustParse(t, "B*T"), mustParse(t, chainF)
+	if Dominates(f, j).Verdict != Undecided || Dominates(j, f).Verdict != Refuted {
+		t.Fatal("f ≥ j is no longer undecided, or j ≥ f no longer refuted: the test needs another pair")
+	}
+	cands := candidates(t, "B*T", chainF)
+	fr := Prune(cands)
+	if !slices.Equal(fr.Kept, []int{0, 1}) || !slices.Equal(fr.Undecided, [][2]int{{0, 1}}) {
+		t.Fatalf("kept %v, undecided %v; want both kept and the pair undecided", fr.Kept, fr.Undecided)
+	}
+	if _, ok := fr.Witness[[2]int{1, 0}]; ok || len(fr.Witness) != 1 {
+		t.Errorf("witnesses %v, want one, for (0, 1) only", fr.Witness)
+	}
+	checkFrontier(t, cands, fr)
+}
+
 // naiveKept is the reference: every pair compared with Dominates; a
 // candidate is kept unless another is proven to dominate it (of equal
 // ones, the first is kept).

@@ -1,6 +1,10 @@
 package dominance
 
-import "math"
+import (
+	"math"
+
+	"memsym/poly"
+)
 
 // sample holds a candidate's values at the sample points, in floating
 // point. Samples only propose which pairs are worth an exact check; no
@@ -36,13 +40,14 @@ func samplePoints(k int) [][]float64 {
 
 // sampleOf evaluates m at the points in floating point, into slab (of
 // length 2·len(pts)).
-func sampleOf(m mpoly, pts [][]float64, slab []float64) sample {
+func sampleOf(m poly.Poly, pts [][]float64, slab []float64) sample {
 	s := sample{val: slab[:len(pts):len(pts)], abs: slab[len(pts):]}
 	for k, pt := range pts {
 		var v, a float64
-		for i, c := range m.coefs {
+		for i := range m.Len() {
+			c, exp := m.Term(i)
 			t := c.Float64()
-			for j, e := range m.row(i) {
+			for j, e := range exp {
 				for ; e > 0; e-- {
 					t *= pt[j]
 				}

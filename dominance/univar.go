@@ -81,7 +81,7 @@ func smallNonneg(cs []poly.Rat) (ok, decided bool) {
 		if b < 0 {
 			return false, true
 		}
-		s, fits := addInt64(b, c)
+		s, fits := poly.AddInt64(b, c)
 		return s >= 0, fits
 	}
 	if a < 0 {
@@ -95,7 +95,7 @@ func smallNonneg(cs []poly.Rat) (ok, decided bool) {
 		if x < 1 {
 			continue
 		}
-		y, fits := quadAt(a, b, c, x)
+		y, fits := poly.HornerInt64([]int64{c, b, a}, x)
 		if !fits {
 			return false, false
 		}
@@ -104,15 +104,6 @@ func smallNonneg(cs []poly.Rat) (ok, decided bool) {
 		}
 	}
 	return true, true
-}
-
-// quadAt returns a·x² + b·x + c, and false if it overflows.
-func quadAt(a, b, c, x int64) (int64, bool) {
-	ax, ok1 := mulInt64(a, x)
-	axb, ok2 := addInt64(ax, b)
-	t, ok3 := mulInt64(axb, x)
-	y, ok4 := addInt64(t, c)
-	return y, ok1 && ok2 && ok3 && ok4
 }
 
 // floorDiv returns ⌊n/d⌋ for d > 0.

@@ -23,11 +23,11 @@ var lineValues = []int64{1, 2, 10, 1000}
 const maxLines = 64
 
 // findWitness looks for an integer point, every coordinate ≥ 1, where
-// d < 0, checked exactly. It returns the point over d.vars (coordinates of
+// d < 0, checked exactly. It returns the point over d's Vars (coordinates of
 // variables d does not use are 1), or nil if it finds none — which proves
 // nothing.
-func findWitness(d mpoly) []int64 {
-	r, idx := d.restrict()
+func findWitness(d poly.Poly) []int64 {
+	r, idx := restrict(d)
 	w := gridWitness(r)
 	if w == nil {
 		w = lineWitness(r)
@@ -38,8 +38,13 @@ func findWitness(d mpoly) []int64 {
 	if w == nil {
 		return nil
 	}
-	w = shrink(r, w)
-	out := make([]int64, len(d.vars))
+	return spread(len(d.Vars()), idx, shrink(r, w))
+}
+
+// spread returns a point in n variables, those at idx at w's values and the
+// others at 1.
+func spread(n int, idx []int, w []int64) []int64 {
+	out := make([]int64, n)
 	for j := range out {
 		out[j] = 1
 	}
@@ -49,11 +54,24 @@ func findWitness(d mpoly) []int64 {
 	return out
 }
 
+// lineThrough returns the coefficients, lowest power first, of m (over
+// vars) as a polynomial in vars[j] alone, the other variables at their
+// values in at.
+func lineThrough(m poly.Poly, vars []string, at []int64, j int) []poly.Rat {
+	for o, v := range vars {
+		if o != j {
+			m = m.Subst(v, poly.Int(at[o]))
+		}
+	}
+	cs, _ := m.Univariate(vars[j])
+	return cs
+}
+
 // gridWitness tries the points of a grid, nearest the origin first.
-func gridWitness(m mpoly) []int64 {
-	k := len(m.vars)
+func gridWitness(m poly.Poly) []int64 {
+	k := len(m.Vars())
 	if k == 0 {
-		if m.constant().Sign() < 0 {
+		if c, _ := m.IsConst(); c.Sign() < 0 {
 			return []int64{}
 		}
 		return nil
@@ -72,7 +90,7 @@ func gridWitness(m mpoly) []int64 {
 		for j, i := range tuple {
 			at[j] = vals[i]
 		}
-		if m.eval(at).Sign() < 0 {
+		if m.EvalInts(at).Sign() < 0 {
 			return at
 		}
 	}
@@ -81,14 +99,14 @@ func gridWitness(m mpoly) []int64 {
 
 // sparseWitness tries, for many variables, all ones, all 1000, and each
 // variable alone at 1000.
-func sparseWitness(m mpoly) []int64 {
-	k := len(m.vars)
+func sparseWitness(m poly.Poly) []int64 {
+	k := len(m.Vars())
 	try := func(f func(j int) int64) []int64 {
 		at := make([]int64, k)
 		for j := range at {
 			at[j] = f(j)
 		}
-		if m.eval(at).Sign() < 0 {
+		if m.EvalInts(at).Sign() < 0 {
 			return at
 		}
 		return nil
@@ -178,8 +196,9 @@ func gridOrder(s, k int) [][]int {
 // lineWitness runs the exact one-variable test along lines parallel to each
 // axis, the other variables at lineValues: a negative integer found there is
 // a witness.
-func lineWitness(m mpoly) []int64 {
-	k := len(m.vars)
+func lineWitness(m poly.Poly) []int64 {
+	vars := m.Vars()
+	k := len(vars)
 	if k < 2 {
 		return nil
 	}
@@ -194,24 +213,24 @@ func lineWitness(m mpoly) []int64 {
 				break
 			}
 			line := m
-			// Substitute from the last variable down, so indices stay valid.
-			for o := k - 2; o >= 0; o-- {
+			for o := range others {
 				v := o
 				if o >= j {
 					v = o + 1
 				}
 				others[o] = vals[tuple[o]]
-				line = line.subst(v, poly.Int(others[o]))
+				line = line.Subst(vars[v], poly.Int(others[o]))
 			}
-			if len(line.used()) == 0 {
+			cs, _ := line.Univariate(vars[j])
+			if len(cs) < 2 {
 				continue // the grid has seen its constant value
 			}
-			x := firstNegative(integerCoefs(line.univariate(0)))
+			x := firstNegative(integerCoefs(cs))
 			if x == nil || !x.IsInt64() {
 				continue
 			}
 			at := slices.Insert(slices.Clone(others), j, x.Int64())
-			if m.eval(at).Sign() < 0 { // checked again, on the whole polynomial
+			if m.EvalInts(at).Sign() < 0 { // checked again, on the whole polynomial
 				return at
 			}
 		}
@@ -223,25 +242,21 @@ func lineWitness(m mpoly) []int64 {
 // turn to the smallest integer ≥ 1 at which m, the others held, is still
 // negative (found by the exact one-variable test), so that a witness shows
 // where the order turns.
-func shrink(m mpoly, at []int64) []int64 {
+func shrink(m poly.Poly, at []int64) []int64 {
+	vars := m.Vars()
 	at = slices.Clone(at)
 	for j := range at {
-		line := m
-		for o := len(at) - 1; o >= 0; o-- {
-			if o != j {
-				line = line.subst(o, poly.Int(at[o]))
-			}
-		}
-		if len(line.used()) == 0 {
+		cs := lineThrough(m, vars, at, j)
+		if len(cs) < 2 {
 			continue
 		}
-		x := firstNegative(integerCoefs(line.univariate(0)))
+		x := firstNegative(integerCoefs(cs))
 		if x == nil || !x.IsInt64() {
 			continue // cannot happen: at[j] itself is negative
 		}
 		prev := at[j]
 		at[j] = x.Int64()
-		if m.eval(at).Sign() >= 0 { // checked again, on the whole polynomial
+		if m.EvalInts(at).Sign() >= 0 { // checked again, on the whole polynomial
 			at[j] = prev
 		}
 	}

@@ -1,46 +1,113 @@
 package explain
 
-import "fmt"
+import (
+	"fmt"
+
+	"memsym/doc"
+)
+
+// ChapterNumber is the memory chapter's number in a program's explanation.
+const ChapterNumber = 13
 
 // Chapter writes the memory chapter of in: what is counted, the counts at
-// the point, the polynomials and where each holds the peak, and how they
-// were checked. Sections whose data in leaves out say so briefly or are
-// left out.
-func Chapter(in *Input) *Document {
-	doc := &Document{Title: "Memory: what " + in.Entry + " needs"}
-	doc.Sections = append(doc.Sections, counted(in))
+// the point, the polynomials and where each holds the peak, the crossovers
+// at other constants, and how it was checked. It says only what in shows:
+// a section whose data in leaves out is left out, or says what is missing.
+func Chapter(in *Input) *doc.Document {
+	w := &writer{in: in}
+	w.plan()
+	d := &doc.Document{Title: "Memory: what " + in.Entry + " needs", Number: ChapterNumber}
+	d.Sections = append(d.Sections, w.counted())
 	if in.Point != nil {
-		doc.Sections = append(doc.Sections, atPoint(in))
+		d.Sections = append(d.Sections, w.atPoint())
 	}
-	if in.Symbolic != nil {
-		doc.Sections = append(doc.Sections, asPolynomials(in))
-		doc.Formulas = formulas(in)
+	if w.polynomials {
+		d.Sections = append(d.Sections, w.asPolynomials())
 	}
-	doc.Sections = append(doc.Sections, checked(in))
-	return doc
+	if len(in.Elsewhere) > 0 {
+		d.Sections = append(d.Sections, w.elsewhere())
+	}
+	d.Sections = append(d.Sections, w.checked())
+	d.Formulas, d.Numbers = w.formulas(), w.numbers()
+	return d
 }
 
-// counted is the section that says what is counted, with the program's
-// own numbers where there is a point.
-func counted(in *Input) Section {
-	s := Section{Title: "What is counted"}
-	what := []any{"memsym recorded ", Code(in.Entry)}
+// writer writes one chapter: its input and the numbers of its sections,
+// tables and figures, so that the text can refer to them.
+type writer struct {
+	in          *Input
+	polynomials bool
+	section     map[string]int
+	tables      int
+	figures     int
+}
+
+// plan numbers the chapter's sections before any is written.
+func (w *writer) plan() {
+	in := w.in
+	w.polynomials = in.Symbolic != nil && len(in.Vars) > 0
+	w.section = map[string]int{}
+	n := 0
+	next := func(name string, present bool) {
+		if present {
+			n++
+			w.section[name] = n
+		}
+	}
+	next("counted", true)
+	next("point", in.Point != nil)
+	next("polynomials", w.polynomials)
+	next("elsewhere", len(in.Elsewhere) > 0)
+	next("checked", true)
+}
+
+// ref names a section of the chapter: "section 13.5".
+func (w *writer) ref(name string) string {
+	return fmt.Sprintf("section %d.%d", ChapterNumber, w.section[name])
+}
+
+// table returns the name the next table goes by: "Table 13.2".
+func (w *writer) table() string {
+	w.tables++
+	return fmt.Sprintf("Table %d.%d", ChapterNumber, w.tables)
+}
+
+// figure returns the name the next figure goes by: "Figure 13.1".
+func (w *writer) figure() string {
+	w.figures++
+	return fmt.Sprintf("Figure %d.%d", ChapterNumber, w.figures)
+}
+
+// counted is the section that says what is counted, at which constants,
+// with the program's own numbers where there is a point.
+func (w *writer) counted() doc.Section {
+	in := w.in
+	s := doc.Section{Title: "What is counted"}
+	what := []any{"memsym recorded ", doc.Code(in.Entry)}
 	if in.Program != "" {
 		what = append(what, " of ", in.Program)
 	}
 	if in.Realization != "" {
 		what = append(what, " in ", in.Realization)
 	}
-	if len(in.Consts) > 0 {
-		what = append(what, ", at ", constants(in.Consts), ",")
+	what = append(what, " operation by operation, on buffers that have an identity, and counts its memory from those recordings; it never measures a process.")
+	switch {
+	case len(in.Consts) > 0 && len(in.Elsewhere) > 0:
+		what = append(what, " Every number and formula of this chapter is at ", constants(in.Consts), ", except those of ", w.ref("elsewhere"), ", which says at which constants each is.")
+	case len(in.Consts) > 0:
+		what = append(what, " Every number and formula of this chapter is at ", constants(in.Consts), ".")
+	default:
+		what = append(what, " The program has no constants: its dimensions alone set its sizes.")
 	}
-	what = append(what, " operation by operation, on buffers that have an identity, and counts its memory from that recording; it never measures a process.")
+	if len(in.Vars) == 0 {
+		what = append(what, " ", doc.Code(in.Entry), " has no dimensions: its sizes are fixed, so one recording gives its memory at every call, and there are no polynomials to make.")
+	}
 	s.Blocks = append(s.Blocks, para(what...))
 
 	pc := in.Point
 	inputs := []any{"The inputs, "}
 	if pc != nil {
-		inputs = append(inputs, "here ", pc.Inputs, " bytes of which the parameters are ", pc.Params, ",")
+		inputs = append(inputs, "here ", bytesWords(pc.Inputs), " of which the parameters are ", pc.Params, ",")
 	} else {
 		inputs = append(inputs, "the parameters among them,")
 	}
@@ -51,7 +118,7 @@ func counted(in *Input) Section {
 		"The peak is the largest live set, at the first operation that reaches it")
 	if pc != nil {
 		rules = append(rules, " (", pc.Peak, " bytes at operation ", pc.PeakOp, ")",
-			"; what is needed is the inputs and the peak, ", pc.Needs, " bytes.")
+			"; what is needed is the inputs and the peak, ", bytesWords(pc.Needs), ".")
 	} else {
 		rules = append(rules, "; what is needed is the inputs and the peak.")
 	}
@@ -59,116 +126,4 @@ func counted(in *Input) Section {
 	s.Blocks = append(s.Blocks, para("This is what any executor of that sequence of operations holds if it frees each buffer after its last read and keeps buffers whole. ",
 		"It leaves out the allocator's reserves and the process's own footprint."))
 	return s
-}
-
-// checked is the section that says how the counts and the polynomials were
-// checked.
-func checked(in *Input) Section {
-	s := Section{Title: "How it was checked"}
-	sym := in.Symbolic
-	if sym == nil && len(in.Verified) == 0 && in.Point == nil {
-		s.Blocks = append(s.Blocks, para("Nothing was counted: neither a point nor polynomials were asked for."))
-		return s
-	}
-	if sym == nil && len(in.Verified) == 0 {
-		s.Blocks = append(s.Blocks, para("The counts come from one recording at ", assignment(in.Point.At),
-			"; no polynomials were made, so there was nothing to check them against."))
-		return s
-	}
-	if sym != nil {
-		grid := []any{"Each buffer's bytes were interpolated exactly from recordings on a grid of "}
-		if n := len(sym.Grid); n > 0 && sameLengths(sym.Grid) {
-			grid = append(grid, count(len(sym.Grid[0])), " ", plural(len(sym.Grid[0]), "value"), " per dimension, ")
-		}
-		grid = append(grid, gridWords(in.Vars, sym.Grid)...)
-		grid = append(grid, ". The operations must be the same at every point, so a dimension that counts a fold's iterations is refused.")
-		if len(sym.Checked) > 0 {
-			grid = append(grid, " The polynomials were checked against ", pick(len(sym.Checked) == 1, "a recording", "recordings"), " off the grid, at ")
-			for i, pt := range sym.Checked {
-				if i > 0 {
-					grid = append(grid, "; ")
-				}
-				grid = append(grid, assignment(zipVars(in.Vars, pt)))
-			}
-			grid = append(grid, ".")
-		}
-		s.Blocks = append(s.Blocks, para(grid...))
-	}
-	if len(in.Verified) > 0 {
-		ok := 0
-		for _, v := range in.Verified {
-			if v.OK {
-				ok++
-			}
-		}
-		verdict := fmt.Sprintf("all %s agree.", count(ok))
-		if ok < len(in.Verified) {
-			verdict = fmt.Sprintf("%s of them %s.", capital(count(len(in.Verified)-ok)), pick(len(in.Verified)-ok == 1, "disagrees", "disagree"))
-		}
-		s.Blocks = append(s.Blocks, para("Statement M3 checks the polynomials against recordings at ",
-			count(len(in.Verified)), " more ", plural(len(in.Verified), "assignment"), ": ", verdict))
-		t := &Table{
-			Header: []Cell{cell("assignment"), cell("result"), cell("detail")},
-			Align:  []Align{AlignLeft, AlignLeft, AlignLeft},
-		}
-		for _, v := range in.Verified {
-			result := "agrees"
-			if !v.OK {
-				result = "disagrees"
-			}
-			t.Rows = append(t.Rows, []Cell{cell(assignment(v.Point)), cell(result), cell(v.Detail)})
-		}
-		s.Blocks = append(s.Blocks, t)
-	}
-	return s
-}
-
-// gridWords writes a grid: "B ∈ {16, 32, 48} and T ∈ {256, 512, 768}".
-func gridWords(vars []string, grid [][]int64) []any {
-	var parts []any
-	for i, values := range grid {
-		switch {
-		case i > 0 && i == len(grid)-1:
-			parts = append(parts, " and ")
-		case i > 0:
-			parts = append(parts, ", ")
-		}
-		name := fmt.Sprintf("x%d", i+1)
-		if i < len(vars) {
-			name = vars[i]
-		}
-		parts = append(parts, name+" ∈ {")
-		for j, v := range values {
-			if j > 0 {
-				parts = append(parts, ", ")
-			}
-			parts = append(parts, v)
-		}
-		parts = append(parts, "}")
-	}
-	return parts
-}
-
-// zipVars pairs the dimensions' names with values in their order.
-func zipVars(vars []string, values []int64) []NameInt {
-	at := make([]NameInt, 0, len(values))
-	for i, v := range values {
-		name := fmt.Sprintf("x%d", i+1)
-		if i < len(vars) {
-			name = vars[i]
-		}
-		at = append(at, NameInt{Name: name, Value: v})
-	}
-	return at
-}
-
-// sameLengths reports whether every row of grid has as many values as the
-// first.
-func sameLengths(grid [][]int64) bool {
-	for _, g := range grid {
-		if len(g) != len(grid[0]) {
-			return false
-		}
-	}
-	return true
 }

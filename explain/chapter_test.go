@@ -1,72 +1,22 @@
 package explain_test
 
 import (
+	"context"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"memsym/explain"
-	"memsym/explain/explaintest"
+	"memsym/interp"
+	"memsym/model"
+	"memsym/poly"
+	"memsym/record"
+	"memsym/source"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// dump writes doc as plain text, one block a paragraph, so that a golden
-// file shows the chapter's words and data as a reader would check them.
-func dump(doc *explain.Document) string {
-	var b strings.Builder
-	text := func(ins []explain.Inline) string { return explain.PlainText(ins, " ") }
-	fmt.Fprintf(&b, "# %s\n", doc.Title)
-	for _, s := range doc.Sections {
-		fmt.Fprintf(&b, "\n## %s\n", s.Title)
-		for _, blk := range s.Blocks {
-			b.WriteByte('\n')
-			switch blk := blk.(type) {
-			case *explain.Paragraph:
-				b.WriteString(text(blk.Inlines) + "\n")
-			case *explain.List:
-				for _, item := range blk.Items {
-					b.WriteString("- " + text(item) + "\n")
-				}
-			case *explain.Table:
-				row := func(cells []explain.Cell) {
-					parts := make([]string, len(cells))
-					for i, c := range cells {
-						parts[i] = text(c)
-					}
-					b.WriteString("| " + strings.Join(parts, " | ") + " |\n")
-				}
-				row(blk.Header)
-				for _, r := range blk.Rows {
-					row(r)
-				}
-			case *explain.Figure:
-				fmt.Fprintf(&b, "[figure %s: x %q, y %q]\n", blk.Name, blk.XLabel, blk.YLabel)
-				for _, s := range blk.Series {
-					pts := make([]string, len(s.Points))
-					for i, p := range s.Points {
-						pts[i] = p.X.String() + ":" + p.Y.String()
-					}
-					fmt.Fprintf(&b, "  series %q steps=%v: %s\n", s.Label, s.Steps, strings.Join(pts, " "))
-				}
-				for _, m := range blk.Marks {
-					fmt.Fprintf(&b, "  mark %s:%s %q\n", m.At.X, m.At.Y, m.Label)
-				}
-				b.WriteString("  caption: " + text(blk.Caption) + "\n")
-			}
-		}
-	}
-	if len(doc.Formulas) > 0 {
-		b.WriteString("\nformulas:\n")
-		for _, f := range doc.Formulas {
-			fmt.Fprintf(&b, "  %s (%s, candidate=%v): %s\n", f.Key, f.Label, f.Candidate, f.Poly)
-		}
-	}
-	return b.String()
-}
 
 func golden(t *testing.T, name, got string) {
 	t.Helper()
@@ -81,29 +31,52 @@ func golden(t *testing.T, name, got string) {
 		t.Fatalf("%v (run go test -update to write it)", err)
 	}
 	if got != string(want) {
-		t.Errorf("%s differs from the chapter written now; got:\n%s", path, got)
+		t.Errorf("%s differs from the chapter written now; run go test -update and read the difference", path)
 	}
 }
 
+// text is a program's chapter as plain text.
+func text(t *testing.T, name string) string { return dump(explain.Chapter(input(t, name))) }
+
 func TestChapterGolden(t *testing.T) {
-	golden(t, "gpt-course.golden", dump(explain.Chapter(explaintest.GPTCourse())))
+	for _, name := range []string{"gpt-course", "llama2-7b-block", "decode-kv-cache"} {
+		golden(t, name+".golden", text(t, name))
+	}
 }
 
-// The chapter must say, in the seed's words, what holds the peak where.
+// The chapter must say, in the seed's words and numbers, what holds the
+// peak where, at which constants.
 func TestChapterSentences(t *testing.T) {
-	got := dump(explain.Chapter(explaintest.GPTCourse()))
+	got := text(t, "gpt-course")
 	for _, want := range []string{
-		"from T = 150 the attention's probabilities, 144 · B · T² + 6144 · B · T + 8 · T², hold the peak.",
-		"up to T = 149 the feed-forward's up projection, 27648 · B · T + 8 · T², holds the peak;",
-		"Which of them holds the peak along T, for every B ≥ 1:",
-		"The peak is at operation 19, Linear.apply/%5 in blocks[0].ff.up. Four buffers are live there:",
-		"| the peak of live bytes, at operation 19 of 45 | 149 504 | 150 kB |",
-		"| what is needed: the inputs and the peak | 1 052 928 | 1.1 MB |",
-		"| blocks ×2 | 147 456 | 147 456 |",
-		"Of the 149 504 bytes live at the peak, blocks ×2 made 147 456, blocks.ff.up 131 072 of them.",
-		"mark 150:4341600 \"T = 150\"",
+		"Every number and formula of this chapter is at D = 64, H = 2, L = 2, except those of section 13.4",
+		"The peak is at operation 19, Linear.apply/%5 in blocks[0].ff.up. Four buffers are live there (Table 13.2).",
+		"| the peak of live bytes, at operation 19 of 45 | 149 504 | 146 KiB |",
+		"| what is needed: the inputs and the peak | 1 052 928 | 1.00 MiB |",
+		"| blocks ×2 | 147 456 | 98.6 | 147 456 |",
+		"|     blocks.ff.up | 131 072 | 87.7 | 131 072 |",
+		"| the peak: the sum of the unindented shares | 149 504 | 100 |",
+		"Of the 149 504 bytes live at the peak, blocks ×2 made 147 456 (98.6 %), blocks.ff.up 131 072 of them.",
+		// One model: the polynomials at D = 64, whose crossover the seed
+		// gives at T = 75.
+		"| 3 | 4608 · B · T + 8 · T² | 19, Linear.apply/%5 in blocks[0].ff.up | the feed-forward's up xW and up (B · T · 4D reals each) |",
+		"Along T, for every B ≥ 1, memsym found exactly which candidate holds the peak",
+		"- T = 1 to 74: candidate 3, 4608 · B · T + 8 · T²;",
+		"- T ≥ 75: candidate 2, 48 · B · T² + 1024 · B · T + 8 · T².",
+		"| B = 2, T = 74 | 725 792 at operation 19 | 725 792 at operation 19, candidate 3 | agrees |",
+		// And at the course's constants, T = 150.
+		"At D = 384, H = 6, L = 6, memsym built a model of its own the same way.",
+		"- T ≥ 150: 144 · B · T² + 6144 · B · T + 8 · T², at operation 12",
+		"| B = 2, T = 150 | 8 503 200 at operation 12 | 8 503 200 at operation 12 | agrees |",
+		"mark 75:738600 \"T = 75\"",
+		"mark 16:149504 \"counted\"",
 		"mark 19:149504 \"peak, operation 19\"",
+		"band 4–24 \"blocks[0]\"",
+		"guide 256 \"grid\"",
 		"B ∈ {16, 32, 48} and T ∈ {256, 512, 768}",
+		"Check M3 records the program afresh at points off the grid",
+		"CrossoverA (along T, for every B ≥ 1, at D = 64, H = 2, L = 2: from T = 75 the live set at operation 12 holds the peak): 75",
+		"CrossoverB (along T, for every B ≥ 1, at D = 384, H = 6, L = 6: from T = 150 the live set at operation 12 holds the peak): 150",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the chapter lacks %q", want)
@@ -111,59 +84,365 @@ func TestChapterSentences(t *testing.T) {
 	}
 }
 
-// A chapter with parts of its input left out must still be written, and
-// say what it lacks.
-func TestChapterPartialInputs(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		edit func(in *explain.Input)
-		want []string
-		not  []string
-	}{
-		{"no point", func(in *explain.Input) { in.Point = nil },
-			[]string{"the inputs, the parameters among them,", "## As polynomials in B and T"}, []string{"## At B"}},
-		{"no polynomials", func(in *explain.Input) { in.Symbolic = nil; in.Verified = nil },
-			[]string{"no polynomials were made"}, []string{"## As polynomials"}},
-		{"nothing", func(in *explain.Input) { in.Point, in.Symbolic, in.Verified = nil, nil, nil },
-			[]string{"Nothing was counted"}, nil},
-		{"at fixed values", func(in *explain.Input) {
-			in.Symbolic.ForAll = false
-			in.Symbolic.Fixed = []explain.NameInt{{Name: "B", Value: 16}}
-		}, []string{"Which of them holds the peak along T, at B = 16:", "along T at B = 16"}, nil},
-		{"undecided", func(in *explain.Input) { in.Symbolic.Undecided = [][2]int{{0, 2}} },
-			[]string{"could not decide for every B ≥ 1 which of candidates 1 and 3 is the larger"}, nil},
-		{"unnamed", func(in *explain.Input) {
-			for i := range in.Symbolic.Candidates {
-				in.Symbolic.Candidates[i].Name = ""
+// Every number of a chapter is at one set of constants: the largest
+// candidate at the counted point is the peak counted there, on every
+// bundled program.
+func TestOneModelPerChapter(t *testing.T) {
+	for _, name := range bundled() {
+		in := input(t, name)
+		if in.Point == nil || in.Symbolic == nil || len(in.Vars) == 0 {
+			t.Errorf("%s: the chapter has no point or no polynomials", name)
+			continue
+		}
+		var top poly.Rat
+		for _, c := range in.Symbolic.Candidates {
+			v, err := c.Poly.EvalInt(in.Point.At.Map())
+			if err != nil {
+				t.Fatal(err)
 			}
-		}, []string{"from T = 150 candidate 2, 144 · B · T² + 6144 · B · T + 8 · T², holds the peak."}, []string{"what weighs most"}},
-		{"a failed check", func(in *explain.Input) { in.Verified[1].OK = false },
-			[]string{"One of them disagrees.", "| B = 1, T = 150 | disagrees |"}, nil},
+			if v.Cmp(top) > 0 {
+				top = v
+			}
+		}
+		if !top.Equal(in.Point.Peak) {
+			t.Errorf("%s: the candidates give %s bytes at %s, the counted peak is %s", name, top, in.Point.At, in.Point.Peak)
+		}
+	}
+}
+
+// Build refuses a point counted at other constants than the model's.
+func TestBuildRefusesTwoSetsOfConstants(t *testing.T) {
+	ctx := context.Background()
+	src, err := source.NewProgram("gpt-course", map[string]int64{"D": 384, "H": 6, "L": 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.Build(ctx, src, source.Spec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	small, _ := source.NewProgram("gpt-course", nil)
+	rec, err := small.Record(ctx, small.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = explain.Build(&explain.Content{Program: "gpt-course", Model: m, Counted: rec})
+	if err == nil || !strings.Contains(err.Error(), "a chapter has one set of constants") {
+		t.Errorf("Build with the point at D = 64 and the model at D = 384: %v", err)
+	}
+}
+
+// Crossovers found at a fixed value of the other dimensions must be said
+// to hold there, never "for every B": the Llama block's order along T
+// depends on B.
+func TestForEveryOnlyWhenProven(t *testing.T) {
+	llama := input(t, "llama2-7b-block")
+	if c := llama.Symbolic.Cross; len(c.Free) != 0 || len(c.Fixed) != 1 {
+		t.Fatalf("the Llama block's crossovers: free %v, fixed %v; want B fixed", c.Free, c.Fixed)
+	}
+	got := text(t, "llama2-7b-block")
+	if strings.Contains(got, "for every B ≥ 1") || strings.Contains(got, "for any B") {
+		t.Errorf("the Llama chapter claims its crossovers for every B:\n%s", got)
+	}
+	for _, want := range []string{"Along T, at B = 1, memsym found exactly which candidate holds the peak", "Candidates 1 and 2 hold the peak at no T ≥ 1 at B = 1;"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the Llama chapter lacks %q", want)
+		}
+	}
+	// The same words for the course GPT, whose order is proven for every B.
+	if gpt := text(t, "gpt-course"); !strings.Contains(gpt, "Along T, for every B ≥ 1, memsym found") {
+		t.Errorf("the course GPT's chapter does not say its crossovers hold for every B")
+	}
+}
+
+// A pair of candidates memsym could not decide must be named, and the
+// chapter must not then say that none dominates another.
+func TestUndecidedPair(t *testing.T) {
+	in := input(t, "gpt-course")
+	in.Symbolic.Undecided = [][2]int{{0, 2}}
+	got := dump(explain.Chapter(in))
+	for _, bad := range []string{"None of the three dominates another", "none of which dominates", "no other candidate is at least it at every point"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("with an undecided pair the chapter says %q", bad)
+		}
+	}
+	for _, want := range []string{
+		"memsym could neither prove nor refute that one of candidates 1 and 3 dominates the other for every B, T ≥ 1, so both are kept.",
+		"For each of the other two pairs, it found a point with B, T ≥ 1 at which each exceeds the other.",
+		"no other candidate is proven to be at least it at every point",
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			in := explaintest.GPTCourse()
-			c.edit(in)
-			got := dump(explain.Chapter(in))
-			for _, w := range c.want {
-				if !strings.Contains(got, w) {
-					t.Errorf("lacks %q in:\n%s", w, got)
-				}
+		if !strings.Contains(got, want) {
+			t.Errorf("with an undecided pair the chapter lacks %q", want)
+		}
+	}
+	if want := "None of the three dominates another: for each pair"; !strings.Contains(text(t, "gpt-course"), want) {
+		t.Errorf("without one it lacks %q", want)
+	}
+}
+
+// shapeless is a bundled program whose recorder gives some buffers in
+// bytes alone, without a type or a shape, as an executor may.
+type shapeless struct {
+	*source.Program
+	names map[string]bool
+}
+
+func (s *shapeless) Recordings(ctx context.Context, spec source.Spec) (*source.Recordings, error) {
+	pl, err := s.Plan(spec)
+	if err != nil {
+		return nil, err
+	}
+	src := func(p record.Point) interp.Source {
+		return interp.Source{Name: p.Key(), Open: func() (record.Stream, error) {
+			rec, err := s.Record(ctx, p)
+			if err != nil {
+				return nil, err
 			}
-			for _, w := range c.not {
-				if strings.Contains(got, w) {
-					t.Errorf("has %q", w)
-				}
+			return rec.Replay(), nil
+		}}
+	}
+	out := &source.Recordings{}
+	for _, p := range pl.Points() {
+		out.Grid = append(out.Grid, src(p))
+	}
+	for _, p := range pl.Checks {
+		out.Checks = append(out.Checks, src(p))
+	}
+	return out, nil
+}
+
+func (s *shapeless) Record(ctx context.Context, p record.Point) (*record.Recording, error) {
+	rec, err := s.Program.Record(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	for i := range rec.Buffers {
+		if b := &rec.Buffers[i]; s.names[b.Name] && !b.IsView {
+			b.Shape, b.DType = nil, record.DType{}
+		}
+	}
+	return rec, nil
+}
+
+// The chapter says every axis is a linear form only when every buffer has
+// a shape; of buffers given in bytes it says so, and sizes them in bytes.
+func TestShapesAndBytes(t *testing.T) {
+	if got := text(t, "gpt-course"); !strings.Contains(got, "Every buffer of GPT.apply has a type and a shape. memsym takes every axis of a shape to be a linear form in B and T") {
+		t.Errorf("the course GPT's chapter does not say its buffers have shapes")
+	}
+	p, err := source.NewProgram("gpt-course", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := &shapeless{Program: p, names: map[string]bool{"up": true, "mask": true}}
+	c, err := explain.Gather(context.Background(), &explain.Request{Program: "gpt-course", Source: src, At: p.Default(), Verify: 1, Confirm: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := explain.Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := dump(explain.Chapter(in))
+	if strings.Contains(got, "linear form") {
+		t.Errorf("with buffers given in bytes the chapter says an axis is a linear form")
+	}
+	for _, want := range []string{
+		"Three of the 77 buffers of GPT.apply are given in bytes alone, so nothing is known of their axes.",
+		"| mask | GPT.apply | given in bytes | 2 048 |",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("with buffers given in bytes the chapter lacks %q", want)
+		}
+	}
+}
+
+// A model checked at no point off the grid is said to be unchecked.
+func TestUncheckedModel(t *testing.T) {
+	// The grid's recordings as files, and no check file beside them.
+	p, err := source.NewProgram("mlp-width", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := p.Plan(source.Spec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var grid []string
+	for _, pt := range pl.Points() {
+		rec, err := p.Record(context.Background(), pt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), pt.Key()+".jsonl")
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := record.NewWriter(f)
+		for s := rec.Replay(); s.Scan(); {
+			if err := w.Write(s.Record()); err != nil {
+				t.Fatal(err)
 			}
-		})
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		grid = append(grid, path)
+	}
+	c, err := explain.Gather(context.Background(), &explain.Request{Program: "mlp-width", Source: &source.Files{Grid: grid}, Confirm: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := explain.Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := dump(explain.Chapter(in))
+	for _, want := range []string{
+		"No recording off the grid was checked against the polynomials: the model is UNCHECKED.",
+		"Check M3, which records the program afresh at further points and compares everything with the polynomials, was not run: recordings read from files cannot be made at new points.",
+		"No recording was made beside the crossover to confirm it: recordings read from files cannot be made at new points.",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the unchecked chapter lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(text(t, "mlp-width"), "UNCHECKED") {
+		t.Errorf("a checked model is said to be unchecked")
+	}
+}
+
+// A recording without dimensions gets its numbers and a sentence that says
+// why there are no polynomials, and no panic.
+func TestNoDimensions(t *testing.T) {
+	src := &source.Files{Grid: []string{"testdata/no-dims.jsonl"}}
+	c, err := explain.Gather(context.Background(), &explain.Request{Program: "testdata/no-dims.jsonl", Source: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := explain.Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := explain.Chapter(in)
+	got := dump(d)
+	for _, want := range []string{
+		"Tiny.apply has no dimensions: its sizes are fixed, so one recording gives its memory at every call, and there are no polynomials to make.",
+		"## 13.2 Its counts",
+		"| the peak of live bytes, at operation 3 of 3 | 244 |",
+		"Nothing was interpolated: Tiny.apply has no dimensions",
+		"PeakAtPoint (the peak's bytes at every call): 244",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the chapter without dimensions lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "As polynomials") || strings.Contains(got, "  ") && strings.Contains(got, "in  ") || len(d.Formulas) != 0 {
+		t.Errorf("the chapter without dimensions has polynomials or empty phrases:\n%s", got)
+	}
+}
+
+// A recording beside a crossover that shows another peak or another
+// operation is a contradiction, never "as predicted".
+func TestConfirmationContradicted(t *testing.T) {
+	in := input(t, "gpt-course")
+	in.Symbolic.Cross.Confirmed[1].PeakOp = 13
+	got := dump(explain.Chapter(in))
+	for _, want := range []string{"One of them contradicts the crossovers.", "| B = 2, T = 75 | 738 600 at operation 13 | 738 600 at operation 12, candidate 2 | contradicts |"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the chapter lacks %q", want)
+		}
+	}
+	own, _, _ := strings.Cut(got, "## 13.4 At other constants")
+	if strings.Contains(own, "Both show the peak the candidates predict") || strings.Contains(own, "| B = 2, T = 75 | 738 600 at operation 13 | 738 600 at operation 12, candidate 2 | agrees |") {
+		t.Errorf("a contradicted crossover is said to be as predicted")
+	}
+	in = input(t, "gpt-course")
+	in.Symbolic.Cross.Confirmed[0].Peak = in.Symbolic.Cross.Confirmed[0].Peak.Add(poly.Int(8))
+	if got := dump(explain.Chapter(in)); !strings.Contains(got, "| B = 2, T = 74 | 725 800 at operation 19 | 725 792 at operation 19, candidate 3 | contradicts |") {
+		t.Errorf("a peak of other bytes at the predicted operation is not a contradiction:\n%s", got)
+	}
+}
+
+// A failed check M3 is shown with what differs.
+func TestFailedCheck(t *testing.T) {
+	in := input(t, "gpt-course")
+	in.Verified[1].Err = "buffer 7 has 8 bytes, the polynomial gives 16"
+	got := dump(explain.Chapter(in))
+	for _, want := range []string{"One of them disagrees.", "disagrees: buffer 7 has 8 bytes, the polynomial gives 16 |"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the chapter lacks %q", want)
+		}
+	}
+}
+
+// Each candidate is named by its largest live buffer, with its size in the
+// dimensions and constants.
+func TestCandidateNames(t *testing.T) {
+	for _, c := range []struct{ program, want string }{
+		{"gpt-course", "the attention's masked scores, probabilities and exponentials (2 · B · T² reals each)"},
+		{"llama2-7b-block", "the attention's scores (B · H · T² reals)"},
+		{"llama2-7b-block", "the feed-forward's gate, up and swiglu (B · T · F reals each)"},
+		{"mlp-train-step", "d weight in layers[0].grad (I · W reals)"},
+		{"decode-kv-cache", "At every candidate, k cache and v cache (eight buffers of 64 · B · H · (P + 1) reals each) are live, larger than what some others hold; so the table names each candidate by its largest other buffer."},
+		{"decode-kv-cache", "| 3 | 8192 · B · P + 73216 · B | 80, Linear.apply/%4 in head | the head's logits (B · V reals) |"},
+		{"conv-same", "padded in convs[1] (B · C · (N + 2)² reals)"},
+	} {
+		if got := text(t, c.program); !strings.Contains(got, c.want) {
+			t.Errorf("%s: no candidate is named %q", c.program, c.want)
+		}
+	}
+	for _, line := range strings.Split(text(t, "mlp-train-step"), "\n") {
+		if strings.Contains(line, "Linear.grad") && strings.Contains(line, "d bias") {
+			t.Errorf("mlp-train-step: a candidate is named by a bias while a weight is live: %s", line)
+		}
+	}
+}
+
+// Where the candidates' lines overlap, a figure shows their excess over
+// their common term.
+func TestExcessFigure(t *testing.T) {
+	got := text(t, "decode-kv-cache")
+	if want := "[figure excess:"; !strings.Contains(got, want) {
+		t.Errorf("the KV-cache decoder's chapter has no excess figure")
+	}
+	if want := "The candidates' excess over their common term, 8192 · B · P + 9248 · B, along P at B = 4"; !strings.Contains(got, want) {
+		t.Errorf("the KV-cache decoder's chapter lacks %q", want)
+	}
+	if strings.Contains(text(t, "gpt-course"), "[figure excess:") {
+		t.Errorf("the course GPT's candidates do not overlap, yet it has an excess figure")
+	}
+}
+
+// The candidates are drawn over a realistic range: to 4 096 or beyond the
+// last crossover.
+func TestCandidatesRange(t *testing.T) {
+	for _, name := range bundled() {
+		d := explain.Chapter(input(t, name))
+		for _, f := range d.Figures() {
+			if f.Name != "candidates" {
+				continue
+			}
+			_, hi := f.XRange()
+			if hi.Cmp(poly.Int(4096)) < 0 {
+				t.Errorf("%s: the candidates are drawn to %s only", name, hi)
+			}
+		}
 	}
 }
 
 // The same input must give the same chapter.
 func TestChapterDeterministic(t *testing.T) {
-	a := dump(explain.Chapter(explaintest.GPTCourse()))
-	for i := 0; i < 5; i++ {
-		if b := dump(explain.Chapter(explaintest.GPTCourse())); b != a {
-			t.Fatal("two chapters of the same input differ")
+	for _, name := range bundled() {
+		a := text(t, name)
+		in, err := build(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b := dump(explain.Chapter(in)); a != b {
+			t.Errorf("%s: two chapters of the same program differ", name)
 		}
 	}
 }

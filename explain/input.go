@@ -1,42 +1,63 @@
 package explain
 
-import "memsym/poly"
+import (
+	"memsym/doc"
+	"memsym/poly"
+	"memsym/record"
+)
 
-// Input is what the chapter is written from, as plain data: the command
-// fills it from the recording, the interpolation and the dominance checks,
-// so that this package depends on none of them.
+// Input is what the chapter is written from, as plain data: Build fills it
+// from a model and the counts at a point, and Chapter writes it up. Every
+// number in it is at one setting of the program's constants, Consts; the
+// crossovers at other constants are in Elsewhere, each with its own.
 type Input struct {
 	// Program is the program's name or file, Entry the entry recorded
 	// (`GPT.apply`), Realization its stored types ("f64").
 	Program, Entry, Realization string
-	// Consts are the program's constants, as given.
+	// Consts are the constants of every number and formula of the
+	// chapter but Elsewhere's, as given.
 	Consts []NameValue
-	// Vars are the dimensions, in order (B, T).
+	// Vars are the dimensions, in order (B, T); none for a program whose
+	// sizes are fixed.
 	Vars []string
 	// Point holds the counts at one assignment of the dimensions; nil
-	// when no point was asked for.
+	// when no point was counted.
 	Point *PointCounts
-	// Symbolic holds the polynomials; nil when they were not asked for.
+	// Symbolic holds the polynomials; nil when they were not made.
 	Symbolic *SymbolicModel
-	// Verified holds the checks of the polynomials against recordings at
-	// further assignments (statement M3), if any were made.
-	Verified []VerifyRow
+	// Verified holds the checks of the polynomials against fresh
+	// recordings at further points (check M3); Unverified says why
+	// there are none.
+	Verified   []VerifyRow
+	Unverified string
+	// Elsewhere holds the crossovers at other settings of the constants.
+	Elsewhere []Elsewhere
+	// Scale says how the candidates' figure draws its axes.
+	Scale Scale
 }
 
-// NameValue is a constant as given on the command line: D = 64.
+// Scale says how a figure of the candidates draws its axes.
+type Scale int
+
+const (
+	// ScaleAuto draws logarithmic axes when the first crossover would be
+	// in the left quarter of linear ones, else linear axes.
+	ScaleAuto Scale = iota
+	// ScaleLinear draws linear axes.
+	ScaleLinear
+	// ScaleLog draws logarithmic axes, on which a polynomial's growth is
+	// its slope.
+	ScaleLog
+)
+
+// NameValue is a constant as given: D = 64.
 type NameValue struct{ Name, Value string }
 
-// NameInt is a dimension's value: B = 2.
-type NameInt struct {
-	Name  string
-	Value int64
-}
-
-// PointCounts are the counts of one recording at one assignment. All byte
+// PointCounts are the counts of one recording at one point. All byte
 // counts are exact.
 type PointCounts struct {
-	// At is the assignment of the dimensions.
-	At []NameInt
+	// At is the point.
+	At record.Point
 	// Ops is the number of operations, Launches the number of launches.
 	Ops, Launches int
 	// Params is the parameters' bytes, ParamElements their elements.
@@ -52,29 +73,31 @@ type PointCounts struct {
 	// Placed is the bytes beside the inputs when every buffer is placed at
 	// an offset by its life, rounded to 64; zero when not computed.
 	Placed poly.Rat
-	// PeakOp is the 1-based operation at which the peak is first reached,
-	// PeakLabel its label (`Linear.apply/%5`), PeakPath the call it is in
+	// PeakOp is the operation (from 1) at which the peak is first reached,
+	// PeakLabel its label (`Linear.apply/%5`), PeakPath its call
 	// (blocks[0].ff.up).
 	PeakOp    int
 	PeakLabel string
 	PeakPath  string
-	// LiveAtPeak are the buffers live at the peak.
+	// LiveAtPeak are the buffers live at the peak, the largest first.
 	LiveAtPeak []LiveBuffer
 	// Calls are the calls' rows, parents before their children; the rows
 	// of depth 1 and the entry's own (path "") sum to the peak.
 	Calls []CallRow
-	// Live is the live bytes at each operation, in order (Live[0] is at
-	// operation 1).
+	// Live is the live bytes at each operation (Live[0] at operation 1).
 	Live []poly.Rat
+	// Bands are the top-level calls' runs of operations, in order.
+	Bands []CallBand
 }
 
 // LiveBuffer is one buffer live at the peak.
 type LiveBuffer struct {
-	// Name is the buffer's name in the program (%5); DType its stored
-	// type (f64); Shape its shape as written ("[2, 16, 256]").
+	// Name is the buffer's name in the program (up); DType its stored
+	// type (f64), Shape its shape ("[2, 16, 256]"), both "" for a buffer
+	// given in bytes.
 	Name, DType, Shape string
 	Bytes              poly.Rat
-	// MadeBy is the path of the call that wrote it.
+	// MadeBy is the path of the call that wrote it, "" for the entry.
 	MadeBy string
 }
 
@@ -86,7 +109,8 @@ type CallRow struct {
 	// Iterations is how many iterations of a fold the row groups (1 for a
 	// plain call).
 	Iterations int
-	// Depth is the number of calls from the entry (1 for blocks).
+	// Depth is the number of calls from the entry (1 for blocks, 0 for
+	// the entry's own).
 	Depth int
 	// Share is the bytes the call made that are live at the peak.
 	Share poly.Rat
@@ -94,47 +118,97 @@ type CallRow struct {
 	OwnPeak poly.Rat
 }
 
+// CallBand is a run of operations, First to Last, of one top-level call
+// (blocks[0]).
+type CallBand struct {
+	Name        string
+	First, Last int
+}
+
 // SymbolicModel is the memory model as polynomials in the dimensions.
 type SymbolicModel struct {
-	// Consts are the constants the polynomials were made at, when they
-	// differ from Input.Consts; nil means Input.Consts.
-	Consts []NameValue
 	// Grid holds, for each of Input.Vars, the values recorded at.
 	Grid [][]int64
-	// Checked holds the assignments the polynomials were checked at, each
-	// aligned with Input.Vars.
-	Checked [][]int64
-	// Inputs and Outputs are the inputs' and the result's bytes.
-	Inputs, Outputs poly.Poly
-	// Candidates are the live sets of which the peak is the largest, none
-	// dominating another for dimensions of at least 1.
+	// Checked are the points off the grid the polynomials were checked at
+	// when they were made; none leaves the model unchecked.
+	Checked []record.Point
+	// Shapeless counts the buffers given in bytes alone, whose axes are
+	// not known.
+	Shapeless int
+	// Buffers counts the buffers (views apart).
+	Buffers int
+	// Inputs, Params and Outputs are the inputs' (the parameters among
+	// them), the parameters' and the result's bytes.
+	Inputs, Params, Outputs poly.Poly
+	// Ops counts the operations; Distinct the distinct live-bytes
+	// polynomials among them, of which Pruned were proven at most another
+	// one everywhere.
+	Ops, Distinct, Pruned int
+	// Candidates are the live sets of which the peak is the largest: the
+	// kept ones first, then any pruned one that holds the peak where it
+	// ties a kept one at an earlier operation.
 	Candidates []CandidateRow
-	// Undecided holds pairs of indices into Candidates whose order along
-	// Along could not be decided for every value of the other dimensions.
+	// Kept is how many of Candidates were kept by the pruning.
+	Kept int
+	// Undecided holds pairs of indices into Candidates of which memsym
+	// could neither prove nor refute that one dominates the other.
 	Undecided [][2]int
-	// Along is the dimension the peak's holders are told along (T).
-	Along string
-	// Fixed are the values of the other dimensions at which Segments were
-	// found and at which the candidates are drawn; a dimension left out is
-	// drawn at 1.
-	Fixed []NameInt
-	// ForAll says that Segments hold for every value of at least 1 of the
-	// other dimensions, not only at Fixed.
-	ForAll bool
-	// Segments say which candidate holds the peak along Along, in order.
-	Segments []SegmentRow
+	// Common, when set, are buffers live at every candidate and larger
+	// than some candidate's Largest, which names the largest of its
+	// others.
+	Common *BufferName
+	// Cross says which candidate holds the peak along one dimension; nil
+	// for a program without dimensions.
+	Cross *CrossRows
 }
 
 // CandidateRow is one candidate for the peak: a live set's bytes.
 type CandidateRow struct {
 	Poly poly.Poly
-	// Op is the 1-based operation, Label its label and Path its call.
+	// Op is the first operation (from 1) whose live bytes are Poly, Label
+	// its label and Path its call.
 	Op          int
 	Label, Path string
-	// Name says in words what dominates the live set ("the attention's
-	// probabilities"); Plural says it takes a plural verb. Both optional.
-	Name   string
-	Plural bool
+	// Largest is its largest live buffer; nil when it has none.
+	Largest *BufferName
+}
+
+// BufferName names a buffer for a reader: "the attention's
+// `probabilities`, B · H · T² reals".
+type BufferName struct {
+	// Names are the buffers' names in the program, each once: one, or
+	// several of the same size; Count is how many buffers they are.
+	Names []string
+	Count int
+	// Path is the innermost call that holds the calls that make them (its
+	// path), Call that call in words ("attention"); Call is "" when it has
+	// no usual name, and both are "" for the entry's own.
+	Path, Call string
+	// Size is its size in elements in the dimensions and constants
+	// (B · H · T²) and Kind what they are ("reals"); Size is nil for a
+	// buffer given in bytes, whose Bytes say its size.
+	Size  doc.Math
+	Kind  string
+	Bytes poly.Poly
+	// at is the bytes of each at the point they were compared at.
+	at poly.Rat
+}
+
+// CrossRows say which candidate holds the peak along one dimension.
+type CrossRows struct {
+	// Along is the dimension (T).
+	Along string
+	// Fixed are the other dimensions given a value; Free those left free,
+	// for every value ≥ 1 of which Segments are proven.
+	Fixed record.Point
+	Free  []string
+	// Segments say which candidate holds the peak along Along, in order.
+	Segments []SegmentRow
+	// Confirmed are recordings made on both sides of each crossover.
+	Confirmed []ConfirmRow
+	// Unconfirmed says why nothing was recorded to confirm the
+	// crossovers, when there are some and nothing was.
+	Unconfirmed string
 }
 
 // SegmentRow says that candidate Holder (an index into Candidates) holds
@@ -145,10 +219,37 @@ type SegmentRow struct {
 	Holder   int
 }
 
-// VerifyRow is the check of the polynomials against a recording at one
-// assignment.
+// ConfirmRow is a recording made beside a crossover: the peak it shows,
+// and what the candidates predict there.
+type ConfirmRow struct {
+	Point  record.Point
+	Peak   poly.Rat
+	PeakOp int
+	// Predicted is the candidate (an index into Candidates) the segments
+	// say holds the peak there, PredictedPeak its bytes and PredictedOp
+	// its operation.
+	Predicted     int
+	PredictedPeak poly.Rat
+	PredictedOp   int
+}
+
+// OK reports whether the recording shows the predicted peak at the
+// predicted operation.
+func (c ConfirmRow) OK() bool { return c.Peak.Equal(c.PredictedPeak) && c.PeakOp == c.PredictedOp }
+
+// Elsewhere are the crossovers at another setting of the constants, from
+// a model of its own.
+type Elsewhere struct {
+	Consts     []NameValue
+	Candidates []CandidateRow
+	Common     *BufferName
+	Cross      *CrossRows
+}
+
+// VerifyRow is the check of the polynomials against a fresh recording at
+// one point.
 type VerifyRow struct {
-	Point  []NameInt
-	OK     bool
-	Detail string
+	Point record.Point
+	// Err says what differs; "" when everything agrees.
+	Err string
 }

@@ -1,37 +1,60 @@
 package explain
 
 import (
-	"fmt"
-
+	"memsym/doc"
 	"memsym/poly"
 )
 
-// atPoint is the section of the counts at one assignment: the totals, what
+// atPoint is the section of the counts at one point: the totals, what
 // is live at the peak, the calls' shares and a figure of the live bytes.
-func atPoint(in *Input) Section {
+func (w *writer) atPoint() doc.Section {
+	in := w.in
 	pc := in.Point
-	s := Section{Title: "At " + PlainText(assignment(pc.At), ThinSpace)}
-	s.Blocks = append(s.Blocks, para("At ", assignment(pc.At), ", ", Code(in.Entry), " runs ",
-		pc.Ops, " ", plural(pc.Ops, "operation"), " in ", pc.Launches, " ", pick(pc.Launches == 1, "launch", "launches"), "."))
-	s.Blocks = append(s.Blocks, totals(pc))
-	s.Blocks = append(s.Blocks, livePeak(in)...)
-	s.Blocks = append(s.Blocks, callsTable(in)...)
+	title := "Its counts"
+	if len(pc.At) > 0 {
+		title = "At " + point(pc.At).Plain(doc.ThinSpace)
+	}
+	s := doc.Section{Title: title}
+	name := w.table()
+	s.Blocks = append(s.Blocks, para(append(atWords(pc, true), ", ", doc.Code(in.Entry), " runs ",
+		doc.Plural(pc.Ops, "operation", "operations"), " in ", doc.Plural(pc.Launches, "launch", "launches"), " (", name, ").")...))
+	s.Blocks = append(s.Blocks, w.totals())
+	s.Blocks = append(s.Blocks, w.livePeak()...)
+	s.Blocks = append(s.Blocks, w.callsTable()...)
 	if len(pc.Live) > 0 {
-		s.Blocks = append(s.Blocks, liveFigure(in))
+		s.Blocks = append(s.Blocks, w.liveFigure())
 	}
 	return s
 }
 
 // totals is the table of the counts at the point.
-func totals(pc *PointCounts) *Table {
-	t := &Table{
-		Header: []Cell{cell(""), cell("bytes"), cell("about")},
-		Align:  []Align{AlignLeft, AlignRight, AlignRight},
+func (w *writer) totals() *doc.Table {
+	pc := w.in.Point
+	t := &doc.Table{
+		Caption: inlines(append(append([]any{"The counts "}, atWords(pc, false)...), ".")...),
+		Header:  []doc.Cell{cell(""), cell("bytes"), cell("in binary units")},
+		Align:   []doc.Align{doc.AlignLeft, doc.AlignRight, doc.AlignRight},
 	}
 	row := func(what []any, n poly.Rat) {
-		t.Rows = append(t.Rows, []Cell{cell(what...), cell(n), cell(human(n))})
+		t.Rows = append(t.Rows, []doc.Cell{cell(what...), cell(n), cell(approx(n))})
 	}
-	row([]any{"the parameters, ", pc.ParamElements, " ", plural(elementsCount(pc.ParamElements), "element")}, pc.Params)
+	defer func() {
+		// A column of binary units left empty says nothing: drop it.
+		for _, r := range t.Rows {
+			if len(r[2]) > 0 {
+				return
+			}
+		}
+		t.Header, t.Align = t.Header[:2], t.Align[:2]
+		for i := range t.Rows {
+			t.Rows[i] = t.Rows[i][:2]
+		}
+	}()
+	elements := 2
+	if v, ok := pc.ParamElements.Int64(); ok && v == 1 {
+		elements = 1
+	}
+	row([]any{"the parameters, ", pc.ParamElements, " ", doc.Inflect(elements, "element", "elements")}, pc.Params)
 	row([]any{"the inputs, the parameters among them"}, pc.Inputs)
 	row([]any{"the peak of live bytes, at operation ", pc.PeakOp, " of ", pc.Ops}, pc.Peak)
 	row([]any{"the outputs"}, pc.Outputs)
@@ -42,68 +65,98 @@ func totals(pc *PointCounts) *Table {
 	return t
 }
 
-// elementsCount is n as an int for choosing a word's number (1 or more).
-func elementsCount(n poly.Rat) int {
-	if v, ok := n.Int64(); ok && v == 1 {
-		return 1
+// atWords says where the counts are: "at B = 2, T = 16", or "at every
+// call" for a program without dimensions; capital begins a sentence.
+func atWords(pc *PointCounts, capital bool) []any {
+	at := pick(capital, "At", "at")
+	if len(pc.At) == 0 {
+		return []any{at + " every call"}
 	}
-	return 2
+	return []any{at + " ", point(pc.At)}
 }
 
 // livePeak says where the peak is and which buffers are live there.
-func livePeak(in *Input) []Block {
+func (w *writer) livePeak() []doc.Block {
+	in := w.in
 	pc := in.Point
 	where := []any{"The peak is at operation ", pc.PeakOp}
 	if pc.PeakLabel != "" {
-		where = append(where, ", ", Code(pc.PeakLabel))
+		where = append(where, ", ", doc.Code(pc.PeakLabel))
 	}
 	if pc.PeakPath != "" {
-		where = append(where, " in ", Code(pc.PeakPath))
+		where = append(where, " in ", doc.Code(pc.PeakPath))
 	}
-	where = append(where, ". ")
+	where = append(where, ".")
 	if len(pc.LiveAtPeak) == 0 {
-		return []Block{para(where...)}
+		return []doc.Block{para(where...)}
 	}
 	n := len(pc.LiveAtPeak)
-	where = append(where, capital(count(n)), " ", plural(n, "buffer"), pick(n == 1, " is", " are"), " live there:")
-	t := &Table{
-		Header: []Cell{cell("buffer"), cell("made by"), cell("type and shape"), cell("bytes")},
-		Align:  []Align{AlignLeft, AlignLeft, AlignLeft, AlignRight},
+	name := w.table()
+	where = append(where, " ", doc.Capital(doc.Spell(n)), " ", doc.Inflect(n, "buffer is", "buffers are"), " live there (", name, ").")
+	t := &doc.Table{
+		Caption: inlines("The buffers live at the peak, operation ", pc.PeakOp, pick(n > 1, ", the largest first.", ".")),
+		Header:  []doc.Cell{cell("buffer"), cell("made by"), cell("type and shape"), cell("bytes")},
+		Align:   []doc.Align{doc.AlignLeft, doc.AlignLeft, doc.AlignLeft, doc.AlignRight},
 	}
 	for _, b := range pc.LiveAtPeak {
-		t.Rows = append(t.Rows, []Cell{cell(Code(b.Name)), cell(madeBy(in.Entry, b.MadeBy)), cell(b.DType + " " + b.Shape), cell(b.Bytes)})
+		kind := b.DType + " " + b.Shape
+		if b.Shape == "" {
+			kind = "given in bytes"
+		}
+		t.Rows = append(t.Rows, []doc.Cell{cell(doc.Code(b.Name)), cell(madeBy(in.Entry, b.MadeBy)), cell(kind), cell(b.Bytes)})
 	}
-	return []Block{para(where...), t}
+	return []doc.Block{para(where...), t}
 }
 
-// callsTable is the calls' shares of the peak and own peaks, and a sentence
-// on the call that holds most of it.
-func callsTable(in *Input) []Block {
+// callsTable is the calls' shares of the peak and own peaks, indented by
+// depth, with the rows that sum to the peak summed, and a sentence on the
+// call that holds most of it.
+func (w *writer) callsTable() []doc.Block {
+	in := w.in
 	pc := in.Point
 	if len(pc.Calls) == 0 {
 		return nil
 	}
+	name := w.table()
 	intro := para("Each call is counted by its path, a fold's iterations together. ",
-		"Its share is what it made that is live at the peak; the shares of the entry's own and of its calls sum to the peak. ",
-		"Its own peak is the most that what it made weighs while it runs.")
-	t := &Table{
-		Header: []Cell{cell("call"), cell("share of the peak"), cell("own peak")},
-		Align:  []Align{AlignLeft, AlignRight, AlignRight},
+		"A call's share is what it made that is live at the peak, and its own peak is the most that what it made weighs while it runs. ",
+		"The shares of the entry's own operations and of the top-level calls sum to the peak; an indented call's share is part of the share of the call above it (", name, ").")
+	t := &doc.Table{
+		Caption: inlines("The calls' shares of the peak, ", bytesWords(pc.Peak), ", at operation ", pc.PeakOp, "."),
+		Header:  []doc.Cell{cell("call"), cell("share of the peak"), cell("%"), cell("own peak")},
+		Align:   []doc.Align{doc.AlignLeft, doc.AlignRight, doc.AlignRight, doc.AlignRight},
 	}
+	sum := poly.Int(0)
 	for _, c := range pc.Calls {
-		t.Rows = append(t.Rows, []Cell{cell(callName(in.Entry, c)), cell(c.Share), cell(c.OwnPeak)})
+		t.Rows = append(t.Rows, []doc.Cell{cell(callName(in.Entry, c)), cell(c.Share), cell(percent(c.Share, pc.Peak)), cell(c.OwnPeak)})
+		t.Indent = append(t.Indent, max(c.Depth-1, 0))
+		if c.Depth <= 1 {
+			sum = sum.Add(c.Share)
+		}
 	}
-	blocks := []Block{intro, t}
-	if s := holderSentence(in); s != nil {
+	t.Foot = [][]doc.Cell{{cell("the peak: the sum of the unindented shares"), cell(sum), cell(percent(sum, pc.Peak)), cell("")}}
+	blocks := []doc.Block{intro, t}
+	if s := w.holderSentence(); s != nil {
 		blocks = append(blocks, s)
 	}
 	return blocks
 }
 
-// holderSentence names the top call with the largest share and, inside it,
-// the deepest call with the largest share: "Of the 149 504 bytes live at the
-// peak, blocks ×2 made 147 456, blocks.ff.up 131 072 of them."
-func holderSentence(in *Input) *Paragraph {
+// percent writes part as a per cent of whole to one decimal place ("98.6"),
+// "" when whole is 0.
+func percent(part, whole poly.Rat) string {
+	if whole.IsZero() {
+		return ""
+	}
+	return doc.Fixed(part.Mul(poly.Int(100)).Quo(whole), 1)
+}
+
+// holderSentence names the top-level call with the largest share and,
+// inside it, the deepest call with the largest share: "Of the 149 504
+// bytes live at the peak, blocks ×2 made 147 456 (98.6 %), blocks.ff.up
+// 131 072 of them."
+func (w *writer) holderSentence() *doc.Paragraph {
+	in := w.in
 	pc := in.Point
 	top := -1
 	for i, c := range pc.Calls {
@@ -115,7 +168,7 @@ func holderSentence(in *Input) *Paragraph {
 		return nil
 	}
 	t := pc.Calls[top]
-	parts := []any{"Of the ", pc.Peak, " bytes live at the peak, ", callName(in.Entry, t), " made ", t.Share}
+	parts := []any{"Of the ", pc.Peak, " bytes live at the peak, ", callName(in.Entry, t), " made ", t.Share, " (", percent(t.Share, pc.Peak), " %)"}
 	inner := -1
 	for i := top + 1; i < len(pc.Calls) && pc.Calls[i].Depth > t.Depth; i++ {
 		c := pc.Calls[i]
@@ -128,26 +181,39 @@ func holderSentence(in *Input) *Paragraph {
 		}
 	}
 	if inner >= 0 {
-		parts = append(parts, ", ", Code(pc.Calls[inner].Path), " ", pc.Calls[inner].Share, " of them")
+		parts = append(parts, ", ", doc.Code(pc.Calls[inner].Path), " ", pc.Calls[inner].Share, " of them")
 	}
 	parts = append(parts, ".")
 	return para(parts...)
 }
 
-// liveFigure is the figure of the live bytes at each operation, the peak
-// marked.
-func liveFigure(in *Input) *Figure {
+// liveFigure is the figure of the live bytes at each operation, the
+// top-level calls as bands and the peak marked.
+func (w *writer) liveFigure() *doc.Figure {
+	in := w.in
 	pc := in.Point
-	f := &Figure{
-		Name: "live", XLabel: "operation", YLabel: "live bytes", YBytes: true,
-		Caption: inlines("Live bytes at each of the ", pc.Ops, " operations of ", Code(in.Entry), " at ",
-			assignment(pc.At), "; the peak, ", pc.Peak, " bytes, is first reached at operation ", pc.PeakOp, "."),
+	caption := []any{"Live bytes at each of the ", pc.Ops, " operations of ", doc.Code(in.Entry)}
+	if len(pc.At) > 0 {
+		caption = append(caption, " at ", point(pc.At))
 	}
-	series := Series{Label: "live bytes", Steps: true}
+	if len(pc.Bands) > 0 {
+		caption = append(caption, ", each top-level call's operations shaded")
+	}
+	caption = append(caption, "; the peak, ", pc.Peak, " bytes, is first reached at operation ", pc.PeakOp, ".")
+	w.figure()
+	f := &doc.Figure{
+		Name: "live", XLabel: inlines("operation"), YLabel: inlines("live bytes"), YBytes: true,
+		Caption: inlines(caption...),
+	}
+	series := doc.Series{Label: "live bytes", Steps: true}
 	for i, v := range pc.Live {
-		series.Points = append(series.Points, Point{X: poly.Int(int64(i + 1)), Y: v})
+		series.Points = append(series.Points, doc.XY{X: poly.Int(int64(i + 1)), Y: v})
 	}
-	f.Series = []Series{series}
-	f.Marks = []Mark{{At: Point{X: poly.Int(int64(pc.PeakOp)), Y: pc.Peak}, Label: fmt.Sprintf("peak, operation %d", pc.PeakOp)}}
+	f.Series = []doc.Series{series}
+	f.Marks = []doc.Mark{{At: doc.XY{X: poly.Int(int64(pc.PeakOp)), Y: pc.Peak}, Label: inlines("peak, operation ", pc.PeakOp)}}
+	for _, b := range pc.Bands {
+		// An operation's live bytes hold from its number to the next.
+		f.Bands = append(f.Bands, doc.Band{From: poly.Int(int64(b.First)), To: poly.Int(int64(b.Last + 1)), Label: b.Name})
+	}
 	return f
 }

@@ -2,201 +2,394 @@ package explain
 
 import (
 	"fmt"
-	"strings"
+
+	"memsym/doc"
+	"memsym/record"
 )
 
-// asPolynomials is the section of the polynomials: the inputs and outputs,
-// the peak's candidates, where each holds the peak and a figure of them.
-func asPolynomials(in *Input) Section {
+// asPolynomials is the section of the polynomials: how they were made, the
+// inputs and outputs, the peak's candidates, which of them holds the peak
+// along one dimension and figures of them.
+func (w *writer) asPolynomials() doc.Section {
+	in := w.in
 	sym := in.Symbolic
-	s := Section{Title: "As polynomials in " + andList(in.Vars)}
-	consts := sym.Consts
-	if consts == nil {
-		consts = in.Consts
-	}
-	intro := []any{}
-	if len(consts) > 0 {
-		intro = append(intro, "At ", constants(consts), ", every")
+	s := doc.Section{Title: "As polynomials in " + doc.AndList(in.Vars)}
+	how := []any{}
+	if sym.Shapeless == 0 {
+		how = append(how, "Every buffer of ", doc.Code(in.Entry), " has a type and a shape. memsym takes every axis of a shape to be a linear form in ",
+			variables(in.Vars), ", the constants being numbers, so that each buffer's bytes are a polynomial in them")
 	} else {
-		intro = append(intro, "Every")
+		how = append(how, doc.Capital(doc.Spell(sym.Shapeless)), " of the ", sym.Buffers, " buffers of ", doc.Code(in.Entry), " ",
+			doc.Inflect(sym.Shapeless, "is", "are"), " given in bytes alone, so nothing is known of ", pick(sym.Shapeless == 1, "its", "their"),
+			" axes. memsym takes each buffer's bytes to be a polynomial in ", variables(in.Vars), " of degree at most two in each")
 	}
-	intro = append(intro, " axis of a buffer is a linear form in ", andList(in.Vars),
-		", so a buffer's bytes are a polynomial in them; memsym interpolated each buffer's exactly from recordings (the next section says how it was checked).")
-	s.Blocks = append(s.Blocks, para(intro...))
-	s.Blocks = append(s.Blocks, &Table{
-		Header: []Cell{cell(""), cell("bytes")},
-		Align:  []Align{AlignLeft, AlignLeft},
-		Rows: [][]Cell{
+	name := w.table()
+	how = append(how, ", and interpolated each buffer's bytes exactly from recordings on a grid; ", w.ref("checked"), " says where they were checked. ",
+		"From them follow the inputs, the parameters and the outputs (", name, "), and the live bytes at every operation.")
+	s.Blocks = append(s.Blocks, para(how...))
+	s.Blocks = append(s.Blocks, &doc.Table{
+		Caption: inlines("The inputs, the parameters and the outputs, in bytes."),
+		Header:  []doc.Cell{cell(""), cell("bytes")},
+		Align:   []doc.Align{doc.AlignLeft, doc.AlignLeft},
+		Rows: [][]doc.Cell{
 			{cell("the inputs, the parameters among them"), cell(inOrder(sym.Inputs, in.Vars))},
+			{cell("the parameters"), cell(inOrder(sym.Params, in.Vars))},
 			{cell("the outputs"), cell(inOrder(sym.Outputs, in.Vars))},
 		},
 	})
 	if len(sym.Candidates) == 0 {
 		return s
 	}
-	s.Blocks = append(s.Blocks, candidates(in)...)
-	if len(sym.Segments) > 0 {
-		s.Blocks = append(s.Blocks, holders(in)...)
+	s.Blocks = append(s.Blocks, w.candidates()...)
+	if sym.Cross != nil {
+		s.Blocks = append(s.Blocks, w.holders(sym.Candidates, sym.Cross)...)
+		s.Blocks = append(s.Blocks, w.confirmations(sym.Cross, nil)...)
 	}
-	for _, u := range sym.Undecided {
-		s.Blocks = append(s.Blocks, para("Along ", sym.Along, ", memsym could not decide ", scope(in),
-			" which of candidates ", u[0]+1, " and ", u[1]+1, " is the larger; both are kept."))
-	}
-	if f := candidatesFigure(in); f != nil {
+	for _, f := range w.candidateFigures() {
 		s.Blocks = append(s.Blocks, f)
 	}
 	return s
 }
 
-// candidates is the table of the peak's candidates.
-func candidates(in *Input) []Block {
+// candidates says how the peak's candidates were found and what was shown
+// of them, and tables them.
+func (w *writer) candidates() []doc.Block {
+	in := w.in
 	sym := in.Symbolic
-	n := len(sym.Candidates)
-	var intro *Paragraph
-	dims := strings.Join(in.Vars, ", ") + " ≥ 1"
-	if n == 1 {
-		intro = para("The peak is one live set, which no other exceeds for ", dims, ":")
-	} else {
-		intro = para("The peak is the largest of ", count(n), " live sets, none of which dominates another for ", dims, ":")
+	dims := atLeastOne(in.Vars)
+	name := w.table()
+	found := []any{"Over the ", doc.Plural(sym.Ops, "operation", "operations"), ", the live bytes take ",
+		doc.Plural(sym.Distinct, "distinct polynomial", "distinct polynomials")}
+	switch {
+	case sym.Kept == 1 && sym.Pruned > 0:
+		found = append(found, ", and memsym proved, for each but one, that another is at least as large at every point with ", dims,
+			"; so the peak is that one, candidate 1 of ", name, ", everywhere.")
+	case sym.Kept == 1:
+		found = append(found, ": the peak is that one, candidate 1 of ", name, ", everywhere.")
+	case sym.Pruned > 0:
+		found = append(found, ", and memsym proved, for each of ", doc.Spell(sym.Pruned), " of them, that another is at least as large at every point with ", dims,
+			"; so the peak is the largest of the other ", doc.Spell(sym.Kept), " (", name, ").")
+	default:
+		found = append(found, ", and the peak is the largest of them (", name, ").")
 	}
-	named := false
-	for _, c := range sym.Candidates {
-		named = named || c.Name != ""
+	blocks := []doc.Block{para(found...)}
+	if sym.Kept >= 2 {
+		blocks = append(blocks, para(w.dominanceWords()...))
 	}
-	t := &Table{
-		Header: []Cell{cell(""), cell("live bytes"), cell("at operation")},
-		Align:  []Align{AlignRight, AlignLeft, AlignLeft},
+	t := &doc.Table{
+		Caption: inlines("The peak's candidates: live sets that no other is proven to dominate."),
+		Header:  []doc.Cell{cell(""), cell("live bytes"), cell("at operation"), cell("its largest live buffer")},
+		Align:   []doc.Align{doc.AlignRight, doc.AlignLeft, doc.AlignLeft, doc.AlignLeft},
 	}
-	if named {
-		t.Header = append(t.Header, cell("what weighs most"))
-		t.Align = append(t.Align, AlignLeft)
-	}
+	said := map[string]int{}
 	for i, c := range sym.Candidates {
 		at := []any{c.Op}
 		if c.Label != "" {
-			at = append(at, ", ", Code(c.Label))
+			at = append(at, ", ", doc.Code(c.Label))
 		}
 		if c.Path != "" {
-			at = append(at, " in ", Code(c.Path))
+			at = append(at, " in ", doc.Code(c.Path))
 		}
-		row := []Cell{cell(i + 1), cell(inOrder(c.Poly, in.Vars)), cell(at...)}
-		if named {
-			row = append(row, cell(c.Name))
-		}
-		t.Rows = append(t.Rows, row)
-	}
-	return []Block{intro, t}
-}
-
-// holders says which candidate holds the peak along the main dimension.
-func holders(in *Input) []Block {
-	sym := in.Symbolic
-	intro := para("Which of them holds the peak along ", sym.Along, ", ", scope(in), ":")
-	list := &List{}
-	for i, seg := range sym.Segments {
-		if seg.Holder < 0 || seg.Holder >= len(sym.Candidates) {
-			continue
-		}
-		c := sym.Candidates[seg.Holder]
-		item := inlines(segmentRange(sym.Along, seg), " ")
-		if c.Name != "" {
-			item = inlines(item, c.Name, ", ", inOrder(c.Poly, in.Vars), ", ", pick(c.Plural, "hold", "holds"), " the peak")
-		} else {
-			item = inlines(item, "candidate ", seg.Holder+1, ", ", inOrder(c.Poly, in.Vars), ", holds the peak")
-		}
-		item = inlines(item, pick(i == len(sym.Segments)-1, ".", ";"))
-		list.Items = append(list.Items, item)
-	}
-	return []Block{intro, list}
-}
-
-// segmentRange writes a segment's range: "up to T = 149", "from T = 150",
-// "from T = 20 to 40".
-func segmentRange(along string, seg SegmentRow) []Inline {
-	switch {
-	case seg.From <= 1 && seg.To == 0:
-		return inlines("for every ", along, " ≥ 1")
-	case seg.From <= 1:
-		return inlines("up to ", along, " = ", seg.To)
-	case seg.To == 0:
-		return inlines("from ", along, " = ", seg.From)
-	}
-	return inlines("from ", along, " = ", seg.From, " to ", seg.To)
-}
-
-// scope says for which values of the other dimensions the holders were
-// found: "for every B ≥ 1" or "at B = 16".
-func scope(in *Input) []Inline {
-	sym := in.Symbolic
-	var others []string
-	for _, v := range in.Vars {
-		if v != sym.Along {
-			others = append(others, v)
-		}
-	}
-	if len(others) == 0 {
-		return inlines("for every value")
-	}
-	if sym.ForAll {
-		return inlines("for every " + strings.Join(others, ", ") + " ≥ 1")
-	}
-	return inlines("at ", assignment(fixedValues(in)))
-}
-
-// fixedValues are the other dimensions' values for the figure: Fixed, and 1
-// for any dimension it leaves out.
-func fixedValues(in *Input) []NameInt {
-	sym := in.Symbolic
-	var at []NameInt
-	for _, v := range in.Vars {
-		if v == sym.Along {
-			continue
-		}
-		value := int64(1)
-		for _, f := range sym.Fixed {
-			if f.Name == v {
-				value = f.Value
+		largest := cell("nothing is live")
+		if c.Largest != nil {
+			largest = cell(bufferWords(c.Largest))
+			if j, ok := said[doc.PlainText(largest, " ")]; ok {
+				largest = cell("as candidate ", j+1, "'s")
+			} else {
+				said[doc.PlainText(largest, " ")] = i
 			}
 		}
-		at = append(at, NameInt{Name: v, Value: value})
+		t.Rows = append(t.Rows, []doc.Cell{cell(i + 1), cell(inOrder(c.Poly, in.Vars)), cell(at...), largest})
 	}
-	return at
+	if extra := len(sym.Candidates) - sym.Kept; extra > 0 {
+		t.Caption = inlines(t.Caption, " ", pick(extra == 1, "The last is", "The last "+doc.Spell(extra)+" are"),
+			" at most another everywhere, but ", pick(extra == 1, "holds", "hold"), " the peak where ", pick(extra == 1, "it ties", "they tie"), " it at an earlier operation.")
+	}
+	blocks = append(blocks, t)
+	if sym.Common != nil {
+		blocks = append(blocks, para(commonWords(sym.Common)...))
+	}
+	return blocks
 }
 
-// describe names candidate i for a caption: its name or "candidate 2".
-func describe(c CandidateRow, i int) string {
-	if c.Name != "" {
-		return c.Name
-	}
-	return fmt.Sprintf("candidate %d", i+1)
+// commonWords says which buffers, live at every candidate, the candidates
+// are not named by.
+func commonWords(c *BufferName) []any {
+	return []any{"At every candidate, ", bufferWords(c), " ", doc.Inflect(c.Count, "is", "are"),
+		" live, larger than what some others hold; so the table names each candidate by its largest other buffer."}
 }
 
-// formulas are the polynomials a paper may quote: the inputs, the outputs
-// and the peak's candidates (CandidateA, CandidateB, ...).
-func formulas(in *Input) []NamedFormula {
+// dominanceWords says what was shown of the kept candidates pair by pair:
+// that none dominates another, or which pairs memsym could not decide.
+func (w *writer) dominanceWords() []any {
+	in := w.in
 	sym := in.Symbolic
-	out := []NamedFormula{
-		{Key: "Inputs", Label: "the inputs, the parameters among them", Poly: inOrder(sym.Inputs, in.Vars)},
-		{Key: "Outputs", Label: "the outputs", Poly: inOrder(sym.Outputs, in.Vars)},
+	dims := atLeastOne(in.Vars)
+	n := sym.Kept
+	if len(sym.Undecided) == 0 {
+		if n == 2 {
+			return []any{"Neither dominates the other: memsym found a point with ", dims, " at which each exceeds the other."}
+		}
+		return []any{"None of the ", doc.Spell(n), " dominates another: for each pair, memsym found a point with ", dims, " at which each exceeds the other."}
 	}
-	for i, c := range sym.Candidates {
-		label := fmt.Sprintf("candidate %d, the live set at operation %d", i+1, c.Op)
-		if c.Label != "" {
-			label += " (" + c.Label + ")"
+	var out []any
+	for i, u := range sym.Undecided {
+		if i > 0 {
+			out = append(out, " ")
 		}
-		if c.Name != "" {
-			label += ": " + c.Name
-		}
-		out = append(out, NamedFormula{Key: "Candidate" + letters(i), Label: label, Poly: inOrder(c.Poly, in.Vars), Candidate: true})
+		out = append(out, "memsym could neither prove nor refute that one of candidates ", u[0]+1, " and ", u[1]+1,
+			" dominates the other for every ", dims, ", so both are kept.")
+	}
+	pairs := n * (n - 1) / 2
+	if rest := pairs - len(sym.Undecided); rest > 0 {
+		out = append(out, " For ", pick(rest == 1, "the other pair", "each of the other "+doc.Spell(rest)+" pairs"),
+			", it found a point with ", dims, " at which each exceeds the other.")
 	}
 	return out
 }
 
-// letters names the i-th item with letters alone: A, B, ..., Z, AA, AB, ...
-func letters(i int) string {
-	s := ""
-	for i++; i > 0; i = (i - 1) / 26 {
-		s = string(rune('A'+(i-1)%26)) + s
+// scopeWords says for which values of the other dimensions crossovers
+// hold: "for every B ≥ 1", "at B = 1", "at S = 2 and for every B ≥ 1", or
+// nothing when there are no others.
+func scopeWords(c *CrossRows) []any {
+	var out []any
+	if len(c.Fixed) > 0 {
+		out = append(out, "at ", point(c.Fixed))
+	}
+	if len(c.Free) > 0 {
+		if len(out) > 0 {
+			out = append(out, " and ")
+		}
+		out = append(out, "for every ", atLeastOne(c.Free))
+	}
+	return out
+}
+
+// holders says which candidate holds the peak along one dimension, and
+// which candidates hold it nowhere there, apart from what dominance says.
+func (w *writer) holders(cands []CandidateRow, c *CrossRows) []doc.Block {
+	in := w.in
+	scope := scopeWords(c)
+	if len(c.Segments) == 1 {
+		seg := c.Segments[0]
+		intro := []any{"Along ", doc.Math{doc.V(c.Along)}}
+		if len(scope) > 0 {
+			intro = append(append(append(intro, ", "), scope...), ",")
+		}
+		intro = append(intro, " candidate ", seg.Holder+1, " holds the peak at every ", atLeastOne([]string{c.Along}), ".")
+		return []doc.Block{para(intro...)}
+	}
+	intro := []any{"Along ", doc.Math{doc.V(c.Along)}}
+	if len(scope) > 0 {
+		intro = append(append(intro, ", "), scope...)
+	}
+	intro = append(intro, ", memsym found exactly which candidate holds the peak, the first reaching it where two tie:")
+	list := &doc.List{}
+	for i, seg := range c.Segments {
+		item := inlines(segmentRange(c.Along, seg), ": candidate ", seg.Holder+1, ", ", inOrder(cands[seg.Holder].Poly, in.Vars),
+			pick(i == len(c.Segments)-1, ".", ";"))
+		list.Items = append(list.Items, item)
+	}
+	blocks := []doc.Block{para(intro...), list}
+	holds := map[int]bool{}
+	for _, seg := range c.Segments {
+		holds[seg.Holder] = true
+	}
+	undecided := false
+	var never []any
+	k := 0
+	for i := range cands {
+		if holds[i] {
+			continue
+		}
+		for _, u := range w.in.Symbolic.Undecided {
+			undecided = undecided || u[0] == i || u[1] == i
+		}
+		never = append(never, i+1)
+		k++
+	}
+	if k == 0 {
+		return blocks
+	}
+	var sentence []any
+	sentence = append(sentence, doc.Capital(doc.Inflect(k, "candidate ", "candidates ")))
+	for i, n := range never {
+		switch {
+		case i > 0 && i == len(never)-1:
+			sentence = append(sentence, " and ")
+		case i > 0:
+			sentence = append(sentence, ", ")
+		}
+		sentence = append(sentence, n)
+	}
+	sentence = append(sentence, " ", doc.Inflect(k, "holds", "hold"), " the peak at no ", atLeastOne([]string{c.Along}))
+	if len(c.Fixed) > 0 {
+		sentence = append(sentence, " at ", point(c.Fixed))
+	}
+	if len(c.Free) > 0 {
+		sentence = append(sentence, ", for any ", atLeastOne(c.Free))
+	}
+	sentence = append(sentence, "; ", doc.Inflect(k, "it is", "they are"), " kept because no other candidate is ", pick(undecided, "proven to be ", ""),
+		"at least ", doc.Inflect(k, "it", "either of them"), " at every point.")
+	return append(blocks, para(sentence...))
+}
+
+// segmentRange writes a segment's range: "T = 1 to 149", "T ≥ 150",
+// "T = 20".
+func segmentRange(along string, seg SegmentRow) []doc.Inline {
+	switch {
+	case seg.To == 0:
+		return inlines(doc.Math{doc.V(along), doc.S("≥"), doc.NInt(seg.From)})
+	case seg.From == seg.To:
+		return inlines(equals(along, seg.From))
+	}
+	return inlines(equals(along, seg.From), " to ", seg.To)
+}
+
+// confirmations says what the recordings made beside each crossover
+// show; consts are the constants they were made at, when not the
+// chapter's.
+func (w *writer) confirmations(c *CrossRows, consts []NameValue) []doc.Block {
+	if len(c.Segments) < 2 {
+		return nil
+	}
+	one := len(c.Segments) == 2
+	if len(c.Confirmed) == 0 {
+		why := c.Unconfirmed
+		if why == "" {
+			why = "none was asked for"
+		}
+		return []doc.Block{para("No recording was made beside the ", pick(one, "crossover", "crossovers"), " to confirm ",
+			pick(one, "it", "them"), ": ", why, ".")}
+	}
+	bad := 0
+	for _, f := range c.Confirmed {
+		if !f.OK() {
+			bad++
+		}
+	}
+	n := len(c.Confirmed)
+	name := w.table()
+	var intro []any
+	if consts == nil {
+		intro = []any{"memsym recorded the program on both sides of ", pick(one, "the crossover", "each crossover"), ", ", doc.Spell(n), " ",
+			doc.Inflect(n, "recording", "recordings"), " in all (", name, "). "}
+		if bad == 0 {
+			intro = append(intro, pick(n == 2, "Both show", "All "+doc.Spell(n)+" show"), " the peak the candidates predict, at the operation they predict.")
+		}
+	} else {
+		intro = []any{"At these constants too, ", doc.Spell(n), " ", doc.Inflect(n, "recording", "recordings"), " on both sides of ",
+			pick(one, "the crossover", "each crossover"), " (", name, ") "}
+		if bad == 0 {
+			intro = append(intro, "find each peak where the model puts it, bytes and operation.")
+		} else {
+			intro = append(intro, "were made. ")
+		}
+	}
+	if bad > 0 {
+		intro = append(intro, doc.Capital(doc.Spell(bad)), " of them ", doc.Inflect(bad, "contradicts", "contradict"), " the crossovers.")
+	}
+	caption := []any{"Recordings on both sides of ", pick(one, "the crossover", "each crossover"), " along ", doc.Math{doc.V(c.Along)}}
+	if consts != nil {
+		caption = append(caption, " at ", constants(consts))
+	}
+	t := &doc.Table{
+		Caption: inlines(append(caption, ".")...),
+		Header:  []doc.Cell{cell("point"), cell("recorded peak"), cell("predicted"), cell("result")},
+		Align:   []doc.Align{doc.AlignLeft, doc.AlignLeft, doc.AlignLeft, doc.AlignLeft},
+	}
+	for _, f := range c.Confirmed {
+		result := "agrees"
+		if !f.OK() {
+			result = "contradicts"
+		}
+		predicted := cell(f.PredictedPeak, " at operation ", f.PredictedOp)
+		if consts == nil {
+			predicted = cell(predicted, ", candidate ", f.Predicted+1)
+		}
+		t.Rows = append(t.Rows, []doc.Cell{cell(point(f.Point)), cell(f.Peak, " at operation ", f.PeakOp), predicted, cell(result)})
+	}
+	return []doc.Block{para(intro...), t}
+}
+
+// elsewhere is the section of the crossovers at other constants, each from
+// a model of its own.
+func (w *writer) elsewhere() doc.Section {
+	in := w.in
+	s := doc.Section{Title: "At other constants"}
+	for _, e := range in.Elsewhere {
+		if e.Cross == nil {
+			continue
+		}
+		head := []any{"At ", constants(e.Consts), ", memsym built a model of its own the same way. Along ", doc.Math{doc.V(e.Cross.Along)}}
+		if scope := scopeWords(e.Cross); len(scope) > 0 {
+			head = append(append(append(head, ", "), scope...), ",")
+		}
+		head = append(head, " its candidates hold the peak thus:")
+		list := &doc.List{}
+		for i, seg := range e.Cross.Segments {
+			c := e.Candidates[seg.Holder]
+			item := inlines(segmentRange(e.Cross.Along, seg), ": ", inOrder(c.Poly, in.Vars), ", at operation ", c.Op)
+			if c.Largest != nil {
+				item = inlines(item, ", whose largest live ", doc.Inflect(c.Largest.Count, "buffer is ", "buffers are "), bufferWords(c.Largest))
+			}
+			list.Items = append(list.Items, inlines(item, pick(i == len(e.Cross.Segments)-1, ".", ";")))
+		}
+		s.Blocks = append(s.Blocks, para(head...), list)
+		if e.Common != nil {
+			s.Blocks = append(s.Blocks, para(commonWords(e.Common)...))
+		}
+		s.Blocks = append(s.Blocks, w.confirmations(e.Cross, e.Consts)...)
 	}
 	return s
+}
+
+// crossoverLabel says what a crossover is for a macro's comment: "along T,
+// for every B ≥ 1, at D = 64: from T = 75 the live set at operation 12
+// holds the peak".
+func crossoverLabel(consts []NameValue, cands []CandidateRow, c *CrossRows, seg SegmentRow) string {
+	var b []any
+	b = append(b, "along "+c.Along)
+	if scope := scopeWords(c); len(scope) > 0 {
+		b = append(append(b, ", "), scope...)
+	}
+	if len(consts) > 0 {
+		b = append(b, ", at ", constants(consts))
+	}
+	b = append(b, fmt.Sprintf(": from %s = %d the live set at operation %d holds the peak", c.Along, seg.From, cands[seg.Holder].Op))
+	return doc.PlainText(inlines(b...), " ")
+}
+
+// otherDims are the dimensions but along, in order.
+func otherDims(vars []string, along string) []string {
+	var out []string
+	for _, v := range vars {
+		if v != along {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// drawnAt are the other dimensions' values the candidates are drawn at:
+// those the crossovers fix, then the counted point's, then the grid's
+// smallest.
+func (w *writer) drawnAt(c *CrossRows) record.Point {
+	in := w.in
+	var at record.Point
+	for i, v := range in.Vars {
+		if v == c.Along {
+			continue
+		}
+		x := in.Symbolic.Grid[i][0]
+		if y, ok := c.Fixed.Value(v); ok {
+			x = y
+		} else if in.Point != nil {
+			if y, ok := in.Point.At.Value(v); ok {
+				x = y
+			}
+		}
+		at = append(at, record.Dim{Name: v, Value: x})
+	}
+	return at
 }

@@ -2,23 +2,25 @@ package explain
 
 import (
 	"fmt"
-	"strings"
 
+	"memsym/doc"
 	"memsym/poly"
+	"memsym/record"
 )
 
 // inlines turns the pieces of a sentence into inline runs: a string is
-// Text, a poly.Rat a Number, a poly.Poly a Formula, an int a Number, an
-// Inline stays itself and a []Inline is spliced in. Adjacent texts merge.
-func inlines(parts ...any) []Inline {
-	var out []Inline
-	add := func(in Inline) {
-		if t, ok := in.(Text); ok {
+// Text, a poly.Rat, an int or an int64 a Number, a poly.Poly a Formula,
+// an Inline stays itself and a []Inline is spliced in. Adjacent texts
+// merge.
+func inlines(parts ...any) []doc.Inline {
+	var out []doc.Inline
+	add := func(in doc.Inline) {
+		if t, ok := in.(doc.Text); ok {
 			if t == "" {
 				return
 			}
 			if n := len(out); n > 0 {
-				if prev, ok := out[n-1].(Text); ok {
+				if prev, ok := out[n-1].(doc.Text); ok {
 					out[n-1] = prev + t
 					return
 				}
@@ -29,113 +31,185 @@ func inlines(parts ...any) []Inline {
 	for _, p := range parts {
 		switch p := p.(type) {
 		case string:
-			add(Text(p))
+			add(doc.Text(p))
 		case poly.Rat:
-			add(Number{Value: p})
+			add(doc.Number{Value: p})
 		case int:
-			add(Number{Value: poly.Int(int64(p))})
+			add(doc.Number{Value: poly.Int(int64(p))})
 		case int64:
-			add(Number{Value: poly.Int(p)})
+			add(doc.Number{Value: poly.Int(p)})
 		case poly.Poly:
-			add(Formula{Poly: p})
-		case Inline:
+			add(doc.Formula{Poly: p})
+		case doc.Inline:
 			add(p)
-		case []Inline:
+		case []doc.Inline:
+			for _, in := range p {
+				add(in)
+			}
+		case doc.Cell:
 			for _, in := range p {
 				add(in)
 			}
 		default:
-			add(Text(fmt.Sprint(p)))
+			add(doc.Text(fmt.Sprint(p)))
 		}
 	}
 	return out
 }
 
 // para makes a paragraph of the given pieces (see inlines).
-func para(parts ...any) *Paragraph { return &Paragraph{Inlines: inlines(parts...)} }
+func para(parts ...any) *doc.Paragraph { return &doc.Paragraph{Inlines: inlines(parts...)} }
 
 // cell makes a table cell of the given pieces (see inlines).
-func cell(parts ...any) Cell { return Cell(inlines(parts...)) }
+func cell(parts ...any) doc.Cell { return doc.Cell(inlines(parts...)) }
 
-// human is n bytes in decimal units ("3.2 GB").
-func human(n poly.Rat) Number { return Number{Value: n, Human: true} }
+// approx is n bytes in binary units ("146 KiB"), "" below one KiB.
+func approx(n poly.Rat) string { return doc.IEC.Approx(n) }
 
-// assignment writes dimensions' values: "B = 2, T = 16".
-func assignment(at []NameInt) []Inline {
-	var parts []any
-	for i, a := range at {
+// bytesWords writes n bytes with its size in binary units beside it when
+// it is at least a KiB: "1 052 928 bytes (1.00 MiB)", "512 bytes".
+func bytesWords(n poly.Rat) []doc.Inline {
+	noun := " bytes"
+	if n.Equal(poly.Int(1)) {
+		noun = " byte"
+	}
+	out := inlines(n, noun)
+	if a := approx(n); a != "" {
+		out = inlines(out, " ("+a+")")
+	}
+	return out
+}
+
+// point writes a point as mathematics: B = 2, T = 16.
+func point(p record.Point) doc.Math {
+	var m doc.Math
+	for i, d := range p {
 		if i > 0 {
-			parts = append(parts, ", ")
+			m = append(m, doc.S(","))
 		}
-		parts = append(parts, a.Name+" = ", a.Value)
+		m = append(m, doc.V(d.Name), doc.S("="), doc.NInt(d.Value))
 	}
-	return inlines(parts...)
+	return m
 }
 
-// constants writes constants as given: "D = 64, H = 2, L = 2".
-func constants(cs []NameValue) string {
-	parts := make([]string, len(cs))
+// equals writes name = x as mathematics.
+func equals(name string, x int64) doc.Math {
+	return doc.Math{doc.V(name), doc.S("="), doc.NInt(x)}
+}
+
+// atLeastOne writes "B, T ≥ 1" as mathematics.
+func atLeastOne(names []string) doc.Math {
+	var m doc.Math
+	for i, n := range names {
+		if i > 0 {
+			m = append(m, doc.S(","))
+		}
+		m = append(m, doc.V(n))
+	}
+	return append(m, doc.S("≥"), doc.NInt(1))
+}
+
+// variables writes names as mathematics, joined as a reader does: B and T.
+func variables(names []string) []doc.Inline {
+	var out []any
+	for i, n := range names {
+		switch {
+		case i > 0 && i == len(names)-1:
+			out = append(out, " and ")
+		case i > 0:
+			out = append(out, ", ")
+		}
+		out = append(out, doc.Math{doc.V(n)})
+	}
+	return inlines(out...)
+}
+
+// constants writes constants as given, as mathematics: D = 64, H = 2.
+func constants(cs []NameValue) []doc.Inline {
+	var out []any
 	for i, c := range cs {
-		parts[i] = c.Name + " = " + c.Value
+		if i > 0 {
+			out = append(out, ", ")
+		}
+		if v, err := poly.ParseRat(c.Value); err == nil {
+			out = append(out, doc.Math{doc.V(c.Name), doc.S("="), doc.N(v)})
+		} else {
+			out = append(out, doc.Math{doc.V(c.Name), doc.S("=")}, " "+c.Value)
+		}
 	}
-	return strings.Join(parts, ", ")
+	return inlines(out...)
 }
 
-// andList joins words as a reader does: "B", "B and T", "B, T and H".
-func andList(words []string) string {
-	switch len(words) {
-	case 0:
-		return ""
-	case 1:
-		return words[0]
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
-}
-
-// count writes a small count as a word ("four") and a larger one in digits.
-func count(n int) string {
-	words := []string{"no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"}
-	if n >= 0 && n < len(words) {
-		return words[n]
-	}
-	return fmt.Sprint(n)
-}
-
-// capital returns s with its first letter in upper case.
-func capital(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// plural returns word, with an s unless n is 1.
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
-}
-
-// callName writes a call's path for a reader: the entry's own name for "",
-// and the path with its fold's iterations ("blocks ×2").
-func callName(entry string, c CallRow) []Inline {
+// callName writes a call's path for a reader: the entry's own operations
+// for "", and the path with its fold's iterations ("blocks ×2").
+func callName(entry string, c CallRow) []doc.Inline {
 	if c.Path == "" {
-		return inlines(Code(entry), ", its own")
+		return inlines(doc.Code(entry), "'s own")
 	}
 	if c.Iterations > 1 {
-		return inlines(Code(c.Path), fmt.Sprintf(" ×%d", c.Iterations))
+		return inlines(doc.Code(c.Path), fmt.Sprintf(" ×%d", c.Iterations))
 	}
-	return inlines(Code(c.Path))
+	return inlines(doc.Code(c.Path))
 }
 
 // madeBy writes the call that made a buffer: its path, or the entry.
-func madeBy(entry, path string) []Inline {
+func madeBy(entry, path string) []doc.Inline {
 	if path == "" {
-		return inlines(Code(entry))
+		return inlines(doc.Code(entry))
 	}
-	return inlines(Code(path))
+	return inlines(doc.Code(path))
 }
+
+// bufferWords names a candidate's largest live buffers: "the attention's
+// `probabilities` (B · H · T² reals)", "`up xW` and `up` in
+// `blocks[0].ff.up` (B · T · 4D reals each)".
+func bufferWords(n *BufferName) []doc.Inline {
+	var names []any
+	for i, name := range n.Names {
+		switch {
+		case i > 0 && i == len(n.Names)-1:
+			names = append(names, " and ")
+		case i > 0:
+			names = append(names, ", ")
+		}
+		names = append(names, doc.Code(name))
+	}
+	var out []any
+	switch {
+	case n.Call != "":
+		out = append(out, "the "+n.Call+"'s ")
+		out = append(out, names...)
+	case n.Path != "":
+		out = append(out, names...)
+		out = append(out, " in ", doc.Code(n.Path))
+	default:
+		out = append(out, names...)
+	}
+	each := ""
+	switch {
+	case n.Count > len(n.Names):
+		each = ", " + doc.Spell(n.Count) + " buffers of"
+	case n.Count > 1:
+		each = " each"
+	}
+	if n.Size != nil {
+		if each == " each" || each == "" {
+			out = append(out, " (", n.Size, " "+n.Kind+each+")")
+		} else {
+			out = append(out, " (", each[2:], " ", n.Size, " "+n.Kind+" each)")
+		}
+	} else {
+		if each == " each" || each == "" {
+			out = append(out, " (", n.Bytes, " bytes"+each+")")
+		} else {
+			out = append(out, " (", each[2:], " ", n.Bytes, " bytes each)")
+		}
+	}
+	return inlines(out...)
+}
+
+// candidateWords names candidate i for a legend: "candidate 2".
+func candidateWords(c CandidateRow, i int) string { return fmt.Sprintf("candidate %d", i+1) }
 
 // pick returns yes when cond holds, else no.
 func pick(cond bool, yes, no string) string {

@@ -20,10 +20,8 @@ type checker struct {
 	known []bool
 }
 
-// check reads the recording of src at the point dims and refuses the model
-// unless every buffer's bytes, the parameters, inputs and outputs, the live
-// bytes at every operation and the peak are the polynomials' values there.
-func (b *build) check(src Source, dims []record.Dim) error {
+// newChecker returns a checker of the recording of src at the point dims.
+func (b *build) newChecker(src Source, dims []record.Dim) *checker {
 	k := &checker{
 		b: b, src: src, point: pointName(dims), at: make(map[string]int64),
 		byVec: make([]poly.Rat, len(b.polys)), known: make([]bool, len(b.polys)),
@@ -31,6 +29,14 @@ func (b *build) check(src Source, dims []record.Dim) error {
 	for _, d := range dims {
 		k.at[d.Name] = d.Value
 	}
+	return k
+}
+
+// check reads the recording of src at the point dims and refuses the model
+// unless every buffer's bytes, the parameters, inputs and outputs, the live
+// bytes at every operation and the peak are the polynomials' values there.
+func (b *build) check(src Source, dims []record.Dim) error {
+	k := b.newChecker(src, dims)
 	err := b.st.walk(src, dims, nil, func(pos int, buf *record.Buffer, line int) error {
 		want, err := k.value(b.class[pos])
 		if err != nil {
@@ -44,6 +50,33 @@ func (b *build) check(src Source, dims []record.Dim) error {
 	})
 	if err != nil {
 		return err
+	}
+	if err := k.totals(); err != nil {
+		return err
+	}
+	return k.lives()
+}
+
+// checkRead is check for a recording read already, by comparison with
+// point 0's, its buffers' bytes in pv; nil pv, or bytes that a polynomial
+// does not give, make check read it again, to say exactly where it differs.
+func (b *build) checkRead(src Source, dims []record.Dim, pv *pointValues) error {
+	if pv == nil || len(pv.local) != len(b.class) {
+		return b.check(src, dims)
+	}
+	k := b.newChecker(src, dims)
+	bufs := b.st.rec.Buffers
+	for pos, c := range b.class {
+		if bufs[pos].IsView {
+			continue
+		}
+		want, err := k.value(c)
+		if err != nil {
+			return err
+		}
+		if !pv.table[pv.local[pos]].Equal(want) {
+			return b.check(src, dims)
+		}
 	}
 	if err := k.totals(); err != nil {
 		return err
@@ -106,6 +139,9 @@ func (k *checker) lives() error {
 		}
 		cand[c] = v
 	}
+	if k.livesSmall(born, died, cand) {
+		return nil
+	}
 	var live, peak, predicted poly.Rat
 	peakOp := 0
 	for op := 1; op <= nops; op++ {
@@ -136,6 +172,72 @@ func (k *checker) lives() error {
 	return nil
 }
 
+// livesSmall makes lives' comparisons on int64s, when every value is an
+// integer that fits and no sum overflows, and reports whether they all
+// held; false sends lives to exact numbers, to check again and say where.
+func (k *checker) livesSmall(born, died buckets, cand []poly.Rat) bool {
+	b, m := k.b, k.b.m
+	small := make([]int64, len(cand))
+	for c, v := range cand {
+		n, ok := v.Int64()
+		if !ok {
+			return false
+		}
+		small[c] = n
+	}
+	byVec := make([]int64, len(b.polys))
+	known := make([]bool, len(b.polys))
+	value := func(i int32) (int64, bool) {
+		c := b.class[i]
+		if !known[c] {
+			v, err := k.value(c)
+			if err != nil {
+				return 0, false
+			}
+			n, ok := v.Int64()
+			if !ok {
+				return 0, false
+			}
+			byVec[c], known[c] = n, true
+		}
+		return byVec[c], true
+	}
+	var live, peak, predicted int64
+	for op := 1; op <= len(m.LiveAt); op++ {
+		for _, i := range born.of(op) {
+			v, ok := value(i)
+			if live, ok = addSubOK(live, v, false, ok); !ok {
+				return false
+			}
+		}
+		c := small[m.LiveAt[op-1]]
+		if live != c {
+			return false
+		}
+		if op == 1 || live > peak {
+			peak = live
+		}
+		if op == 1 || c > predicted {
+			predicted = c
+		}
+		for _, i := range died.of(op) {
+			v, ok := value(i)
+			if live, ok = addSubOK(live, v, true, ok); !ok {
+				return false
+			}
+		}
+	}
+	return peak == predicted
+}
+
+// addSubOK is addSub when ok, and false otherwise.
+func addSubOK(a, b int64, neg, ok bool) (int64, bool) {
+	if !ok {
+		return 0, false
+	}
+	return addSub(a, b, neg)
+}
+
 // compare refuses a total whose polynomial does not give the recorded got.
 func (k *checker) compare(p poly.Poly, got poly.Rat, what string) error {
 	want, err := p.EvalInt(k.at)
@@ -157,6 +259,8 @@ func (k *checker) maker(pos int) string {
 		return "a parameter"
 	case record.Input:
 		return "an input"
+	case record.State:
+		return "an optimizer's state"
 	}
 	n := k.b.lives[pos].First
 	if n == 0 {

@@ -187,9 +187,9 @@ func (w *walker) describe(n int) string {
 	case record.KindHeader:
 		return "the header"
 	case record.KindBuffer:
-		return fmt.Sprintf("buffer %d", st.rec.Buffers[w.nbuf].ID)
+		return named("buffer", &st.rec.Buffers[w.nbuf])
 	case record.KindView:
-		return fmt.Sprintf("view %d", st.rec.Buffers[w.nbuf].ID)
+		return named("view", &st.rec.Buffers[w.nbuf])
 	case record.KindOp:
 		return fmt.Sprintf("operation %d %q", w.nop+1, st.rec.Ops[w.nop].Label)
 	}
@@ -220,13 +220,23 @@ func describe(r *record.Record) string {
 	case record.KindHeader:
 		return "the header"
 	case record.KindBuffer:
-		return fmt.Sprintf("buffer %d", r.Buffer.ID)
+		return named("buffer", &r.Buffer)
 	case record.KindView:
-		return fmt.Sprintf("view %d", r.Buffer.ID)
+		return named("view", &r.Buffer)
 	case record.KindOp:
 		return fmt.Sprintf("operation %q", r.Op.Label)
 	}
 	return "the result"
+}
+
+// named writes "buffer 82" or, when it has a name, `buffer 82
+// "blocks[0].attn/clone"`: a recorder's names often say which operation
+// made the buffer.
+func named(kind string, b *record.Buffer) string {
+	if b.Name == "" {
+		return fmt.Sprintf("%s %d", kind, b.ID)
+	}
+	return fmt.Sprintf("%s %d %q", kind, b.ID, b.Name)
 }
 
 func ids(x []int64) string {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"memsym/count"
 	"memsym/poly"
 	"memsym/record"
 )
@@ -155,10 +156,10 @@ func TestBuildGPTSmall(t *testing.T) {
 	if peak.String() != "149504" || peakOp != 19 {
 		t.Errorf("peak %s at operation %d, want 149504 at 19", peak, peakOp)
 	}
-	// record.Count is the truth at any point, on the grid or off it.
+	// count.At is the truth at any point, on the grid or off it.
 	for _, point := range [][]int64{{2, 16}, {3, 8}, {1, 1}, {7, 33}, {100, 1000}} {
 		rec := recordAt(t, vars, point, prog)
-		c := record.Count(rec)
+		c := count.At(rec)
 		var wrong []string
 		for op, want := range liveBytes(rec) {
 			if got := evalAt(t, m.Live(op+1), vars, point); !got.Equal(want) || !got.Equal(c.Live[op]) {

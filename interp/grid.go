@@ -63,7 +63,7 @@ func (g *grid) arrange(sources []Source) error {
 	for i, dims := range g.dims {
 		key := string(g.digits(dims))
 		if j, dup := byDigits[key]; dup {
-			return fmt.Errorf("%s and %s are both at %s: the grid has one recording per point", sources[j].Name, sources[i].Name, record.PointString(dims))
+			return fmt.Errorf("%s and %s are both at %s: the grid has one recording per point", sources[j].Name, sources[i].Name, record.Point(dims).String())
 		}
 		byDigits[key] = i
 	}
@@ -74,7 +74,7 @@ func (g *grid) arrange(sources []Source) error {
 	for {
 		i, ok := byDigits[string(digits)]
 		if !ok {
-			return fmt.Errorf("no recording at %s: the grid %s has %s points, one recording each", record.PointString(g.point(digits)), g.describe(), g.size())
+			return fmt.Errorf("no recording at %s: the grid %s has %s points, one recording each", record.Point(g.point(digits)).String(), g.describe(), g.size())
 		}
 		g.order = append(g.order, i)
 		j := k - 1
@@ -137,7 +137,7 @@ func (g *grid) checkPoint(src Source) ([]record.Dim, error) {
 			return nil, fmt.Errorf("%s: dimension %s = %d: dimensions are integers of at least 1", at(src.Name, line), d.Name, d.Value)
 		}
 		if slices.Contains(g.values[j][:], d.Value) {
-			return nil, fmt.Errorf("%s: the check point %s has %s = %d, a value of the grid: a check point must be off the grid in every dimension, for an error term vanishes on a grid value", at(src.Name, line), record.PointString(h.Dims), d.Name, d.Value)
+			return nil, fmt.Errorf("%s: the check point %s has %s = %d, a value of the grid: a check point must be off the grid in every dimension, for an error term vanishes on a grid value", at(src.Name, line), record.Point(h.Dims).String(), d.Name, d.Value)
 		}
 	}
 	return h.Dims, nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"memsym/count"
 	"memsym/poly"
 	"memsym/record"
 )
@@ -63,9 +64,9 @@ func pointSource(t testing.TB, vars []string, point []int64, prog program) Sourc
 }
 
 // liveBytes counts the live bytes at each operation of rec from its sizes
-// and record.Lifetimes: the truth the model's live sums are checked against.
+// and count.Lifetimes: the truth the model's live sums are checked against.
 func liveBytes(rec *record.Recording) []poly.Rat {
-	lives := record.Lifetimes(rec)
+	lives := count.Lifetimes(rec)
 	out := make([]poly.Rat, len(rec.Ops))
 	for op := 1; op <= len(rec.Ops); op++ {
 		for i, l := range lives {

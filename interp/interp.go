@@ -14,6 +14,7 @@ import (
 	"math"
 	"math/big"
 
+	"memsym/count"
 	"memsym/poly"
 	"memsym/record"
 )
@@ -36,7 +37,7 @@ type Model struct {
 	Grid       [][]int64         // per dimension, its three grid values ascending
 	Checked    [][]int64         // the check points, each aligned with Vars
 	Structure  *record.Recording // the first grid point's recording; its sizes are that point's
-	Lives      []record.Life     // per buffer position in Structure.Buffers
+	Lives      []count.Life      // per buffer position in Structure.Buffers
 	Bytes      []poly.Poly       // per buffer position: its bytes (zero for views)
 	Params     poly.Poly         // the parameters' bytes
 	Inputs     poly.Poly         // the caller-held buffers' bytes, the parameters among them
@@ -45,6 +46,7 @@ type Model struct {
 	LiveAt     []int32           // per operation (index op−1): its live bytes' index in Candidates
 	den        *big.Int
 	b          *build // what Check needs: the grid, the structure, the value vectors
+	fold       *fold  // a dimension that counts blocks of operations (align.go), or nil
 }
 
 // Candidate is one distinct polynomial of live bytes and the first
@@ -80,8 +82,10 @@ type build struct {
 	coefs []nums    // per value vector: its coefficients' numerators over den
 	den   *big.Int
 	polys []poly.Poly // per value vector
-	lives []record.Life
+	lives []count.Life
 	m     *Model
+
+	followed bool // the grid was read by comparison with point 0 (follow.go)
 }
 
 // Build reads the recordings of one program on a grid of three values per
@@ -102,16 +106,24 @@ func Build(grid []Source, checks []Source) (*Model, error) {
 		}
 	}
 	b := &build{g: g, vals: newValues(0), pre: &prefixes{}}
-	if err := b.readStructure(grid[g.order[0]]); err != nil {
+	fast, checkVals, err := b.readFollowing(grid, checks, checkDims)
+	if err != nil {
 		return nil, err
 	}
-	if err := b.readPoints(grid); err != nil {
-		return nil, err
+	if !fast {
+		b = &build{g: g, vals: newValues(0), pre: &prefixes{}}
+		if err := b.readStructure(grid[g.order[0]]); err != nil {
+			return nil, err
+		}
+		if err := b.readPoints(grid); err != nil {
+			return buildFolded(grid, checks, err)
+		}
+		checkVals = make([]*pointValues, len(checks))
 	}
 	b.interpolate()
 	b.model()
 	for i, src := range checks {
-		if err := b.check(src, checkDims[i]); err != nil {
+		if err := b.checkRead(src, checkDims[i], checkVals[i]); err != nil {
 			return nil, err
 		}
 		b.m.Checked = append(b.m.Checked, dimValues(checkDims[i]))
@@ -126,6 +138,9 @@ func Build(grid []Source, checks []Source) (*Model, error) {
 // the check Build makes at its check points, made later (memsym verify).
 // It does not add the point to Checked.
 func (m *Model) Check(src Source) error {
+	if m.fold != nil {
+		return m.fold.checkPoint(m, src)
+	}
 	dims, err := m.b.g.checkPoint(src)
 	if err != nil {
 		return err

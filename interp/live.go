@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"memsym/count"
 	"memsym/poly"
 	"memsym/record"
 )
@@ -17,7 +18,7 @@ func (k *buckets) of(n int) []int32 { return k.list[k.start[n]:k.start[n+1]] }
 
 // bucketBy sorts the buffers that are ever live by key(life), an operation
 // number, in one counting pass; within an operation, by position.
-func bucketBy(lives []record.Life, nops int, key func(record.Life) int) buckets {
+func bucketBy(lives []count.Life, nops int, key func(count.Life) int) buckets {
 	k := buckets{start: make([]int32, nops+2)}
 	for _, l := range lives {
 		if l.First != 0 {
@@ -39,12 +40,12 @@ func bucketBy(lives []record.Life, nops int, key func(record.Life) int) buckets 
 	return k
 }
 
-func births(lives []record.Life, nops int) buckets {
-	return bucketBy(lives, nops, func(l record.Life) int { return l.First })
+func births(lives []count.Life, nops int) buckets {
+	return bucketBy(lives, nops, func(l count.Life) int { return l.First })
 }
 
-func deaths(lives []record.Life, nops int) buckets {
-	return bucketBy(lives, nops, func(l record.Life) int { return l.Last })
+func deaths(lives []count.Life, nops int) buckets {
+	return bucketBy(lives, nops, func(l count.Life) int { return l.Last })
 }
 
 // model assembles the Model from the interpolated value vectors.
@@ -53,7 +54,7 @@ func (b *build) model() {
 	m := &Model{
 		Vars:      b.g.vars,
 		Structure: rec,
-		Lives:     record.Lifetimes(rec),
+		Lives:     count.Lifetimes(rec),
 		Bytes:     make([]poly.Poly, len(rec.Buffers)),
 		den:       b.den,
 	}
@@ -70,7 +71,7 @@ func (b *build) model() {
 		case record.Param:
 			params.add(&b.coefs[b.class[i]], false)
 			inputs.add(&b.coefs[b.class[i]], false)
-		case record.Input:
+		case record.Input, record.State: // held by the caller, as the checker counts them
 			inputs.add(&b.coefs[b.class[i]], false)
 		}
 	}

@@ -94,4 +94,4 @@ func (b *build) merge(r *pointValues) {
 }
 
 // pointName writes a point as "B = 16, T = 256".
-func pointName(dims []record.Dim) string { return record.PointString(dims) }
+func pointName(dims []record.Dim) string { return record.Point(dims).String() }

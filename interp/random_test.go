@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"memsym/count"
 	"memsym/dominance"
 	"memsym/poly"
 	"memsym/record"
@@ -27,7 +28,7 @@ var (
 // TestRandomPrograms builds the model of random programs, recorded on a
 // random grid, and compares every polynomial with the truth the generator
 // built from the axes; then the peak of the pruned candidates with
-// record.Count's at random points off the grid.
+// count.At's at random points off the grid.
 func TestRandomPrograms(t *testing.T) {
 	n, o := 1000, smallPrograms
 	if *long {
@@ -81,7 +82,7 @@ func TestRandomProgramsHugeBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := record.Count(rec).Peak
+	got := count.At(rec).Peak
 	if _, _, small := got.Small(); small {
 		t.Fatalf("peak %s fits in int64: the case is not huge", got)
 	}
@@ -123,7 +124,7 @@ func checkRandomProgram(seed uint64, o genOptions, vr valueRange) error {
 // builds its model and compares it with the truth: every buffer's bytes,
 // the parameters, inputs and outputs, the lives, the live bytes at every
 // operation; then, at five random points off the grid, the largest of
-// dominance.Prune's kept candidates with record.Count's peak.
+// dominance.Prune's kept candidates with count.At's peak.
 func checkProgram(p *randProgram, r *rand.Rand, vr valueRange) error {
 	k := len(p.vars)
 	grid := make([][]int64, k)
@@ -207,7 +208,7 @@ func checkProgram(p *randProgram, r *rand.Rand, vr valueRange) error {
 
 // memSource serves a recording from memory, named by its point.
 func memSource(rec *record.Recording) Source {
-	return Source{Name: record.PointString(rec.Header.Dims), Open: func() (record.Stream, error) { return rec.Replay(), nil }}
+	return Source{Name: record.Point(rec.Header.Dims).String(), Open: func() (record.Stream, error) { return rec.Replay(), nil }}
 }
 
 // distinctValues returns n distinct values of vr that are not in avoid;
@@ -300,11 +301,11 @@ func compareModel(p *randProgram, m *Model) error {
 	return nil
 }
 
-// comparePeak compares the model at the point x with record.Count of the
+// comparePeak compares the model at the point x with count.At of the
 // recording there: the largest of the kept candidates with the peak, and
 // the totals and every operation's live bytes with Count's.
 func comparePeak(m *Model, front *dominance.Frontier, x []int64, rec *record.Recording) error {
-	c := record.Count(rec)
+	c := count.At(rec)
 	at := make(map[string]int64, len(x))
 	for j, v := range m.Vars {
 		at[v] = x[j]
@@ -325,9 +326,9 @@ func comparePeak(m *Model, front *dominance.Frontier, x []int64, rec *record.Rec
 		}
 		holders = append(holders, fmt.Sprintf("%s = %s", m.Candidates[i].Poly, v))
 	}
-	where := record.PointString(rec.Header.Dims)
+	where := record.Point(rec.Header.Dims).String()
 	if !peak.Equal(c.Peak) {
-		return fmt.Errorf("at %s: the largest kept candidate is %s (%s), but record.Count's peak is %s at operation %d",
+		return fmt.Errorf("at %s: the largest kept candidate is %s (%s), but count.At's peak is %s at operation %d",
 			where, peak, strings.Join(holders, "; "), c.Peak, c.PeakOp)
 	}
 	for _, t := range []struct {
@@ -335,12 +336,12 @@ func comparePeak(m *Model, front *dominance.Frontier, x []int64, rec *record.Rec
 		got, want poly.Rat
 	}{{"parameters", eval(m.Params), c.Params}, {"inputs", eval(m.Inputs), c.Inputs}, {"outputs", eval(m.Outputs), c.Outputs}} {
 		if !t.got.Equal(t.want) {
-			return fmt.Errorf("at %s: %s %s, record.Count %s", where, t.what, t.got, t.want)
+			return fmt.Errorf("at %s: %s %s, count.At %s", where, t.what, t.got, t.want)
 		}
 	}
 	for op := 1; op <= len(c.Live); op++ {
 		if got := eval(m.Live(op)); !got.Equal(c.Live[op-1]) {
-			return fmt.Errorf("at %s: live bytes at operation %d are %s, record.Count %s", where, op, got, c.Live[op-1])
+			return fmt.Errorf("at %s: live bytes at operation %d are %s, count.At %s", where, op, got, c.Live[op-1])
 		}
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"memsym/count"
 	"memsym/poly"
 	"memsym/record"
 )
@@ -145,8 +146,8 @@ func (p *randProgram) record(x []int64) (*record.Recording, error) {
 // lives returns each buffer's life under the seed's rules, computed from the
 // events alone: a temp lives from its first write to its last read or
 // write, the result's to the last operation; views and held buffers never.
-func (p *randProgram) lives() []record.Life {
-	lives := make([]record.Life, len(p.bufs))
+func (p *randProgram) lives() []count.Life {
+	lives := make([]count.Life, len(p.bufs))
 	op := 0
 	touch := func(i int, write bool) {
 		b := p.bufs[i].base

@@ -74,7 +74,7 @@ func TestBuildRefusesEditedRecordings(t *testing.T) {
 				return []record.Record{}
 			}
 			return nil
-		}, nil, "e.jsonl and B = 1, T = 4:11 differ: record 11 is view 7 at B = 1, T = 4 but the end of the recording at B = 3, T = 12" + why},
+		}, nil, "e.jsonl and B = 1, T = 4:11 differ: record 11 is view 7 \"scores.T\" at B = 1, T = 4 but the end of the recording at B = 3, T = 12" + why},
 		{"extra", func(n int, r *record.Record) []record.Record {
 			if r.Kind == record.KindResult {
 				return []record.Record{*r, {Kind: record.KindResult, Line: 16}}

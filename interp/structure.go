@@ -76,8 +76,18 @@ func readStructure(src Source, point string, value func(pos int, b *record.Buffe
 		return nil, err
 	}
 	defer release(s)
+	return readStructureOf(s, src, point, value, nil)
+}
+
+// readStructureOf is readStructure reading the stream s of src; when keep
+// is not nil, it is called with each record after the header as it is
+// read, and an error it returns stops the reading.
+func readStructureOf(s record.Stream, src Source, point string, value func(pos int, b *record.Buffer), keep func(r *record.Record) error) (*structure, error) {
 	st := &structure{name: src.Name, point: point}
 	b := record.NewBuilder()
+	if sized, ok := s.(interface{ Size() int64 }); ok {
+		b.GrowFor(sized.Size())
+	}
 	nbuf := 0
 	for s.Scan() {
 		r := s.Record() // the Builder keeps copies of its slices
@@ -91,16 +101,162 @@ func readStructure(src Source, point string, value func(pos int, b *record.Buffe
 		case record.KindResult:
 			st.resultLine = r.Line
 		case record.KindBuffer, record.KindView:
-			value(nbuf, &r.Buffer)
+			if value != nil {
+				value(nbuf, &r.Buffer)
+			}
 			nbuf++
+		}
+		if keep != nil && r.Kind != record.KindHeader {
+			if err := keep(r); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if err := s.Err(); err != nil {
 		return nil, err
 	}
-	if st.rec, err = b.Finish(); err != nil {
+	rec, err := b.Finish()
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", src.Name, err)
 	}
+	st.rec = rec
 	st.kinds = slices.Clip(st.kinds)
 	return st, nil
+}
+
+// readStructurePiped is readStructureOf without value, reading and
+// building at once: this goroutine scans the records and calls keep with
+// each, and another adds them to the Builder, batches of them handed over
+// as they are read. Its result and its errors are readStructureOf's: the
+// first mistake in the order of the records.
+func readStructurePiped(s record.Stream, src Source, point string, keep func(r *record.Record) error) (*structure, error) {
+	const batches, batchSize = 4, 1024
+	free := make(chan *recordBatch, batches)
+	full := make(chan *recordBatch, batches)
+	for range batches {
+		free <- &recordBatch{}
+	}
+	type built struct {
+		st  *structure
+		err error
+	}
+	done := make(chan built, 1)
+	go func() {
+		st := &structure{name: src.Name, point: point}
+		b := record.NewBuilder()
+		if sized, ok := s.(interface{ Size() int64 }); ok {
+			b.GrowFor(sized.Size())
+		}
+		var err error
+		for bt := range full {
+			for i := range bt.recs {
+				if err != nil {
+					break
+				}
+				r := &bt.recs[i]
+				if e := b.Add(r); e != nil {
+					err = fmt.Errorf("%s: %w", at(src.Name, r.Line), e)
+					break
+				}
+				st.kinds = append(st.kinds, r.Kind)
+				switch r.Kind {
+				case record.KindHeader:
+					st.headerLine = r.Line
+				case record.KindResult:
+					st.resultLine = r.Line
+				}
+			}
+			bt.reset()
+			free <- bt
+		}
+		if err != nil {
+			done <- built{err: err}
+			return
+		}
+		st.rec, err = b.Finish()
+		if err != nil {
+			err = fmt.Errorf("%s: %w", src.Name, err)
+		}
+		st.kinds = slices.Clip(st.kinds)
+		done <- built{st, err}
+	}()
+	bt := <-free
+	var err error
+	for s.Scan() {
+		r := s.Record()
+		bt.add(r)
+		if r.Kind != record.KindHeader {
+			if err = keep(r); err != nil {
+				break
+			}
+		}
+		if len(bt.recs) == batchSize {
+			full <- bt
+			bt = <-free
+		}
+	}
+	full <- bt
+	close(full)
+	if err == nil {
+		err = s.Err()
+	}
+	res := <-done
+	if res.err != nil {
+		return nil, res.err // an earlier record's mistake
+	}
+	if err != nil {
+		return nil, err
+	}
+	return res.st, nil
+}
+
+// recordBatch is records handed from the reading goroutine to the building
+// one, with copies of their slices.
+type recordBatch struct {
+	recs []record.Record
+	ints []int64
+}
+
+// noInts is an empty slice that is not nil: a record's empty list.
+var noInts = []int64{}
+
+// add appends a copy of r, which its stream may reuse.
+func (bt *recordBatch) add(r *record.Record) {
+	bt.recs = append(bt.recs, *r)
+	c := &bt.recs[len(bt.recs)-1]
+	switch r.Kind {
+	case record.KindHeader:
+		c.Header.Dims = slices.Clone(r.Header.Dims)
+		c.Header.Consts = slices.Clone(r.Header.Consts)
+	case record.KindBuffer, record.KindView:
+		c.Buffer.Shape = bt.keep(r.Buffer.Shape)
+	case record.KindOp:
+		c.Op.Reads = bt.keep(r.Op.Reads)
+		c.Op.Writes = bt.keep(r.Op.Writes)
+	case record.KindResult:
+		c.Result = bt.keep(r.Result)
+	}
+}
+
+// keep copies s into the batch, nil for nil.
+func (bt *recordBatch) keep(s []int64) []int64 {
+	switch {
+	case s == nil:
+		return nil
+	case len(s) == 0:
+		return noInts
+	}
+	if cap(bt.ints)-len(bt.ints) < len(s) {
+		// A new array: the records before keep theirs.
+		bt.ints = make([]int64, 0, max(4096, len(s)))
+	}
+	n := len(bt.ints)
+	bt.ints = append(bt.ints, s...)
+	return bt.ints[n:len(bt.ints):len(bt.ints)]
+}
+
+func (bt *recordBatch) reset() {
+	clear(bt.recs) // let go of the strings
+	bt.recs = bt.recs[:0]
+	bt.ints = bt.ints[:0]
 }

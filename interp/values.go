@@ -26,7 +26,13 @@ type values struct {
 	ints  map[int64]int32  // the integers that fit in int64, the usual sizes
 	other map[ratKey]int32 // fractions and big integers
 	list  []poly.Rat
+	seen  [valueCache]struct {
+		n  int64
+		id int32 // its number + 1; 0 for an empty slot
+	} // the integers seen last, by a hash: a recording repeats few sizes
 }
+
+const valueCache = 64
 
 // newValues returns an empty table with room for size integers.
 func newValues(size int) *values {
@@ -53,12 +59,17 @@ func (t *values) grow(n int) {
 // id returns r's number, giving it the next one if r is new.
 func (t *values) id(r poly.Rat) int32 {
 	if n, ok := r.Int64(); ok {
-		if i, ok := t.ints[n]; ok {
-			return i
+		slot := &t.seen[uint64(n)*0x9e3779b97f4a7c15>>58]
+		if slot.id != 0 && slot.n == n {
+			return slot.id - 1
 		}
-		i := int32(len(t.list))
-		t.ints[n] = i
-		t.list = append(t.list, r)
+		i, ok := t.ints[n]
+		if !ok {
+			i = int32(len(t.list))
+			t.ints[n] = i
+			t.list = append(t.list, r)
+		}
+		slot.n, slot.id = n, i+1
 		return i
 	}
 	k := keyOf(r)
@@ -159,43 +170,63 @@ func (l link) val() int32  { return int32(uint32(l)) }
 // the same number. Its size grows with the number of distinct prefixes, not
 // with buffers times points.
 type prefixes struct {
-	levels [][]link // levels[j][id]: how prefix id of points 0..j was made
-	cur    map[link]int32
+	levels []level // levels[j]: the prefixes of points 0..j
 }
+
+// level is the prefixes of one length.
+type level struct {
+	links []link // links[id]: how prefix id was made
+	cur   map[link]int32
+	seen  [prefixCache]struct {
+		l  link
+		id int32 // its number + 1; 0 for an empty slot
+	} // the links made last, by a hash: buffers in a row often share them
+}
+
+const prefixCache = 64
 
 // next starts the next grid point's level, sized for at least as many
 // prefixes as the level before: each of those extends to one or more.
 func (p *prefixes) next() {
 	n := 0
 	if len(p.levels) > 0 {
-		n = len(p.levels[len(p.levels)-1])
+		n = len(p.levels[len(p.levels)-1].links)
 	}
-	p.levels = append(p.levels, make([]link, 0, n))
-	p.cur = make(map[link]int32, n)
+	p.levels = append(p.levels, level{links: make([]link, 0, n), cur: make(map[link]int32, n)})
 }
 
 // extend returns the number of prefix prev followed by value val at the
 // current point; prev is −1 at the first point.
-func (p *prefixes) extend(prev, val int32) int32 {
+func (p *prefixes) extend(prev, val int32) int32 { return p.extendAt(len(p.levels)-1, prev, val) }
+
+// extendAt is extend at point j, whose level exists: the levels may be
+// filled in any order of buffers, as long as each buffer's value vector is
+// extended point by point.
+func (p *prefixes) extendAt(j int, prev, val int32) int32 {
+	lv := &p.levels[j]
 	l := linkOf(prev, val)
-	if id, ok := p.cur[l]; ok {
-		return id
+	slot := &lv.seen[uint64(l)*0x9e3779b97f4a7c15>>58]
+	if slot.id != 0 && slot.l == l {
+		return slot.id - 1
 	}
-	j := len(p.levels) - 1
-	id := int32(len(p.levels[j]))
-	p.levels[j] = append(p.levels[j], l)
-	p.cur[l] = id
+	id, ok := lv.cur[l]
+	if !ok {
+		id = int32(len(lv.links))
+		lv.links = append(lv.links, l)
+		lv.cur[l] = id
+	}
+	slot.l, slot.id = l, id+1
 	return id
 }
 
 // count returns the number of distinct whole vectors so far.
-func (p *prefixes) count() int { return len(p.levels[len(p.levels)-1]) }
+func (p *prefixes) count() int { return len(p.levels[len(p.levels)-1].links) }
 
 // vector returns the value numbers of whole vector id, one per point.
 func (p *prefixes) vector(id int32) []int32 {
 	v := make([]int32, len(p.levels))
 	for j := len(p.levels) - 1; j >= 0; j-- {
-		l := p.levels[j][id]
+		l := p.levels[j].links[id]
 		v[j] = l.val()
 		id = l.prev()
 	}

@@ -1,6 +1,9 @@
 package poly
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Add returns p + q.
 func (p Poly) Add(q Poly) Poly { return merge(p, q, false) }
@@ -171,15 +174,7 @@ func (p Poly) Shift(by Rat) Poly {
 	if top == 0 {
 		return p
 	}
-	// taylor[e][k] = C(e, k)·by^(e−k): the coefficient of x^k in (by + x)^e.
-	taylor := pascal(top)
-	pow := Int(1) // by^i
-	for i := 0; i <= top; i++ {
-		for e := i; e <= top; e++ {
-			taylor[e][e-i] = taylor[e][e-i].Mul(pow)
-		}
-		pow = pow.Mul(by)
-	}
+	taylor := taylorTable(top, by)
 	// One variable at a time, merging terms in between, keeps the work near
 	// the size of the result.
 	for j := range p.vars {
@@ -190,10 +185,28 @@ func (p Poly) Shift(by Rat) Poly {
 	return p
 }
 
+// ShiftVar returns p with the variable name replaced by by + name, the
+// others left as they are; p itself when p does not use name.
+func (p Poly) ShiftVar(name string, by Rat) Poly {
+	j := slices.Index(p.vars, name)
+	if j < 0 || by.IsZero() {
+		return p
+	}
+	top := p.column(j)
+	if top == 0 {
+		return p
+	}
+	return p.shiftVar(j, taylorTable(top, by))
+}
+
 // shiftVar substitutes by + x for variable j, given shift's taylor table.
 func (p Poly) shiftVar(j int, taylor [][]Rat) Poly {
-	var coefs []Rat
-	var exps []int
+	size := 0
+	for i := range p.coefs {
+		size += p.row(i)[j] + 1
+	}
+	coefs := make([]Rat, 0, size)
+	exps := make([]int, 0, size*len(p.vars))
 	for i, c := range p.coefs {
 		row := p.row(i)
 		e := row[j]
@@ -206,6 +219,27 @@ func (p Poly) shiftVar(j int, taylor [][]Rat) Poly {
 	}
 	return canonical(p.vars, coefs, exps)
 }
+
+// taylorTable returns taylor[e][k] = C(e, k)·by^(e−k) for k ≤ e ≤ top: the
+// coefficient of x^k in (by + x)^e.
+func taylorTable(top int, by Rat) [][]Rat {
+	if by.Equal(Int(1)) && top < len(smallPascal) {
+		return smallPascal // by^(e−k) = 1; shared, never written
+	}
+	taylor := pascal(top)
+	pow := Int(1) // by^i
+	for i := 0; i <= top; i++ {
+		for e := i; e <= top; e++ {
+			taylor[e][e-i] = taylor[e][e-i].Mul(pow)
+		}
+		pow = pow.Mul(by)
+	}
+	return taylor
+}
+
+// smallPascal is the taylor table of the shift by 1 for the degrees most
+// polynomials have.
+var smallPascal = pascal(15)
 
 // pascal returns the binomial coefficients C(n, k) for n ≤ top.
 func pascal(top int) [][]Rat {

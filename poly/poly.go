@@ -88,6 +88,11 @@ func (p Poly) Terms() []Term {
 	return ts
 }
 
+// Term returns term i (0 ≤ i < Len) in canonical order, as Terms would,
+// without copying: its exponents are shared with p and must not be
+// modified.
+func (p Poly) Term(i int) (Rat, []int) { return p.coefs[i], p.row(i) }
+
 // IsZero reports whether p is the zero polynomial.
 func (p Poly) IsZero() bool { return len(p.coefs) == 0 }
 
@@ -214,9 +219,39 @@ func (p Poly) Collect(name string) []Poly {
 	return cs
 }
 
+// Univariate returns p's coefficients as a polynomial in name alone,
+// lowest power first (empty for the zero polynomial), and false when p
+// uses another variable.
+func (p Poly) Univariate(name string) ([]Rat, bool) {
+	if p.IsZero() {
+		return nil, true
+	}
+	j := slices.Index(p.vars, name)
+	if j < 0 {
+		c, ok := p.IsConst()
+		if !ok {
+			return nil, false
+		}
+		return []Rat{c}, true
+	}
+	cs := make([]Rat, p.column(j)+1)
+	for i, c := range p.coefs {
+		for v, e := range p.row(i) {
+			if v != j && e != 0 {
+				return nil, false
+			}
+		}
+		cs[p.row(i)[j]] = c
+	}
+	return cs, true
+}
+
 // WithVars returns p over the variable order vars, which must name every
 // variable p uses, each once; it panics otherwise, a programming error.
 func WithVars(p Poly, vars []string) Poly {
+	if sameVars(p.vars, vars) {
+		return p
+	}
 	checkVars(vars)
 	idx, ok := positions(p, vars)
 	if !ok {

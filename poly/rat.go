@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"math/bits"
 	"strings"
 )
 
@@ -158,8 +157,8 @@ func (x Rat) Cmp(y Rat) int {
 			}
 			return 0
 		}
-		if l, ok := mul64(xn, yd); ok {
-			if r, ok := mul64(yn, xd); ok {
+		if l, ok := MulInt64(xn, yd); ok {
+			if r, ok := MulInt64(yn, xd); ok {
 				switch {
 				case l < r:
 					return -1
@@ -190,13 +189,13 @@ func (x Rat) Add(y Rat) Rat {
 		xn, xd := x.parts()
 		yn, yd := y.parts()
 		if xd == 1 && yd == 1 {
-			if s, ok := add64(xn, yn); ok {
+			if s, ok := AddInt64(xn, yn); ok {
 				return Int(s)
 			}
-		} else if a, ok := mul64(xn, yd); ok {
-			if b, ok := mul64(yn, xd); ok {
-				if d, ok := mul64(xd, yd); ok {
-					if n, ok := add64(a, b); ok {
+		} else if a, ok := MulInt64(xn, yd); ok {
+			if b, ok := MulInt64(yn, xd); ok {
+				if d, ok := MulInt64(xd, yd); ok {
+					if n, ok := AddInt64(a, b); ok {
 						return Frac(n, d)
 					}
 				}
@@ -215,11 +214,11 @@ func (x Rat) Mul(y Rat) Rat {
 		xn, xd := x.parts()
 		yn, yd := y.parts()
 		if xd == 1 && yd == 1 {
-			if p, ok := mul64(xn, yn); ok {
+			if p, ok := MulInt64(xn, yn); ok {
 				return Int(p)
 			}
-		} else if n, ok := mul64(xn, yn); ok {
-			if d, ok := mul64(xd, yd); ok {
+		} else if n, ok := MulInt64(xn, yn); ok {
+			if d, ok := MulInt64(xd, yd); ok {
 				return Frac(n, d)
 			}
 		}
@@ -235,8 +234,8 @@ func (x Rat) Quo(y Rat) Rat {
 	if x.b == nil && y.b == nil {
 		xn, xd := x.parts()
 		yn, yd := y.parts()
-		if n, ok := mul64(xn, yd); ok {
-			if d, ok := mul64(xd, yn); ok && d != math.MinInt64 {
+		if n, ok := MulInt64(xn, yd); ok {
+			if d, ok := MulInt64(xd, yn); ok && d != math.MinInt64 {
 				return Frac(n, d)
 			}
 		}
@@ -299,30 +298,4 @@ func gcd(a, b int64) int64 {
 		return 1
 	}
 	return a
-}
-
-// add64 returns a+b and whether it did not overflow.
-func add64(a, b int64) (int64, bool) {
-	s := a + b
-	return s, (s > a) == (b > 0) || b == 0
-}
-
-// mul64 returns a·b and whether it did not overflow.
-func mul64(a, b int64) (int64, bool) {
-	if a == 0 || b == 0 {
-		return 0, true
-	}
-	neg := (a < 0) != (b < 0)
-	ua, ub := uint64(abs(a)), uint64(abs(b))
-	if a == math.MinInt64 || b == math.MinInt64 {
-		return 0, false
-	}
-	hi, lo := bits.Mul64(ua, ub)
-	if hi != 0 || lo > math.MaxInt64 {
-		return 0, false
-	}
-	if neg {
-		return -int64(lo), true
-	}
-	return int64(lo), true
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"memsym/count"
 	"memsym/poly"
 	"memsym/record"
 )
@@ -11,7 +12,7 @@ import (
 // The seed's numbers for the course GPT at D = 64, H = 2, L = 2, B = 2, T = 16.
 func TestGPTCourseAcceptance(t *testing.T) {
 	rec := recordAt(t, "gpt-course", map[string]int64{"B": 2, "T": 16}, map[string]int64{"D": 64, "H": 2, "L": 2})
-	c := record.Count(rec)
+	c := count.At(rec)
 	wantInt(t, "parameters", c.Params, 903168)
 	if c.ParamElements.Int64() != 112896 {
 		t.Errorf("parameter elements %s, want 112896", c.ParamElements)
@@ -55,7 +56,7 @@ func TestGPTCourseCandidates(t *testing.T) {
 	for _, pt := range [][2]int64{{1, 1}, {2, 16}, {3, 149}, {5, 150}, {16, 256}, {64, 1024}} {
 		B, T := pt[0], pt[1]
 		rec := recordAt(t, "gpt-course", map[string]int64{"B": B, "T": T}, course)
-		c := record.Count(rec)
+		c := count.At(rec)
 		at := fmt.Sprintf("B = %d, T = %d", B, T)
 		scores := 48*B*T*T + 12288*B*T + 8*T*T
 		softmax := 144*B*T*T + 6144*B*T + 8*T*T
@@ -83,7 +84,7 @@ func TestGPTCourseCrossover(t *testing.T) {
 		{nil, 75, "SelfAttention.apply/%21"},
 	} {
 		rec := recordAt(t, "gpt-course", map[string]int64{"B": 1, "T": c.T}, c.consts)
-		if op := rec.Ops[record.Count(rec).PeakOp-1]; op.Label != c.label {
+		if op := rec.Ops[count.At(rec).PeakOp-1]; op.Label != c.label {
 			t.Errorf("%v at T = %d: peak at %s, want %s", c.consts, c.T, op.Label, c.label)
 		}
 	}
@@ -93,7 +94,7 @@ func TestGPTCourseCrossover(t *testing.T) {
 // and its four candidates.
 func TestLlamaAcceptance(t *testing.T) {
 	rec := recordAt(t, "llama2-7b-block", nil, nil)
-	c := record.Count(rec)
+	c := count.At(rec)
 	wantInt(t, "parameters", c.Params, 1864417280)
 	wantInt(t, "peak", c.Peak, 57016320)
 	wantInt(t, "needs", c.Needs, 1921439744)
@@ -107,7 +108,7 @@ func TestLlamaAcceptance(t *testing.T) {
 	for _, pt := range [][2]int64{{1, 1}, {1, 384}, {2, 128}, {5, 512}, {1, 2048}, {3, 1000}} {
 		B, T := pt[0], pt[1]
 		rec := recordAt(t, "llama2-7b-block", map[string]int64{"B": B, "T": T}, nil)
-		c := record.Count(rec)
+		c := count.At(rec)
 		at := fmt.Sprintf("B = %d, T = %d", B, T)
 		proj := 81920*B*T + 4*T*T + 16384*T
 		scores := 128*B*T*T + 65536*B*T + 4*T*T

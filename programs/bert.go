@@ -21,7 +21,8 @@ var bertEncoder = &Program{
 		func(v values) error { return atMost(v, "T", "P") },
 		upTo("L", maxLayers),
 	),
-	build: buildBert,
+	build:       buildBert,
+	Transformer: &Transformer{S: "T", B: "B", H: "D", A: "H", L: "L", Layer: "layers"},
 }
 
 // buildBert records Bert.apply on tokens and segment ids [B, T] and a

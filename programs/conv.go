@@ -33,6 +33,7 @@ var convSame = &Program{
 		upTo("L", maxLayers),
 	),
 	build: buildConvSame,
+	loss:  crossEntropy,
 }
 
 // buildConvSame records ConvNet.apply on images [B, Cin, N, N]: L
@@ -94,6 +95,7 @@ var stridedConv = &Program{
 		"it is N/2 − 1 on the even grid N ∈ {8, 10, 12} but 7, not 6.5, at N = 15",
 	check: func(v values) error { return atMost(v, "K", "N") },
 	build: buildStridedConv,
+	loss:  crossEntropy,
 }
 
 // buildStridedConv records StridedConv.apply on signals [B, Cin, N]: a

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"memsym/count"
 	"memsym/poly"
 	"memsym/record"
 )
@@ -31,7 +32,7 @@ func TestInt4HalfBytes(t *testing.T) {
 	if !mask.Bytes.Equal(poly.Frac(T*T, 2)) {
 		t.Errorf("the mask has %s bytes, want %d/2", mask.Bytes, T*T)
 	}
-	c := record.Count(rec)
+	c := count.At(rec)
 	weights := int64(4*D*D + 3*D*F + D*V)
 	want := poly.Frac(weights, 2).Add(poly.Int(4 * (weights/G + V*D + T*D + 3*D)))
 	if !c.Params.Equal(want) {
@@ -47,7 +48,7 @@ func TestInt4HalfBytes(t *testing.T) {
 	if live := c.Live[firstOp(t, rec, "Attention.mask", "block.attn")-1]; live.IsInt() {
 		t.Errorf("live at the mask's addition %s, want a half byte over", live)
 	}
-	at384 := record.Count(recordAt(t, "llama2-7b-block-int4", nil, nil))
+	at384 := count.At(recordAt(t, "llama2-7b-block-int4", nil, nil))
 	wantInt(t, "the int4 block's peak", at384.Peak, 57016320)
 }
 
@@ -55,7 +56,7 @@ func TestInt4HalfBytes(t *testing.T) {
 // beside the logits; the caller holds the old ones.
 func TestDecodeCaches(t *testing.T) {
 	const B, P, D, L, V = 3, 100, 512, 4, 32000
-	c := record.Count(recordAt(t, "decode-kv-cache", map[string]int64{"B": B, "P": P}, nil))
+	c := count.At(recordAt(t, "decode-kv-cache", map[string]int64{"B": B, "P": P}, nil))
 	wantInt(t, "outputs", c.Outputs, 2*B*V+2*L*2*B*(P+1)*D)
 	wantInt(t, "inputs less the parameters", c.Inputs.Sub(c.Params), 8*B+8*B+2*L*2*B*P*D)
 }
@@ -64,7 +65,7 @@ func TestDecodeCaches(t *testing.T) {
 func TestMLPWidthParams(t *testing.T) {
 	const I, O, L = 784, 10, 3
 	for _, W := range []int64{1, 7, 1000} {
-		c := record.Count(recordAt(t, "mlp-width", map[string]int64{"W": W}, nil))
+		c := count.At(recordAt(t, "mlp-width", map[string]int64{"W": W}, nil))
 		wantInt(t, fmt.Sprintf("parameters at W = %d", W), c.Params, 4*(I*W+W+(L-1)*(W*W+W)+W*O+O))
 	}
 }
@@ -101,7 +102,7 @@ func TestTrainStepUpdatesInPlace(t *testing.T) {
 func TestSSMLinearInT(t *testing.T) {
 	var live [3][]poly.Rat
 	for i, T := range []int64{100, 200, 300} {
-		live[i] = record.Count(recordAt(t, "ssm-scan", map[string]int64{"T": T}, nil)).Live
+		live[i] = count.At(recordAt(t, "ssm-scan", map[string]int64{"T": T}, nil)).Live
 	}
 	for op := range live[0] {
 		if !live[0][op].Add(live[2][op]).Equal(live[1][op].Add(live[1][op])) {
@@ -115,7 +116,7 @@ func TestSSMLinearInT(t *testing.T) {
 // [B, H, T, S].
 func TestEncDecMemoryLives(t *testing.T) {
 	rec := recordAt(t, "encdec-cross", nil, nil)
-	lives := record.Lifetimes(rec)
+	lives := count.Lifetimes(rec)
 	memory := byName(t, rec, "encoder.norm", "normed")
 	if op := rec.Ops[lives[memory].Last-1]; op.Path != "decoder.layers[1].cross.v" {
 		t.Errorf("the memory's last reader is at %q", op.Path)
@@ -131,18 +132,18 @@ func TestEncDecMemoryLives(t *testing.T) {
 // the result's view keeps its base to the end.
 func TestViewsLiveness(t *testing.T) {
 	rec := recordAt(t, "views-heavy", nil, nil)
-	lives := record.Lifetimes(rec)
+	lives := count.Lifetimes(rec)
 	n := len(rec.Ops)
 	last := firstOp(t, rec, "Norm.apply", "")
 	split := firstOp(t, rec, "Split.copy", "mix")
 	for _, c := range []struct {
 		group, name string
-		want        record.Life
+		want        count.Life
 	}{
-		{"", "x", record.Life{}},
-		{"qkv", "qkv", record.Life{First: lives[byName(t, rec, "qkv", "qkv")].First, Last: last}},
-		{"mix", "norms", record.Life{First: split, Last: split}},
-		{"mix", "accumulator", record.Life{First: split + 1, Last: n}},
+		{"", "x", count.Life{}},
+		{"qkv", "qkv", count.Life{First: lives[byName(t, rec, "qkv", "qkv")].First, Last: last}},
+		{"mix", "norms", count.Life{First: split, Last: split}},
+		{"mix", "accumulator", count.Life{First: split + 1, Last: n}},
 	} {
 		if got := lives[byName(t, rec, c.group, c.name)]; got != c.want {
 			t.Errorf("%s in %q lives %+v, want %+v", c.name, c.group, got, c.want)
@@ -176,7 +177,7 @@ func TestMixedPrecisionTypes(t *testing.T) {
 		}
 	}
 	ws := byName(t, rec, "", "matmul workspace")
-	life := record.Lifetimes(rec)[ws]
+	life := count.Lifetimes(rec)[ws]
 	if rec.Ops[life.First-1].Path != "up" || rec.Ops[life.Last-1].Path != "down" {
 		t.Errorf("the workspace lives %+v", life)
 	}

@@ -20,6 +20,7 @@ var decodeKVCache = &Program{
 		upTo("L", maxLayers),
 	),
 	build: buildDecode,
+	loss:  crossEntropy,
 }
 
 // buildDecode records Decoder.step on one new token per sequence [B] at its

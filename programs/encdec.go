@@ -21,6 +21,7 @@ var encdecCross = &Program{
 		upTo("L", maxLayers),
 	),
 	build: buildEncDec,
+	loss:  crossEntropy,
 }
 
 // buildEncDec records Seq2Seq.apply on sources [B, S] and targets [B, T]:

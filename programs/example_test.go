@@ -3,8 +3,8 @@ package programs_test
 import (
 	"fmt"
 
+	"memsym/count"
 	"memsym/programs"
-	"memsym/record"
 )
 
 // Record the course GPT at the seed's point and count what it needs.
@@ -17,7 +17,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	c := record.Count(rec)
+	c := count.At(rec)
 	op := rec.Ops[c.PeakOp-1]
 	fmt.Printf("%d operations; peak %s bytes at %s in %s; needs %s bytes\n", c.Ops, c.Peak, op.Label, op.Path, c.Needs)
 	// Output: 45 operations; peak 149504 bytes at Linear.apply/%5 in blocks[0].ff.up; needs 1052928 bytes

@@ -21,8 +21,10 @@ var gptCourse = &Program{
 		func(v values) error { return divisible(v, "D", "H") },
 		upTo("L", maxLayers),
 	),
-	Chapter: &Chapter{Consts: map[string]int64{"D": 384, "H": 6, "L": 6}},
-	build:   buildGPT,
+	Chapter:     &Chapter{Consts: map[string]int64{"D": 384, "H": 6, "L": 6}},
+	loss:        crossEntropy,
+	Transformer: &Transformer{S: "T", B: "B", H: "D", A: "H", L: "L", Layer: "blocks"},
+	build:       buildGPT,
 }
 
 // buildGPT records GPT.apply on tokens [B, T]: the embeddings, L blocks, the

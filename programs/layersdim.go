@@ -2,18 +2,16 @@ package programs
 
 var layersAsDim = &Program{
 	Name:        "layers-as-dim",
-	Summary:     "a ReLU MLP whose layer count L is a dimension: its operations change with L",
+	Summary:     "a ReLU MLP whose layer count L is a dimension: its operations change with L, one block repeated L times",
 	Entry:       "Deep.apply",
 	Realization: "f32",
 	Dims: []Dim{
 		{Name: "B", Default: 4, Grid: [3]int64{1, 2, 3}, Check: 5, Doc: "examples in the batch"},
-		{Name: "L", Default: 3, Grid: [3]int64{1, 2, 3}, Check: 5, Doc: "layers: a count of operations, not a size"},
+		{Name: "L", Default: 3, Grid: [3]int64{1, 2, 3}, Check: 5, Doc: "layers: a count of blocks of operations, not a size", Blocks: true},
 	},
 	Consts: []Const{
 		{Name: "D", Default: 256, Doc: "the width"},
 	},
-	Refusal: "its layer count L is a dimension: the recordings at L = 1, 2 and 3 have different operations, " +
-		"so no buffer's bytes can be interpolated across them; L must be a constant",
 	check: upTo("L", maxLayers),
 	build: buildLayersAsDim,
 }

@@ -24,6 +24,9 @@ var llama2Block = &Program{
 	Consts:      llamaConsts,
 	check:       func(v values) error { return divisible(v, "D", "H") },
 	build:       func(n *net, v values) { buildLlama(n, v, llamaF32{}) },
+	Transformer: &Transformer{S: "T", B: "B", H: "D", A: "H", Layer: "block"},
+	loss:        crossEntropy,
+	blocks:      "block",
 }
 
 var llama2BlockInt4 = &Program{
@@ -39,7 +42,9 @@ var llama2BlockInt4 = &Program{
 		func(v values) error { return divisible(v, "D", "G") },
 		func(v values) error { return divisible(v, "F", "G") },
 	),
-	build: func(n *net, v values) { buildLlama(n, v, llamaInt4{group: v["G"]}) },
+	build:  func(n *net, v values) { buildLlama(n, v, llamaInt4{group: v["G"]}) },
+	loss:   crossEntropy,
+	blocks: "block",
 }
 
 // llamaWeights is how the block stores its projections' weights and its

@@ -16,6 +16,7 @@ var mlpWidth = &Program{
 	},
 	check: upTo("L", maxLayers),
 	build: buildMLPWidth,
+	loss:  crossEntropy,
 }
 
 // buildMLPWidth records MLP.apply on x [B, I]: L hidden layers of width W,
@@ -50,8 +51,9 @@ var mlpTrainStep = &Program{
 		{Name: "O", Default: 10, Doc: "classes"},
 		{Name: "L", Default: 2, Doc: "hidden layers"},
 	},
-	check: upTo("L", maxLayers),
-	build: buildMLPTrainStep,
+	check:       upTo("L", maxLayers),
+	build:       buildMLPTrainStep,
+	stepRefusal: "it records a training step already, its momentum SGD updating each layer in place as soon as the backward sweep reaches it",
 }
 
 // mlpLayer is one linear layer of the training step: its parameters, the

@@ -11,7 +11,8 @@ import (
 // view) so that each program reads as the network it is.
 type net struct {
 	r  *record.Recorder
-	dt record.DType // the realization's type of parameters and activations
+	dt record.DType // the realization's type of activations
+	pt record.DType // the realization's type of parameters: dt but in a mixed-precision step
 }
 
 // Stored types the programs use besides their realization's.
@@ -35,7 +36,7 @@ func newNet(r *record.Recorder, realization string) *net {
 	if !ok {
 		dt = f32
 	}
-	return &net{r: r, dt: dt}
+	return &net{r: r, dt: dt, pt: dt}
 }
 
 // shape returns its arguments as a shape.
@@ -44,10 +45,10 @@ func shape(axes ...int64) []int64 { return axes }
 // ids returns its arguments as a list of buffer ids.
 func ids(xs ...int64) []int64 { return xs }
 
-// param declares a parameter of the default type, grouped under the module
-// path that owns it.
+// param declares a parameter of the parameters' type, grouped under the
+// module path that owns it.
 func (n *net) param(group, name string, shape ...int64) int64 {
-	return n.r.Param(name, group, n.dt, shape...)
+	return n.r.Param(name, group, n.pt, shape...)
 }
 
 // paramT declares a parameter of type t.

@@ -24,6 +24,9 @@ type Dim struct {
 	Grid    [3]int64 // the symbolic model's default grid, ascending
 	Check   int64    // the model's default check point, off every grid value
 	Doc     string
+	// Blocks is true of a dimension that counts blocks of operations, as a
+	// layer count does: the operations change with it, one block repeated.
+	Blocks bool
 }
 
 // Const is one of a program's constants: a number fixed for a whole model,
@@ -50,9 +53,21 @@ type Program struct {
 	// program at Chapter.Consts, as the seed's chapter does for the course
 	// GPT (counted at D = 64, modelled at D = 384).
 	Chapter *Chapter
+	// Transformer, when set, says how the analytic estimates of a
+	// transformer's activations read the program (memory --step --compare).
+	Transformer *Transformer
 
 	check func(v values) error // constraints beyond each value's range; may be nil
 	build func(n *net, v values)
+
+	// The training step (step.go): the loss on the forward's result, the
+	// blocks --remat recompute runs again (the fold iterations when empty),
+	// why the program has no step (when it has none), and, for a program
+	// made by Step, what it is the step of.
+	loss        lossKind
+	blocks      string
+	stepRefusal string
+	step        *stepSpec
 }
 
 // Chapter is a program's preset for `memsym explain`.
@@ -118,6 +133,9 @@ func (p *Program) Record(dims, consts map[string]int64) (*record.Recording, erro
 	hconsts := make([]record.Const, len(p.Consts))
 	for i, c := range p.Consts {
 		hconsts[i] = record.Const{Name: c.Name, Value: strconv.FormatInt(v[c.Name], 10)}
+	}
+	if p.step != nil {
+		return p.step.record(p, v, hdims, hconsts)
 	}
 	n := newNet(record.NewRecorder(p.Entry, hdims, hconsts, p.Realization), p.Realization)
 	p.build(n, v)

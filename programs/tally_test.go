@@ -3,13 +3,14 @@ package programs_test
 import (
 	"testing"
 
+	"memsym/count"
 	"memsym/poly"
 	"memsym/programs"
 	"memsym/record"
 )
 
 // tally is what the tests count from a recording by themselves, apart from
-// record.Count, following the seed's rules: a temp buffer lives from its
+// count.At, following the seed's rules: a temp buffer lives from its
 // first write to its last read or write; a view stands for its base; the
 // result lives to the end; parameters and inputs are counted apart.
 type tally struct {
@@ -19,7 +20,7 @@ type tally struct {
 	atPeak                        []int      // positions in rec.Buffers
 }
 
-func count(rec *record.Recording) tally {
+func tallyOf(rec *record.Recording) tally {
 	pos := make(map[int64]int, len(rec.Buffers))
 	for i, b := range rec.Buffers {
 		pos[b.ID] = i
@@ -97,14 +98,14 @@ func recordAt(t testing.TB, name string, dims, consts map[string]int64) *record.
 	return rec
 }
 
-// TestTallyAgreesWithCount checks record.Count against the tests' own count
+// TestTallyAgreesWithCount checks count.At against the tests' own count
 // on every program at its defaults.
 func TestTallyAgreesWithCount(t *testing.T) {
 	for _, p := range programs.All() {
 		t.Run(p.Name, func(t *testing.T) {
 			rec := recordAt(t, p.Name, nil, nil)
-			want := count(rec)
-			got := record.Count(rec)
+			want := tallyOf(rec)
+			got := count.At(rec)
 			for _, c := range []struct {
 				what      string
 				got, want poly.Rat
@@ -116,7 +117,7 @@ func TestTallyAgreesWithCount(t *testing.T) {
 				{"needs", got.Needs, want.inputs.Add(want.peak)},
 			} {
 				if !c.got.Equal(c.want) {
-					t.Errorf("%s: record.Count says %s, the tally %s", c.what, c.got, c.want)
+					t.Errorf("%s: count.At says %s, the tally %s", c.what, c.got, c.want)
 				}
 			}
 			if got.PeakOp != want.peakOp {

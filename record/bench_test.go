@@ -71,16 +71,3 @@ func BenchmarkWrite(b *testing.B) {
 		}
 	}
 }
-
-func BenchmarkCount(b *testing.B) {
-	data := benchRecording(b)
-	rec, err := Read(bytes.NewReader(data), "bench.jsonl")
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		Count(rec)
-	}
-}

@@ -20,8 +20,19 @@ type Builder struct {
 	rec       Recording
 	hasHeader bool
 	hasResult bool
-	written   []bool // by position in rec.Buffers: some operation has written it
-	ids       arena  // the kept copies of the records' slices
+	bufs      []bufInfo // by position: what the checks need of each buffer and view
+	written   []bool    // by position in rec.Buffers: some operation has written it
+	nops      int       // the operations so far
+	phases    phases    // the operations' phases so far
+	ids       arena     // the kept copies of the records' slices
+	light     bool      // check only, keeping no buffers or operations (Validate)
+}
+
+// bufInfo is what the Builder's checks need of a buffer or view.
+type bufInfo struct {
+	id   int64
+	base int32 // the position of the buffer it stands for: its own, or a view's base's
+	role Role
 }
 
 // NewBuilder returns an empty Builder.
@@ -67,8 +78,8 @@ func (b *Builder) addHeader(h *Header) error {
 // checkHeader checks a header alone: its version, and its dimensions' and
 // constants' names and values.
 func checkHeader(h *Header) error {
-	if h.Version != Version {
-		return fmt.Errorf("format version %d: this memsym reads version %d", h.Version, Version)
+	if h.Version != Version && h.Version != StepVersion {
+		return fmt.Errorf("format version %d: this memsym reads versions %d and %d", h.Version, Version, StepVersion)
 	}
 	seen := make(map[string]bool, len(h.Dims)+len(h.Consts))
 	for _, d := range h.Dims {
@@ -150,18 +161,30 @@ func (b *Builder) addBuffer(buf *Buffer, line int) error {
 			return fmt.Errorf("buffer %d has %s bytes, but its dtype and shape make %s", buf.ID, buf.Bytes, want)
 		}
 	}
-	if buf.Role > Input {
+	if buf.Role > State {
 		return fmt.Errorf("buffer %d has an unknown role %d", buf.ID, buf.Role)
 	}
+	if buf.Role == State && b.rec.Header.Version < StepVersion {
+		return fmt.Errorf("buffer %d has the role \"state\", which is new in version %d: the header says version %d", buf.ID, StepVersion, b.rec.Header.Version)
+	}
+	pos := len(b.bufs)
+	info := bufInfo{id: buf.ID, base: int32(pos), role: buf.Role}
+	if buf.IsView {
+		info.base = b.bufs[b.rec.index.at(buf.Of)].base
+	}
+	b.rec.index.set(buf.ID, pos)
+	b.bufs = append(grow(b.bufs), info)
+	b.written = append(grow(b.written), false)
+	if b.light {
+		return nil
+	}
 	buf.Line = line
-	b.rec.index.set(buf.ID, len(b.rec.Buffers))
 	b.rec.Buffers = append(grow(b.rec.Buffers), *buf)
 	shape := buf.Shape
 	if shape == nil && !buf.IsView && !buf.DType.IsZero() {
 		shape = []int64{} // a scalar: a shape, empty
 	}
 	b.rec.Buffers[len(b.rec.Buffers)-1].Shape = b.ids.keep(shape)
-	b.written = append(grow(b.written), false)
 	return nil
 }
 
@@ -178,28 +201,35 @@ func checkDType(buf *Buffer) error {
 		}
 		return nil
 	}
-	if known, ok := LookupDType(t.Name); !ok || known.Bits != t.Bits {
+	if known, ok := namedDType(t.Name); !ok || known.Bits != t.Bits {
 		return fmt.Errorf("buffer %d has an unknown dtype %q of %d bits: expected %s", buf.ID, t.Name, t.Bits, dtypeList)
 	}
 	return nil
 }
 
 func (b *Builder) addOp(op *Op, line int) error {
-	n := len(b.rec.Ops) + 1
+	n := b.nops + 1
 	if err := checkOp(op); err != nil {
 		return fmt.Errorf("operation %d: %w", n, err)
+	}
+	if err := b.checkPhase(op, n); err != nil {
+		return err
 	}
 	for _, id := range op.Reads {
 		i, err := b.base(id, n, "reads")
 		if err != nil {
 			return err
 		}
-		if buf := &b.rec.Buffers[i]; !buf.Role.Held() && !b.written[i] {
+		buf := &b.bufs[i]
+		if !buf.role.Held() && !b.written[i] {
 			through := ""
-			if buf.ID != id {
+			if buf.id != id {
 				through = fmt.Sprintf(" (through view %d)", id)
 			}
-			return fmt.Errorf("buffer %d is read%s by operation %d (%s) before any operation writes it; a caller-held input is declared with \"role\": \"input\"", buf.ID, through, n, Show(op.Label))
+			return fmt.Errorf("buffer %d is read%s by operation %d (%s) before any operation writes it%s", buf.id, through, n, Show(op.Label), unwrittenHint(op))
+		}
+		if err := checkState(op, n, &Buffer{ID: buf.id, Role: buf.role}, "reads"); err != nil {
+			return err
 		}
 	}
 	for _, id := range op.Writes {
@@ -207,7 +237,14 @@ func (b *Builder) addOp(op *Op, line int) error {
 		if err != nil {
 			return err
 		}
+		if err := checkState(op, n, &Buffer{ID: b.bufs[i].id, Role: b.bufs[i].role}, "writes"); err != nil {
+			return err
+		}
 		b.written[i] = true
+	}
+	b.nops++
+	if b.light {
+		return nil
 	}
 	op.Line = line
 	b.rec.Ops = append(grow(b.rec.Ops), *op)
@@ -231,10 +268,7 @@ func (b *Builder) base(id int64, op int, verb string) (int, error) {
 	if !ok {
 		return 0, fmt.Errorf("operation %d %s %d, which is not declared before it", op, verb, id)
 	}
-	for b.rec.Buffers[i].IsView {
-		i = b.rec.index.at(b.rec.Buffers[i].Of)
-	}
-	return i, nil
+	return int(b.bufs[i].base), nil
 }
 
 func (b *Builder) addResult(ids []int64) error {
@@ -243,11 +277,9 @@ func (b *Builder) addResult(ids []int64) error {
 		if !ok {
 			return fmt.Errorf("the result names %d, which is not declared", id)
 		}
-		for b.rec.Buffers[i].IsView {
-			i = b.rec.index.at(b.rec.Buffers[i].Of)
-		}
-		if buf := &b.rec.Buffers[i]; !buf.Role.Held() && !b.written[i] {
-			return fmt.Errorf("the result names buffer %d, which no operation writes", buf.ID)
+		i = int(b.bufs[i].base)
+		if buf := &b.bufs[i]; !buf.role.Held() && !b.written[i] {
+			return fmt.Errorf("the result names buffer %d, which no operation writes", buf.id)
 		}
 	}
 	b.rec.Result = b.ids.keep(ids)
@@ -285,6 +317,7 @@ func (b *Builder) Grow(buffers, ops int) {
 	buffers, ops = max(buffers, 0), max(ops, 0)
 	b.rec.Buffers = slices.Grow(b.rec.Buffers, buffers)
 	b.rec.Ops = slices.Grow(b.rec.Ops, ops)
+	b.bufs = slices.Grow(b.bufs, buffers)
 	b.written = slices.Grow(b.written, buffers)
 }
 

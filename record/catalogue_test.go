@@ -1,6 +1,7 @@
 package record_test
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"memsym/count"
 	"memsym/interp"
 	"memsym/record"
 )
@@ -19,6 +21,14 @@ import (
 
 // hdr is the header of most cases.
 const hdr = `{"memsym": 1, "entry": "F.apply", "dims": {"B": 2}}` + "\n"
+
+// hdr2 is the header of a step's cases, in version 2; stepW and stepG
+// declare a parameter w and a temp g of two f32 each.
+const (
+	hdr2  = `{"memsym": 2, "entry": "F.step", "dims": {"B": 2}}` + "\n"
+	stepW = `{"buffer": 1, "dtype": "f32", "shape": [2], "role": "param", "name": "w"}`
+	stepG = `{"buffer": 2, "dtype": "f32", "shape": [2], "name": "g"}`
+)
 
 // lines joins records into a recording, one per line.
 func lines(records ...string) string { return strings.Join(records, "\n") + "\n" }
@@ -61,7 +71,7 @@ var readCases = []catalogueCase{
 	{"a record of two kinds", hdr + `{"buffer": 1, "op": "a"}` + "\n",
 		`r.jsonl:2: a record with more than one kind ("buffer" and "op"): expected exactly one`},
 	{"a misspelt key", lines(hdr[:len(hdr)-1], `{"buffer": 1, "bytes": 4}`, `{"op": "a", "read": [1], "writes": [1]}`),
-		`r.jsonl:3: unknown key "read" in an op: expected "op", "path", "reads", "writes", "launch" or "meta"`},
+		`r.jsonl:3: unknown key "read" in an op: expected "op", "path", "reads", "writes", "launch", "phase" or "meta"`},
 	{"a key given twice", hdr + `{"buffer": 1, "bytes": 4, "bytes": 8}` + "\n",
 		`r.jsonl:2: key "bytes" given twice: a record's keys are unique`},
 	{"a key that belongs elsewhere", lines(hdr[:len(hdr)-1], `{"buffer": 1, "bytes": 4}`, `{"view": 2, "of": 1, "role": "input"}`),
@@ -89,7 +99,7 @@ var readCases = []catalogueCase{
 	{"launch not a boolean", hdr + `{"op": "a", "launch": "no"}` + "\n",
 		`r.jsonl:2: "launch" must be true or false, found "no"`},
 	{"an unknown role", hdr + `{"buffer": 1, "bytes": 4, "role": "weight"}` + "\n",
-		`r.jsonl:2: "role" must be "param", "input" or "temp", found "weight"`},
+		`r.jsonl:2: "role" must be "param", "input", "state" or "temp", found "weight"`},
 	{"an unknown dtype", hdr + `{"buffer": 1, "dtype": "f128", "shape": [2]}` + "\n",
 		`r.jsonl:2: unknown dtype "f128": expected f64, f32, f16, bf16, f8, i64, i32, i16, i8, u8, i4, u4, bool or {"bits": N}`},
 	{"zero bits", hdr + `{"buffer": 1, "dtype": {"bits": 0}, "shape": [2]}` + "\n",
@@ -106,8 +116,8 @@ var readCases = []catalogueCase{
 		`r.jsonl:2: a second header: a recording has one header, on its first line`},
 	{"a header without dims", `{"memsym": 1}` + "\n",
 		`r.jsonl:1: the header has no "dims": expected {"memsym": 1, "dims": {"B": 2, ...}}, with {} for none`},
-	{"an unknown version", lines(`{"memsym": 2, "dims": {}}`, `{"result": []}`),
-		`r.jsonl:1: format version 2: this memsym reads version 1`},
+	{"an unknown version", lines(`{"memsym": 3, "dims": {}}`, `{"result": []}`),
+		`r.jsonl:1: format version 3: this memsym reads versions 1 and 2`},
 	{"a non-integer dim", `{"memsym": 1, "dims": {"B": 1.5}}` + "\n",
 		`r.jsonl:1: dimension B must be an integer of at least 1, found 1.5`},
 	{"a zero dim", `{"memsym": 1, "dims": {"B": 0}}` + "\n",
@@ -149,6 +159,33 @@ var readCases = []catalogueCase{
 	{"writes to a param", lines(hdr[:len(hdr)-1], `{"buffer": 1, "dtype": "f32", "shape": [4], "role": "param", "name": "w"}`, `{"buffer": 2, "dtype": "f32", "shape": [4], "name": "grad"}`, `{"op": "grad", "reads": [1], "writes": [2]}`, `{"op": "step", "reads": [1, 2], "writes": [1]}`, `{"result": [1]}`),
 		`accepted: params 16, inputs 16, live [16 16], peak 16 at operation 1, outputs 16`},
 
+	// A training step (version 2).
+	{"a phase in version 1", lines(hdr[:len(hdr)-1], `{"buffer": 1, "bytes": 4}`, `{"op": "a", "writes": [1], "phase": "forward"}`),
+		"r.jsonl:3: operation 1 (`a`) gives a \"phase\", which is new in version 2: the header says version 1"},
+	{"an unknown phase", hdr2 + `{"op": "a", "phase": "sideways"}` + "\n",
+		`r.jsonl:2: "phase" must be "forward", "backward" or "optimizer", found "sideways"`},
+	{"a step's operation without a phase", lines(hdr2[:len(hdr2)-1], `{"buffer": 1, "bytes": 4}`, `{"op": "a", "writes": [1], "phase": "forward"}`, `{"op": "b", "reads": [1]}`),
+		"r.jsonl:4: operation 2 (`b`) has no \"phase\", but operation 1 has one: in a recording of a step every operation gives its phase"},
+	{"a forward operation after the backward began", lines(hdr2[:len(hdr2)-1], stepW, `{"buffer": 2, "dtype": "f32", "shape": [2], "name": "y"}`,
+		`{"op": "f", "reads": [1], "writes": [2], "phase": "forward"}`, `{"buffer": 3, "dtype": "f32", "shape": [2], "name": "dw"}`,
+		`{"op": "f (vjp)", "reads": [2], "writes": [3], "phase": "backward"}`, `{"op": "g", "reads": [2], "writes": [2], "phase": "forward"}`),
+		"r.jsonl:7: operation 3 (`g`) is in the forward phase, but the backward phase began at operation 2: a step's operations come forward, then backward, then optimizer"},
+	{"a gradient read before it is written", lines(hdr2[:len(hdr2)-1], stepW, `{"buffer": 2, "dtype": "f32", "shape": [2], "name": "y"}`,
+		`{"op": "f", "reads": [1], "writes": [2], "phase": "forward"}`, `{"buffer": 3, "dtype": "f32", "shape": [2], "name": "dy"}`,
+		`{"buffer": 4, "dtype": "f32", "shape": [2], "name": "dw"}`, `{"op": "f (vjp)", "reads": [3, 1], "writes": [4], "phase": "backward"}`),
+		"r.jsonl:7: buffer 3 is read by operation 2 (`f (vjp)`) before any operation writes it; in the backward phase a gradient must be written (by the first vector-Jacobian product that reaches it) before it is read"},
+	{"an optimizer's state not declared", lines(hdr2[:len(hdr2)-1], stepW, stepG, `{"op": "grad", "reads": [1], "writes": [2], "phase": "backward"}`,
+		`{"buffer": 3, "dtype": "f32", "shape": [2], "name": "m"}`, `{"op": "sgd", "reads": [1, 2, 3], "writes": [1, 3], "phase": "optimizer"}`),
+		"r.jsonl:6: buffer 3 is read by operation 2 (`sgd`) before any operation writes it; an optimizer's state, held across steps, is declared with \"role\": \"state\", and a gradient is written by the backward phase before the optimizer reads it"},
+	{"the same state, declared", lines(hdr2[:len(hdr2)-1], stepW, stepG, `{"op": "grad", "reads": [1], "writes": [2], "phase": "backward"}`,
+		`{"buffer": 3, "dtype": "f32", "shape": [2], "role": "state", "name": "m"}`, `{"op": "sgd", "reads": [1, 2, 3], "writes": [1, 3], "phase": "optimizer"}`, `{"result": [1, 3]}`),
+		`accepted: params 8, inputs 16, live [8 8], peak 8 at operation 1, outputs 16`},
+	{"a state read outside the optimizer", lines(hdr2[:len(hdr2)-1], stepW, stepG, `{"buffer": 3, "dtype": "f32", "shape": [2], "role": "state", "name": "m"}`,
+		`{"op": "grad", "reads": [1, 3], "writes": [2], "phase": "backward"}`),
+		"r.jsonl:5: operation 1 (`grad`), in the backward phase, reads buffer 3, an optimizer's state: only the optimizer phase reads or writes the states"},
+	{"a state in version 1", hdr + `{"buffer": 1, "dtype": "f32", "shape": [2], "role": "state", "name": "m"}` + "\n",
+		`r.jsonl:2: buffer 1 has the role "state", which is new in version 2: the header says version 1`},
+
 	// The result.
 	{"a record after the result", lines(hdr[:len(hdr)-1], `{"result": []}`, `{"op": "a"}`),
 		`r.jsonl:3: an op after the result: the result must be the last line`},
@@ -163,7 +200,7 @@ func outcome(rec *record.Recording, err error) string {
 	if err != nil {
 		return err.Error()
 	}
-	c := record.Count(rec)
+	c := count.At(rec)
 	live := make([]string, len(c.Live))
 	for i, v := range c.Live {
 		live[i] = v.String()
@@ -289,6 +326,38 @@ var (
 	ts3 = []int64{4, 8, 12}
 )
 
+// layers returns the recordings at B ∈ {1, 2, 3}, L ∈ {1, 2, 3} of a
+// program of L layers, each one operation in layers[i]; at L = 3 the third
+// layer has one operation more.
+func layers() []gridFile {
+	var out []gridFile
+	for _, b := range bs3 {
+		for l := int64(1); l <= 3; l++ {
+			recs := []string{
+				fmt.Sprintf(`{"memsym": 1, "entry": "F.apply", "dims": {"B": %d, "L": %d}}`, b, l),
+				fmt.Sprintf(`{"buffer": 1, "dtype": "f32", "shape": [%d, 4], "role": "input", "name": "x"}`, b),
+			}
+			id, prev := int64(2), int64(1)
+			for i := int64(0); i < l; i++ {
+				recs = append(recs,
+					fmt.Sprintf(`{"buffer": %d, "dtype": "f32", "shape": [4, 4], "role": "param", "name": "w", "group": "layers[%d]"}`, id, i),
+					fmt.Sprintf(`{"buffer": %d, "dtype": "f32", "shape": [%d, 4], "name": "y", "group": "layers[%d]"}`, id+1, b, i),
+					fmt.Sprintf(`{"op": "Layer.apply", "path": "layers[%d]", "reads": [%d, %d], "writes": [%d]}`, i, prev, id, id+1))
+				prev, id = id+1, id+2
+				if l == 3 && i == 2 {
+					recs = append(recs,
+						fmt.Sprintf(`{"buffer": %d, "dtype": "f32", "shape": [%d, 4], "name": "y2", "group": "layers[%d]"}`, id, b, i),
+						fmt.Sprintf(`{"op": "Layer.extra", "path": "layers[%d]", "reads": [%d], "writes": [%d]}`, i, prev, id))
+					prev, id = id, id+1
+				}
+			}
+			recs = append(recs, fmt.Sprintf(`{"result": [%d]}`, prev))
+			out = append(out, gridFile{fmt.Sprintf("r_B%d_L%d.jsonl", b, l), lines(recs...)})
+		}
+	}
+	return out
+}
+
 var gridCases = []gridCase{
 	{"dims missing from one grid file", grid(bs3, ts3, 2, 8, func(s string) string {
 		return strings.Replace(s, `"dims": {"B": 2, "T": 8}`, `"dims": {"B": 2}`, 1)
@@ -310,6 +379,8 @@ var gridCases = []gridCase{
 		return strings.Replace(s, `{"result"`, `{"op": "F.apply/%1", "reads": [1], "writes": [2]}`+"\n"+`{"result"`, 1)
 	}), nil,
 		`r_B2_T12.jsonl:5 and r_B1_T4.jsonl:5 differ: record 5 is the result at B = 1, T = 4 but operation "F.apply/%1" at B = 2, T = 12; a dimension that changes the operations (such as a fold's iteration count) cannot be interpolated: make it a constant`},
+	{"an L grid whose blocks differ", layers(), nil,
+		`r_B1_L3.jsonl:13: operation 4 ("Layer.extra" in layers[2]) does not align: iteration 2 of layers holds more operations than the first, 1; a dimension that changes the operations must count blocks that repeat one block exactly (as a layer count L does), else make it a constant`},
 	{"a buffer not of degree 2", cubic(bs3, ts3), []gridFile{cubic([]int64{5}, []int64{7})[0]},
 		"r_B5_T7.jsonl:3: buffer 2 \"scores\", made by operation 1 (\"F.apply/%1\", the entry's own), has 6860 bytes at B = 5, T = 7 but its polynomial 96 · B · T² − 704 · B · T + 1536 · B gives 6560: its bytes are not a polynomial of degree ≤ 2 in each dimension"},
 }
@@ -345,6 +416,8 @@ func documented(t *testing.T) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The section on the command line is cmd/memsym's to check.
+	text, _, _ = bytes.Cut(text, []byte("\n## On the command line\n"))
 	rows := map[string]string{}
 	cell := regexp.MustCompile(`\s*((?:[^|\\]|\\.)*?)\s*\|`)
 	for n, line := range strings.Split(string(text), "\n") {

@@ -33,12 +33,12 @@ func fenced(t *testing.T, file, lang string) []string {
 const formatDoc = "../docs/recording-format.md"
 
 // TestDocExample reads the format's complete example: it must read, and it
-// must be testdata/mlp.jsonl, whose counts TestCountMLP checks against the
-// numbers the page states.
+// must be testdata/mlp.jsonl, whose counts count's TestAtMLP checks against
+// the numbers the page states.
 func TestDocExample(t *testing.T) {
 	blocks := fenced(t, formatDoc, "jsonl")
-	if len(blocks) != 1 {
-		t.Fatalf("%d jsonl blocks in %s, want 1", len(blocks), formatDoc)
+	if len(blocks) != 2 {
+		t.Fatalf("%d jsonl blocks in %s, want 2: the complete example and version 2's", len(blocks), formatDoc)
 	}
 	if _, err := Read(strings.NewReader(blocks[0]), "example.jsonl"); err != nil {
 		t.Fatal(err)
@@ -55,6 +55,22 @@ func TestDocExample(t *testing.T) {
 		if !strings.Contains(strings.Join(strings.Fields(string(doc)), " "), number) {
 			t.Errorf("%s no longer says %q", formatDoc, number)
 		}
+	}
+}
+
+// TestDocStepExample reads version 2's example, a training step, and
+// checks its phases.
+func TestDocStepExample(t *testing.T) {
+	blocks := fenced(t, formatDoc, "jsonl")
+	if len(blocks) != 2 {
+		t.Fatalf("%d jsonl blocks in %s, want 2", len(blocks), formatDoc)
+	}
+	rec, err := Read(strings.NewReader(blocks[1]), "step.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Header.Version != StepVersion || rec.Ops[0].Phase != Forward || rec.Ops[2].Phase != Optimizer {
+		t.Errorf("version 2's example: version %d, phases %v", rec.Header.Version, []Phase{rec.Ops[0].Phase, rec.Ops[1].Phase, rec.Ops[2].Phase})
 	}
 }
 

@@ -2,6 +2,7 @@ package record
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 )
@@ -14,9 +15,7 @@ import (
 func Read(r io.Reader, file string) (*Recording, error) {
 	s := NewScanner(r, file)
 	b := NewBuilder()
-	if lines := min(sizeHint(r)/bytesPerLine, maxLinesAhead); lines > 0 {
-		b.Grow(int(lines*2/3), int(lines/2))
-	}
+	b.GrowFor(sizeHint(r))
 	for s.Scan() {
 		rec := s.Record()
 		if err := b.Add(rec); err != nil {
@@ -45,6 +44,14 @@ const (
 	bytesPerLine  = 80
 	maxLinesAhead = 1 << 22
 )
+
+// GrowFor makes room in b for the records of a recording of about size
+// bytes, as Read does when its input can tell its size.
+func (b *Builder) GrowFor(size int64) {
+	if lines := min(size/bytesPerLine, maxLinesAhead); lines > 0 {
+		b.Grow(int(lines*2/3), int(lines/2))
+	}
+}
 
 // sizeHint returns how many bytes r holds when it can tell, without reading
 // any: the unread length of an in-memory reader (bytes.Reader, strings.Reader,
@@ -76,6 +83,73 @@ func ReadFile(path string) (*Recording, error) {
 	}
 	defer f.Close()
 	return Read(f, path)
+}
+
+// File is a recording file read one record at a time: a Scanner that
+// closes the file once it has read it whole, at its first error or at
+// Close, and refuses a recording whose records end before its result line,
+// as a recorder that died while writing leaves it.
+type File struct {
+	*Scanner
+	c    io.Closer
+	name string
+	size int64
+	err  error
+}
+
+// OpenFile opens the recording in the named file as a File; "-" is the
+// standard input. Its error does not name the file: the caller does.
+func OpenFile(path string) (*File, error) {
+	if path == "-" {
+		return &File{Scanner: NewScanner(os.Stdin, "<stdin>"), name: "<stdin>"}, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("cannot read the recording: %w", err)
+	}
+	return &File{Scanner: NewScanner(f, path), c: f, name: path, size: sizeHint(f)}, nil
+}
+
+// Size returns the file's size in bytes, or 0 when it cannot tell (the
+// standard input, a pipe).
+func (f *File) Size() int64 { return f.size }
+
+// Scan advances to the next record, as the Scanner's Scan does.
+func (f *File) Scan() bool {
+	if f.err != nil {
+		return false
+	}
+	if f.Scanner.Scan() {
+		return true
+	}
+	s := f.Scanner
+	if s.Err() == nil && s.lastLine > 0 && s.lastKind != KindResult {
+		f.err = fmt.Errorf("%s:%d: the recording ends without the result line {\"result\": [...]}", f.name, s.lastLine)
+	}
+	f.Close()
+	return false
+}
+
+// Err returns the error that stopped Scan, or nil at the end.
+func (f *File) Err() error {
+	if f.err != nil {
+		return f.err
+	}
+	return f.Scanner.Err()
+}
+
+// Close closes the file, if it is not closed yet.
+func (f *File) Close() error {
+	if f.c == nil {
+		return nil
+	}
+	err := f.c.Close()
+	f.c = nil
+	return err
 }
 
 // Replay returns the recording's records in file order, from memory: the

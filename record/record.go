@@ -1,5 +1,5 @@
 // Package record reads, writes and builds recordings of what a program does
-// with memory at one setting of its dimensions, and counts that memory.
+// with memory at one setting of its dimensions.
 //
 // A recording is a JSON Lines file (docs/recording-format.md): a header, the
 // buffers and views, the operations in order, and the result. Scanner reads
@@ -19,9 +19,10 @@ const (
 	Temp  Role = iota // made by the program's operations; counted in the live bytes
 	Param             // a parameter, held by the caller
 	Input             // an input other than the parameters, held by the caller
+	State             // an optimizer's state, held by the training loop across steps (version 2)
 )
 
-var roleNames = [...]string{Temp: "temp", Param: "param", Input: "input"}
+var roleNames = [...]string{Temp: "temp", Param: "param", Input: "input", State: "state"}
 
 func (r Role) String() string { return roleNames[r] }
 
@@ -46,7 +47,7 @@ type Const struct {
 type Header struct {
 	Version     int
 	Entry       string // the entry point's name, such as "GPT.apply"; may be empty
-	Dims        []Dim  // in the header's order, which is the polynomials' variable order
+	Dims        Point  // in the header's order, which is the polynomials' variable order
 	Consts      []Const
 	Realization string // the stored types' realization, such as "f64"; may be empty
 }
@@ -85,7 +86,8 @@ type Op struct {
 	Path   string  // the call path, such as "blocks[0].ff.up"; empty for the entry's own
 	Reads  []int64 // buffer or view ids
 	Writes []int64
-	Launch bool // false for an operation that launches nothing, such as a view
+	Launch bool  // false for an operation that launches nothing, such as a view
+	Phase  Phase // the part of a training step it belongs to; NoPhase outside a step (version 2)
 	Line   int
 }
 
@@ -106,6 +108,10 @@ func (r *Recording) Buffer(id int64) (*Buffer, bool) {
 	}
 	return &r.Buffers[i], true
 }
+
+// Position returns the position in r.Buffers of the buffer or view with the
+// given id, and whether there is one.
+func (r *Recording) Position(id int64) (int, bool) { return r.index.get(id) }
 
 // Base returns the buffer that id stands for: id itself, or the base of the
 // view id. A Recording's chains of views are checked when it is built.

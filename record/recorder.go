@@ -24,16 +24,32 @@ type Recorder struct {
 	err    error
 	nextID int64
 	line   int
+	phase  Phase // the phase of the operations recorded from now on
 }
 
-// NewRecorder starts a recording with the given header.
+// NewRecorder starts a recording of one call with the given header, in
+// the format's version 1.
 func NewRecorder(entry string, dims []Dim, consts []Const, realization string) *Recorder {
+	return newRecorder(Version, entry, dims, consts, realization)
+}
+
+// NewStepRecorder starts a recording of a training step, in the format's
+// version 2: its operations have phases (SetPhase) and its optimizer's
+// states are declared with State.
+func NewStepRecorder(entry string, dims []Dim, consts []Const, realization string) *Recorder {
+	return newRecorder(StepVersion, entry, dims, consts, realization)
+}
+
+func newRecorder(version int, entry string, dims []Dim, consts []Const, realization string) *Recorder {
 	r := &Recorder{b: NewBuilder(), nextID: 1}
 	r.add(&Record{Kind: KindHeader, Header: Header{
-		Version: Version, Entry: entry, Dims: dims, Consts: consts, Realization: realization,
+		Version: version, Entry: entry, Dims: dims, Consts: consts, Realization: realization,
 	}})
 	return r
 }
+
+// SetPhase sets the phase of the operations recorded from now on.
+func (r *Recorder) SetPhase(p Phase) { r.phase = p }
 
 // Grow makes room for at least buffers more buffers and ops more operations,
 // so that a recording whose size is known ahead is built without copying
@@ -86,6 +102,12 @@ func (r *Recorder) Input(name, group string, t DType, shape ...int64) int64 {
 	return r.buffer(Input, name, group, t, shape)
 }
 
+// State declares an optimizer's state, which the training loop holds
+// across steps; only a step's recording (NewStepRecorder) has states.
+func (r *Recorder) State(name, group string, t DType, shape ...int64) int64 {
+	return r.buffer(State, name, group, t, shape)
+}
+
 // Temp declares a buffer that the program's operations make.
 func (r *Recorder) Temp(name, group string, t DType, shape ...int64) int64 {
 	return r.buffer(Temp, name, group, t, shape)
@@ -112,12 +134,12 @@ func (r *Recorder) View(of int64, name string, t DType, shape ...int64) int64 {
 
 // Op records an operation that launches work.
 func (r *Recorder) Op(label, path string, reads, writes []int64) {
-	r.add(&Record{Kind: KindOp, Op: Op{Label: label, Path: path, Reads: reads, Writes: writes, Launch: true}})
+	r.add(&Record{Kind: KindOp, Op: Op{Label: label, Path: path, Reads: reads, Writes: writes, Launch: true, Phase: r.phase}})
 }
 
 // NoLaunch records an operation that launches nothing, such as making a view.
 func (r *Recorder) NoLaunch(label, path string, reads, writes []int64) {
-	r.add(&Record{Kind: KindOp, Op: Op{Label: label, Path: path, Reads: reads, Writes: writes}})
+	r.add(&Record{Kind: KindOp, Op: Op{Label: label, Path: path, Reads: reads, Writes: writes, Phase: r.phase}})
 }
 
 // Result records the buffers the program returns; it must come last.

@@ -57,11 +57,21 @@ type Scanner struct {
 	ids  idSlices
 	strs interner
 	cut  bool // the current line is the file's last and has no newline
+
+	// The current record's size value ("shape" or "bytes"), as a span of
+	// its line: sizeAt < 0 when it has none.
+	sizeAt, sizeEnd int
+
+	cur      []byte        // the current record's line, for Keep
+	lastKind Kind          // the kind of the last record read, by Scan or Follow
+	lastLine int           // and its line
+	lastPath string        // the path of the last operation, which was valid
+	last     [nKeys]string // the last string value of each key, which lines in a row often repeat
 }
 
 // NewScanner returns a Scanner that reads r; file names it in errors.
 func NewScanner(r io.Reader, file string) *Scanner {
-	return &Scanner{r: r, file: file, maxLine: MaxLine, strs: interner{m: make(map[string]string)}}
+	return &Scanner{r: r, file: file, maxLine: MaxLine}
 }
 
 // Scan advances to the next record, skipping blank lines, and reports
@@ -83,18 +93,25 @@ func (s *Scanner) Scan() bool {
 		if isBlank(line) {
 			continue
 		}
-		if err := s.parse(line); err != nil {
-			msg := err.Error()
-			if s.cut && s.lex.hitEnd {
-				msg = "the file ends in the middle of a record (cut off?): " + msg
+		if !s.parseFast(line) {
+			if err := s.parse(line); err != nil {
+				msg := err.Error()
+				if s.cut && s.lex.hitEnd {
+					msg = "the file ends in the middle of a record (cut off?): " + msg
+				}
+				s.err = &SyntaxError{File: s.file, Line: s.line, Msg: msg}
+				s.done = true
+				return false
 			}
-			s.err = &SyntaxError{File: s.file, Line: s.line, Msg: msg}
-			s.done = true
-			return false
 		}
+		s.cur, s.lastKind, s.lastLine = line, s.rec.Kind, s.line
 		return true
 	}
 }
+
+// firstBuffer is the size of a Scanner's buffer to start with: large
+// enough that reading costs few calls, small beside a recording.
+const firstBuffer = 256 << 10
 
 // byteOrderMark is skipped at the start of a file, as some editors write it.
 var byteOrderMark = []byte("\ufeff")
@@ -169,7 +186,7 @@ func (s *Scanner) fill() {
 		s.pos = 0
 	}
 	if s.end == len(s.buf) {
-		n := max(2*len(s.buf), 64<<10)
+		n := max(2*len(s.buf), firstBuffer)
 		n = min(n, s.maxLine+1)
 		if n <= len(s.buf) {
 			n = len(s.buf) + 1
@@ -204,16 +221,22 @@ func (s *Scanner) tooLong() error {
 }
 
 // interner shares the strings a recording repeats, such as labels, paths
-// and names, so that scanning them does not allocate each time. A small
-// cache by hash saves most of the map's lookups.
+// and names, so that scanning them does not allocate each time: a cache of
+// the strings seen last, by their hash. A string whose slot another took
+// is made again; a table of every string instead would miss the processor's
+// caches for each new one, which costs more than making it.
 type interner struct {
-	m     map[string]string
-	cache [1024]string
+	slots []internSlot // internSlots of them, or none before the first
+}
+
+type internSlot struct {
+	hash uint64
+	s    string
 }
 
 const (
-	internMaxLen     = 64
-	internMaxEntries = 1 << 16
+	internMaxLen = 64
+	internSlots  = 1 << 13
 )
 
 func (in *interner) str(b []byte) string {
@@ -223,18 +246,16 @@ func (in *interner) str(b []byte) string {
 	if len(b) > internMaxLen {
 		return string(b)
 	}
-	slot := &in.cache[hashBytes(b)%uint64(len(in.cache))]
-	if *slot == string(b) {
-		return *slot
+	if in.slots == nil {
+		in.slots = make([]internSlot, internSlots)
 	}
-	s, ok := in.m[string(b)]
-	if !ok {
-		s = string(b)
-		if len(in.m) < internMaxEntries {
-			in.m[s] = s
-		}
+	h := hashBytes(b)
+	slot := &in.slots[h%internSlots]
+	if slot.hash == h && slot.s == string(b) {
+		return slot.s
 	}
-	*slot = s
+	s := string(b)
+	slot.hash, slot.s = h, s
 	return s
 }
 
@@ -257,6 +278,7 @@ func hashBytes(b []byte) uint64 {
 // idSlices are the Scanner's reused slices of integers.
 type idSlices struct {
 	shape, reads, writes, result []int64
+	follow                       []int64 // the shapes Follow reads
 	dims                         []Dim
 	consts                       []Const
 }

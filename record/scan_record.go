@@ -30,6 +30,7 @@ const (
 	kReads
 	kWrites
 	kLaunch
+	kPhase
 	kResult
 	kMeta
 	nKeys
@@ -39,55 +40,78 @@ var keyNames = [nKeys]string{
 	kMemsym: "memsym", kEntry: "entry", kDims: "dims", kConsts: "consts", kRealization: "realization",
 	kBuffer: "buffer", kView: "view", kDType: "dtype", kShape: "shape", kBytes: "bytes", kRole: "role",
 	kName: "name", kGroup: "group", kOf: "of", kOp: "op", kPath: "path", kReads: "reads",
-	kWrites: "writes", kLaunch: "launch", kResult: "result", kMeta: "meta",
+	kWrites: "writes", kLaunch: "launch", kPhase: "phase", kResult: "result", kMeta: "meta",
 }
 
+// lookupKey returns the key named b: its length and a letter pick the one
+// candidate, which one comparison confirms.
 func lookupKey(b []byte) (key, bool) {
-	switch string(b) {
-	case "memsym":
-		return kMemsym, true
-	case "entry":
-		return kEntry, true
-	case "dims":
-		return kDims, true
-	case "consts":
-		return kConsts, true
-	case "realization":
-		return kRealization, true
-	case "buffer":
-		return kBuffer, true
-	case "view":
-		return kView, true
-	case "dtype":
-		return kDType, true
-	case "shape":
-		return kShape, true
-	case "bytes":
-		return kBytes, true
-	case "role":
-		return kRole, true
-	case "name":
-		return kName, true
-	case "group":
-		return kGroup, true
-	case "of":
-		return kOf, true
-	case "op":
-		return kOp, true
-	case "path":
-		return kPath, true
-	case "reads":
-		return kReads, true
-	case "writes":
-		return kWrites, true
-	case "launch":
-		return kLaunch, true
-	case "result":
-		return kResult, true
-	case "meta":
-		return kMeta, true
+	if len(b) < 2 {
+		return 0, false
 	}
-	return 0, false
+	k := nKeys
+	switch c := b[0]; len(b) {
+	case 2:
+		switch b[1] {
+		case 'f':
+			k = kOf
+		case 'p':
+			k = kOp
+		}
+	case 4:
+		switch c {
+		case 'd':
+			k = kDims
+		case 'v':
+			k = kView
+		case 'n':
+			k = kName
+		case 'p':
+			k = kPath
+		case 'm':
+			k = kMeta
+		case 'r':
+			k = kRole
+		}
+	case 5:
+		switch c {
+		case 'e':
+			k = kEntry
+		case 's':
+			k = kShape
+		case 'b':
+			k = kBytes
+		case 'd':
+			k = kDType
+		case 'g':
+			k = kGroup
+		case 'r':
+			k = kReads
+		case 'p':
+			k = kPhase
+		}
+	case 6:
+		switch c {
+		case 'm':
+			k = kMemsym
+		case 'c':
+			k = kConsts
+		case 'b':
+			k = kBuffer
+		case 'w':
+			k = kWrites
+		case 'l':
+			k = kLaunch
+		case 'r':
+			k = kResult
+		}
+	case 11:
+		k = kRealization
+	}
+	if k == nKeys || string(b) != keyNames[k] {
+		return 0, false
+	}
+	return k, true
 }
 
 type keySet uint32
@@ -111,7 +135,7 @@ var kindKeys = [...]struct {
 	{kMemsym, KindHeader, keys(kMemsym, kEntry, kDims, kConsts, kRealization, kMeta)},
 	{kBuffer, KindBuffer, keys(kBuffer, kDType, kShape, kBytes, kRole, kName, kGroup, kMeta)},
 	{kView, KindView, keys(kView, kOf, kDType, kShape, kName, kMeta)},
-	{kOp, KindOp, keys(kOp, kPath, kReads, kWrites, kLaunch, kMeta)},
+	{kOp, KindOp, keys(kOp, kPath, kReads, kWrites, kLaunch, kPhase, kMeta)},
 	{kResult, KindResult, keys(kResult, kMeta)},
 }
 
@@ -136,6 +160,7 @@ func (s *Scanner) parse(line []byte) error {
 	l := &s.lex
 	l.reset(line)
 	s.resetRecord()
+	s.sizeAt, s.sizeEnd = -1, -1
 	l.ws()
 	if l.peek() != '{' {
 		return l.errorf("expected a record, a JSON object {...}")
@@ -175,9 +200,14 @@ func (s *Scanner) parse(line []byte) error {
 			}
 			l.i++
 			l.ws()
-			if !known {
+			switch {
+			case !known:
 				err = l.skip(0)
-			} else {
+			case k == kShape || k == kBytes:
+				s.sizeAt = l.i
+				err = s.value(k)
+				s.sizeEnd = l.i
+			default:
 				err = s.value(k)
 			}
 			if err != nil {
@@ -257,7 +287,16 @@ func (s *Scanner) finish(seen keySet, unknown string) error {
 			return fmt.Errorf(`view %d has no "of": expected the id of the buffer or view it is a view of`, s.rec.Buffer.ID)
 		}
 	case KindOp:
-		return checkOp(&s.rec.Op)
+		// Operations in a row often share a path: the one last found
+		// valid is not checked again.
+		op := &s.rec.Op
+		if op.Label != "" && op.Path == s.lastPath {
+			return nil
+		}
+		if err := checkOp(op); err != nil {
+			return err
+		}
+		s.lastPath = op.Path
 	}
 	return nil
 }

@@ -3,7 +3,9 @@ package record
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
+	"math/bits"
 
 	"memsym/poly"
 )
@@ -126,10 +128,11 @@ func parseNatural(b []byte) (poly.Rat, bool) {
 func sizeOf(t DType, shape []int64) poly.Rat {
 	p := int64(t.Bits)
 	for _, n := range shape {
-		var ok bool
-		if p, ok = mulSmall(p, n); !ok {
+		hi, lo := bits.Mul64(uint64(p), uint64(n))
+		if hi != 0 || lo > math.MaxInt64 {
 			return SizeOf(t, shape)
 		}
+		p = int64(lo)
 	}
 	if p%8 == 0 {
 		return poly.Int(p / 8)
@@ -138,37 +141,34 @@ func sizeOf(t DType, shape []int64) poly.Rat {
 }
 
 // namedDType returns the named type, its name shared, without a map lookup.
-func namedDType(b []byte) (DType, bool) {
-	var name string
+func namedDType[S string | []byte](b S) (DType, bool) {
 	switch string(b) {
 	case "f64":
-		name = "f64"
+		return DType{"f64", 64}, true
 	case "f32":
-		name = "f32"
+		return DType{"f32", 32}, true
 	case "f16":
-		name = "f16"
+		return DType{"f16", 16}, true
 	case "bf16":
-		name = "bf16"
+		return DType{"bf16", 16}, true
 	case "f8":
-		name = "f8"
+		return DType{"f8", 8}, true
 	case "i64":
-		name = "i64"
+		return DType{"i64", 64}, true
 	case "i32":
-		name = "i32"
+		return DType{"i32", 32}, true
 	case "i16":
-		name = "i16"
+		return DType{"i16", 16}, true
 	case "i8":
-		name = "i8"
+		return DType{"i8", 8}, true
 	case "u8":
-		name = "u8"
+		return DType{"u8", 8}, true
 	case "i4":
-		name = "i4"
+		return DType{"i4", 4}, true
 	case "u4":
-		name = "u4"
+		return DType{"u4", 4}, true
 	case "bool":
-		name = "bool"
-	default:
-		return DType{}, false
+		return DType{"bool", 8}, true
 	}
-	return LookupDType(name)
+	return DType{}, false
 }

@@ -54,6 +54,8 @@ func (s *Scanner) value(k key) error {
 			return l.errorf(`"launch" must be true or false`)
 		}
 		r.Op.Launch = w[0] == 't'
+	case kPhase:
+		r.Op.Phase, err = s.phase()
 	case kResult:
 		s.ids.result, err = s.ints(s.ids.result, `"result" must be an array of integer ids`, false)
 		r.Result = nonNil(s.ids.result)
@@ -226,8 +228,10 @@ func (s *Scanner) role() (Role, error) {
 			return Param, nil
 		case "input":
 			return Input, nil
+		case "state":
+			return State, nil
 		}
 		l.i = at
 	}
-	return 0, l.errorf(`"role" must be "param", "input" or "temp"`)
+	return 0, l.errorf(`"role" must be "param", "input", "state" or "temp"`)
 }

@@ -12,7 +12,7 @@ import (
 
 // Writer writes records in the format's canonical form: one line each, keys
 // in a fixed order, defaults left out ("role": "temp", "launch": true, an
-// empty name, group or path), "reads" and "writes" always given. Reading
+// empty name, group or path, no phase), "reads" and "writes" always given. Reading
 // what it writes and writing it again gives the same bytes.
 type Writer struct {
 	w   *bufio.Writer
@@ -205,6 +205,11 @@ func appendOp(b []byte, op *Op) ([]byte, error) {
 	b = appendIDs(b, op.Writes)
 	if !op.Launch {
 		b = append(b, `, "launch": false`...)
+	}
+	if op.Phase != NoPhase {
+		b = append(b, `, "phase": "`...)
+		b = append(b, op.Phase.String()...)
+		b = append(b, '"')
 	}
 	return append(b, '}'), nil
 }

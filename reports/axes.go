@@ -1,7 +1,9 @@
 package reports
 
 import (
-	"memsym/explain"
+	"math"
+
+	"memsym/doc"
 	"memsym/poly"
 )
 
@@ -9,23 +11,38 @@ import (
 // exact value with a label.
 type axis struct {
 	lo, hi poly.Rat
+	log    bool
 	ticks  []tick
-	// unit is the decimal unit the labels count in ("kB"), "" for none.
+	// unit is the binary unit a linear bytes axis' labels count in
+	// ("KiB"), "" for none.
 	unit string
 }
 
+// tick is a tick of an axis: at an exact value, labelled by a number and,
+// on a logarithmic bytes axis, a unit ("32", "KiB").
 type tick struct {
-	at    poly.Rat
-	label string
+	at        poly.Rat
+	num, unit string
+}
+
+// label writes the tick's label as text: "32 KiB", "4 096".
+func (t tick) label() string {
+	if t.unit == "" {
+		return t.num
+	}
+	return t.num + " " + t.unit
 }
 
 // maxTicks is about the most ticks an axis has.
 const maxTicks = 7
 
-// newAxis lays out an axis from 0 (or lo, when lo is negative) to hi with
-// round ticks (1, 2 or 5 times a power of ten apart). With bytes set, the
-// labels count in the decimal unit of the largest tick (50, 100, 150 in
-// kB rather than 50 000, 100 000, 150 000 bytes).
+// binaryUnits are the units of a bytes axis, each 1024 times the one before.
+var binaryUnits = []string{"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+
+// newAxis lays out a linear axis from 0 (or lo, when lo is negative) to hi
+// with round ticks (1, 2 or 5 times a power of ten apart). With bytes set,
+// the ticks are round in the binary unit of the largest value and labelled
+// in it (0, 50, 100, 150 KiB).
 func newAxis(lo, hi poly.Rat, bytes bool) axis {
 	zero := poly.Int(0)
 	if lo.Sign() > 0 {
@@ -34,35 +51,126 @@ func newAxis(lo, hi poly.Rat, bytes bool) axis {
 	if hi.Cmp(lo) <= 0 {
 		hi = lo.Add(poly.Int(1))
 	}
-	step := niceStep(hi.Sub(lo).Quo(poly.Int(maxTicks - 1)))
-	first := floorTo(lo, step)
-	last := floorTo(hi, step)
-	if last.Cmp(hi) < 0 {
-		last = last.Add(step)
-	}
-	a := axis{lo: first, hi: last}
 	scale, unit := poly.Int(1), ""
 	if bytes {
-		scale, unit = byteScale(last)
-		a.unit = unit
+		scale, unit = binaryScale(maxRat(abs(hi), abs(lo)))
 	}
+	slo, shi := lo.Quo(scale), hi.Quo(scale)
+	step := niceStep(shi.Sub(slo).Quo(poly.Int(maxTicks - 1)))
+	first := floorTo(slo, step)
+	last := floorTo(shi, step)
+	if last.Cmp(shi) < 0 {
+		last = last.Add(step)
+	}
+	a := axis{lo: first.Mul(scale), hi: last.Mul(scale), unit: unit}
 	for v := first; v.Cmp(last) <= 0; v = v.Add(step) {
-		a.ticks = append(a.ticks, tick{at: v, label: explain.Fixed(v.Quo(scale), 6)})
+		a.ticks = append(a.ticks, tick{at: v.Mul(scale), num: doc.Fixed(v, 6)})
 	}
 	return a
 }
 
-// byteScale returns the largest decimal unit not above top and its name.
-func byteScale(top poly.Rat) (poly.Rat, string) {
-	scale, name := poly.Int(1), "bytes"
-	for _, u := range []string{"kB", "MB", "GB", "TB", "PB", "EB"} {
-		next := scale.Mul(poly.Int(1000))
+// newLogAxis lays out a logarithmic axis over [lo, hi] (lo > 0) from the
+// power of two at or below lo to the one at or above hi, with ticks every
+// so many octaves: at most maxTicks of them, labelled as numbers (1, 16,
+// 256, 4 096) or, with bytes set, in binary units (1 KiB, 32 KiB, 1 MiB).
+func newLogAxis(lo, hi poly.Rat, bytes bool) axis {
+	if lo.Sign() <= 0 {
+		lo = poly.Int(1)
+	}
+	if hi.Cmp(lo) <= 0 {
+		hi = lo.Mul(poly.Int(2))
+	}
+	k0, k1 := log2Floor(lo), log2Ceil(hi)
+	every := 1
+	for (k1-k0)/every+1 > maxTicks {
+		every++
+	}
+	if bytes && every > 1 && every < 10 {
+		// Octaves that land on the binary units where they can: 1, 2, 5
+		// or 10 at a time.
+		for _, e := range []int{2, 5, 10} {
+			if e >= every {
+				every = e
+				break
+			}
+		}
+	}
+	start := k0 - mod(k0, every)
+	a := axis{lo: pow2(k0), hi: pow2(k1), log: true}
+	for k := start; k <= k1; k += every {
+		if k < k0 {
+			continue
+		}
+		v := pow2(k)
+		t := tick{at: v, num: doc.Group(v, doc.ThinSpace)}
+		if bytes {
+			scale, unit := binaryScale(v)
+			t.num, t.unit = doc.Fixed(v.Quo(scale), 6), unit
+		}
+		a.ticks = append(a.ticks, t)
+	}
+	return a
+}
+
+// binaryScale returns the largest binary unit not above top and its name.
+func binaryScale(top poly.Rat) (poly.Rat, string) {
+	scale, name := poly.Int(1), binaryUnits[0]
+	for _, u := range binaryUnits[1:] {
+		next := scale.Mul(poly.Int(1024))
 		if next.Cmp(top) > 0 {
 			break
 		}
 		scale, name = next, u
 	}
 	return scale, name
+}
+
+// pow2 is 2^k, k ≥ -62.
+func pow2(k int) poly.Rat {
+	if k >= 0 {
+		if k < 62 {
+			return poly.Int(int64(1) << k)
+		}
+		return pow2(61).Mul(pow2(k - 61))
+	}
+	return poly.Int(1).Quo(pow2(-k))
+}
+
+// log2Floor is the largest k with 2^k ≤ x (x > 0).
+func log2Floor(x poly.Rat) int {
+	k := int(math.Floor(math.Log2(x.Float64())))
+	for pow2(k).Cmp(x) > 0 {
+		k--
+	}
+	for pow2(k+1).Cmp(x) <= 0 {
+		k++
+	}
+	return k
+}
+
+// log2Ceil is the smallest k with 2^k ≥ x (x > 0).
+func log2Ceil(x poly.Rat) int {
+	k := log2Floor(x)
+	if pow2(k).Cmp(x) < 0 {
+		k++
+	}
+	return k
+}
+
+func mod(a, b int) int { return ((a % b) + b) % b }
+
+func abs(x poly.Rat) poly.Rat {
+	if x.Sign() < 0 {
+		return x.Neg()
+	}
+	return x
+}
+
+func maxRat(a, b poly.Rat) poly.Rat {
+	if a.Cmp(b) >= 0 {
+		return a
+	}
+	return b
 }
 
 // niceStep returns the smallest of 1, 2 or 5 times a power of ten that is
@@ -91,15 +199,14 @@ func floorTo(x, step poly.Rat) poly.Rat {
 	return poly.FromBigInt(f).Mul(step)
 }
 
-// label names an axis: its label and, for bytes, the unit its ticks count.
-func (a axis) label(name string) string {
-	if a.unit == "" || a.unit == "bytes" {
-		return name
-	}
-	return name + " (" + a.unit + ")"
-}
-
 // frac returns where v lies on a, from 0 at lo to 1 at hi, for drawing.
 func (a axis) frac(v poly.Rat) float64 {
+	if a.log {
+		if v.Sign() <= 0 {
+			return 0
+		}
+		l, h := math.Log(a.lo.Float64()), math.Log(a.hi.Float64())
+		return (math.Log(v.Float64()) - l) / (h - l)
+	}
 	return v.Sub(a.lo).Quo(a.hi.Sub(a.lo)).Float64()
 }

@@ -3,7 +3,8 @@ package reports
 import _ "embed"
 
 // The DejaVu fonts the PDF embeds, so that ·, ², ×, ∈, − and thin spaces
-// print on any machine (their license is fonts/LICENSE).
+// print on any machine, and variables are set in italics (their license
+// is fonts/LICENSE).
 var (
 	//go:embed fonts/DejaVuSans.ttf
 	dejaVuSans []byte
@@ -11,4 +12,6 @@ var (
 	dejaVuSansBold []byte
 	//go:embed fonts/DejaVuSansMono.ttf
 	dejaVuSansMono []byte
+	//go:embed fonts/DejaVuSans-Oblique.ttf
+	dejaVuSansOblique []byte
 )

@@ -1,9 +1,11 @@
 package reports
 
 import (
+	"fmt"
 	"strings"
 
-	"memsym/explain"
+	"memsym/doc"
+	"memsym/poly"
 )
 
 // texChars spells in LaTeX the characters of memsym's text that pdflatex
@@ -16,7 +18,7 @@ var texChars = map[rune]string{
 	'\u2009': `\,`, '\u202f': `\,`, '’': `'`, '‘': "`", '…': `\ldots{}`, '–': `--`, '—': `---`,
 	'⁰': `\textsuperscript{0}`, '¹': `\textsuperscript{1}`, '²': `\textsuperscript{2}`, '³': `\textsuperscript{3}`,
 	'⁴': `\textsuperscript{4}`, '⁵': `\textsuperscript{5}`, '⁶': `\textsuperscript{6}`, '⁷': `\textsuperscript{7}`,
-	'⁸': `\textsuperscript{8}`, '⁹': `\textsuperscript{9}`,
+	'⁸': `\textsuperscript{8}`, '⁹': `\textsuperscript{9}`, '⌈': `\ensuremath{\lceil}`, '⌉': `\ensuremath{\rceil}`,
 }
 
 // texEscape writes s as LaTeX text; a character LaTeX cannot set is
@@ -41,23 +43,125 @@ func texComment(s string) string {
 }
 
 // latexInlines writes inline runs as LaTeX: numbers grouped by \, and
-// formulas in math mode.
-func latexInlines(ins []explain.Inline) string {
+// formulas and Maths in math mode.
+func latexInlines(ins []doc.Inline) string {
 	var b strings.Builder
 	for _, in := range ins {
 		switch in := in.(type) {
-		case explain.Text:
+		case doc.Text:
 			b.WriteString(texEscape(string(in)))
-		case explain.Number:
+		case doc.Number:
 			if in.Human {
-				b.WriteString(texEscape(explain.Human(in.Value)))
+				b.WriteString(texEscape(doc.Human(in.Value)))
 			} else {
-				b.WriteString(explain.Group(in.Value, explain.LaTeXThinSpace))
+				b.WriteString(doc.Group(in.Value, doc.LaTeXThinSpace))
 			}
-		case explain.Formula:
-			b.WriteString("$" + in.Poly.LaTeX() + "$")
-		case explain.Code:
+		case doc.Formula:
+			b.WriteString("$" + texPoly(in.Poly) + "$")
+		case doc.Math:
+			b.WriteString("$" + texMath(in) + "$")
+		case doc.Code:
 			b.WriteString(`\texttt{` + texEscape(string(in)) + "}")
+		}
+	}
+	return b.String()
+}
+
+// texSigns are a Math's signs in LaTeX's math mode.
+var texSigns = map[string]string{
+	"=": " = ", "≥": ` \geq `, "≤": ` \leq `, "<": " < ", ">": " > ", "∈": ` \in `, ",": ",\\ ",
+	"{": `\{`, "}": `\}`, "(": "(", ")": ")", "/": "/", "·": ` \cdot `, "+": " + ", "−": " - ", "×": ` \times `, "to": `\mbox{ to }`,
+}
+
+// texMath writes a Math for LaTeX's math mode: T = 150, B \in \{16,\ 32\}.
+func texMath(m doc.Math) string {
+	var b strings.Builder
+	for _, a := range m {
+		switch {
+		case a.Sign != "":
+			if s, ok := texSigns[a.Sign]; ok {
+				b.WriteString(s)
+			} else {
+				b.WriteString(texEscape(a.Sign))
+			}
+			if a.Exp > 1 {
+				fmt.Fprintf(&b, "^{%d}", a.Exp)
+			}
+		case a.Var != "":
+			b.WriteString(texVar(a.Var))
+			if a.Exp > 1 {
+				fmt.Fprintf(&b, "^{%d}", a.Exp)
+			}
+		default:
+			b.WriteString(texNumber(a.Num))
+		}
+	}
+	return b.String()
+}
+
+// texVar writes a variable: a letter as itself, a longer name as
+// \mathit{seq}, with what LaTeX reads as markup escaped.
+func texVar(name string) string {
+	if len(name) == 1 && (name[0] >= 'a' && name[0] <= 'z' || name[0] >= 'A' && name[0] <= 'Z') {
+		return name
+	}
+	return `\mathit{` + texEscape(name) + "}"
+}
+
+// texNumber writes an exact number for math mode: its digits grouped by
+// \, and a fraction as \tfrac.
+func texNumber(x poly.Rat) string {
+	if x.IsInt() {
+		return doc.Group(x, doc.LaTeXThinSpace)
+	}
+	sign := ""
+	if x.Sign() < 0 {
+		sign, x = "-", x.Neg()
+	}
+	return sign + `\tfrac{` + doc.Group(poly.FromBigInt(x.Num()), doc.LaTeXThinSpace) + "}{" + doc.Group(poly.FromBigInt(x.Den()), doc.LaTeXThinSpace) + "}"
+}
+
+// texPoly writes a polynomial for LaTeX's math mode, its coefficients'
+// digits grouped by \, and its variables side by side:
+// 27\,648\,BT + 8\,T^{2}.
+func texPoly(p poly.Poly) string {
+	terms := p.Terms()
+	if len(terms) == 0 {
+		return "0"
+	}
+	vars := p.Vars()
+	var b strings.Builder
+	for i, t := range terms {
+		c := t.Coef
+		switch {
+		case i == 0 && c.Sign() < 0:
+			b.WriteString("-")
+		case c.Sign() < 0:
+			b.WriteString(" - ")
+		case i > 0:
+			b.WriteString(" + ")
+		}
+		if c.Sign() < 0 {
+			c = c.Neg()
+		}
+		constant := true
+		for _, e := range t.Exp {
+			constant = constant && e == 0
+		}
+		if !c.Equal(poly.Int(1)) || constant {
+			b.WriteString(texNumber(c))
+			if !constant {
+				b.WriteString(`\,`)
+			}
+		}
+		for j, e := range t.Exp {
+			if e == 0 {
+				continue
+			}
+			b.WriteString(texVar(vars[j]))
+			if e > 1 {
+				fmt.Fprintf(&b, "^{%d}", e)
+			}
 		}
 	}
 	return b.String()

@@ -5,86 +5,120 @@ import (
 	"fmt"
 	"strings"
 
-	"memsym/explain"
+	"memsym/doc"
 )
 
 func init() { Register(mdRenderer{}) }
 
-// mdRenderer writes GitHub-flavoured Markdown: chapter13.md, and each figure
-// as an SVG image beside it (live.svg, candidates.svg).
+// mdRenderer writes GitHub-flavoured Markdown: STEM.md, and each figure
+// as an SVG image beside it (STEM-live.svg, STEM-candidates.svg).
 type mdRenderer struct{}
 
 func (mdRenderer) Name() string { return "md" }
 
-func (mdRenderer) Render(doc *explain.Document, dir string) ([]string, error) {
-	fs := files{"chapter13.md": markdown(doc)}
-	for _, nf := range figureNames(doc) {
+func (mdRenderer) Render(d *doc.Document, dir string, o Options) ([]string, error) {
+	fs := files{o.stem() + ".md": markdown(d, o)}
+	for _, nf := range figureNames(d, o) {
 		fs[nf.stem+".svg"] = figureSVG(nf.fig)
 	}
 	return writeAll(dir, fs)
 }
 
-// namedFigure is a figure and the file stem it is written under.
+// namedFigure is a figure, the file stem it is written under and its
+// number in the chapter ("13.2").
 type namedFigure struct {
-	fig  *explain.Figure
-	stem string
+	fig    *doc.Figure
+	stem   string
+	number string
 }
 
-// figureNames gives every figure of doc a distinct file stem: its Name,
-// or "figureN" when the name is empty or already taken.
-func figureNames(doc *explain.Document) []namedFigure {
+// figureNames gives every figure of d a distinct file stem, the option's
+// stem and its Name ("chapter13-live"), or its number when the name is
+// empty or already taken; and its number.
+func figureNames(d *doc.Document, o Options) []namedFigure {
 	taken := map[string]bool{}
 	var out []namedFigure
-	for i, f := range doc.Figures() {
-		stem := f.Name
-		if stem == "" || taken[stem] || strings.ContainsAny(stem, `/\. `) {
-			stem = fmt.Sprintf("figure%d", i+1)
+	for i, f := range d.Figures() {
+		name := f.Name
+		if name == "" || taken[name] || strings.ContainsAny(name, `/\. `) {
+			name = fmt.Sprintf("figure%d", i+1)
 		}
-		taken[stem] = true
-		out = append(out, namedFigure{f, stem})
+		taken[name] = true
+		out = append(out, namedFigure{f, o.stem() + "-" + name, numbered(d, i+1)})
 	}
 	return out
 }
 
-// markdown writes doc as GitHub-flavoured Markdown. Numbers group their
+// numbered writes the n-th table's or figure's number: "13.2", or "2" in
+// a document without a number.
+func numbered(d *doc.Document, n int) string {
+	if d.Number > 0 {
+		return fmt.Sprintf("%d.%d", d.Number, n)
+	}
+	return fmt.Sprint(n)
+}
+
+// sectionTitle is a section's title with its number: "13.1 What is
+// counted".
+func sectionTitle(d *doc.Document, i int) string {
+	if d.Number > 0 {
+		return fmt.Sprintf("%d.%d %s", d.Number, i+1, d.Sections[i].Title)
+	}
+	return d.Sections[i].Title
+}
+
+// chapterTitle is the document's title with its number: "13 Memory: …".
+func chapterTitle(d *doc.Document) string {
+	if d.Number > 0 {
+		return fmt.Sprintf("%d %s", d.Number, d.Title)
+	}
+	return d.Title
+}
+
+// markdown writes d as GitHub-flavoured Markdown. Numbers group their
 // digits with narrow no-break spaces; formulas are written in display
 // notation (48 · B · T²), which GitHub shows as it is.
-func markdown(doc *explain.Document) []byte {
+func markdown(d *doc.Document, o Options) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# %s\n", mdEscape(doc.Title))
-	stems := map[*explain.Figure]string{}
-	for _, nf := range figureNames(doc) {
-		stems[nf.fig] = nf.stem
+	fmt.Fprintf(&b, "<!-- %s -->\n\n# %s\n", writtenBy, mdEscape(chapterTitle(d)))
+	names := map[*doc.Figure]namedFigure{}
+	for _, nf := range figureNames(d, o) {
+		names[nf.fig] = nf
 	}
-	figure := 0
-	for _, s := range doc.Sections {
-		fmt.Fprintf(&b, "\n## %s\n", mdEscape(s.Title))
+	tables := 0
+	for i, s := range d.Sections {
+		fmt.Fprintf(&b, "\n## %s\n", mdEscape(sectionTitle(d, i)))
 		for _, blk := range s.Blocks {
 			b.WriteByte('\n')
 			switch blk := blk.(type) {
-			case *explain.Paragraph:
+			case *doc.Paragraph:
 				b.WriteString(mdBlockStart(mdInlines(blk.Inlines)) + "\n")
-			case *explain.List:
+			case *doc.List:
 				for _, item := range blk.Items {
 					b.WriteString("- " + mdBlockStart(mdInlines(item)) + "\n")
 				}
-			case *explain.Table:
+			case *doc.Table:
+				tables++
+				if len(blk.Caption) > 0 {
+					fmt.Fprintf(&b, "*Table %s.* %s\n\n", numbered(d, tables), mdInlines(blk.Caption))
+				}
 				mdTable(&b, blk)
-			case *explain.Figure:
-				figure++
-				alt := explain.PlainText(blk.Caption, explain.NarrowNoBreakSpace)
-				fmt.Fprintf(&b, "![%s](%s.svg)\n\n", mdEscape(alt), stems[blk])
-				fmt.Fprintf(&b, "*Figure %d.* %s\n", figure, mdInlines(blk.Caption))
+			case *doc.Figure:
+				nf := names[blk]
+				alt := doc.PlainText(blk.Caption, doc.NarrowNoBreakSpace)
+				fmt.Fprintf(&b, "![%s](%s.svg)\n\n", mdEscape(alt), nf.stem)
+				fmt.Fprintf(&b, "*Figure %s.* %s\n", nf.number, mdInlines(blk.Caption))
 			}
 		}
 	}
 	return b.Bytes()
 }
 
-// mdTable writes a GFM pipe table.
-func mdTable(b *bytes.Buffer, t *explain.Table) {
+// mdTable writes a GFM pipe table: an indented row's first cell behind
+// em spaces, the foot's rows in bold.
+func mdTable(b *bytes.Buffer, t *doc.Table) {
 	cols := len(t.Header)
-	row := func(cells []explain.Cell) {
+	row := func(cells []doc.Cell, indent int, bold bool) {
 		b.WriteString("|")
 		for i := 0; i < cols; i++ {
 			text := ""
@@ -95,38 +129,59 @@ func mdTable(b *bytes.Buffer, t *explain.Table) {
 				b.WriteString("   |")
 				continue
 			}
+			if bold {
+				text = "**" + text + "**"
+			}
+			if i == 0 && indent > 0 {
+				text = strings.Repeat("&emsp;", 2*indent) + text
+			}
 			b.WriteString(" " + text + " |")
 		}
 		b.WriteByte('\n')
 	}
-	row(t.Header)
+	row(t.Header, 0, false)
 	b.WriteString("|")
 	for i := 0; i < cols; i++ {
-		if i < len(t.Align) && t.Align[i] == explain.AlignRight {
+		if i < len(t.Align) && t.Align[i] == doc.AlignRight {
 			b.WriteString("--:|")
 		} else {
 			b.WriteString(":--|")
 		}
 	}
 	b.WriteByte('\n')
-	for _, r := range t.Rows {
-		row(r)
+	for i, r := range t.Rows {
+		indent := 0
+		if i < len(t.Indent) {
+			indent = t.Indent[i]
+		}
+		row(r, indent, false)
+	}
+	for _, r := range t.Foot {
+		row(r, 0, true)
 	}
 }
 
 // mdInlines writes inline runs as Markdown.
-func mdInlines(ins []explain.Inline) string {
+func mdInlines(ins []doc.Inline) string {
 	var b strings.Builder
 	for _, in := range ins {
 		switch in := in.(type) {
-		case explain.Text:
+		case doc.Text:
 			b.WriteString(mdEscape(string(in)))
-		case explain.Number:
-			b.WriteString(mdEscape(explain.NumberText(in, explain.NarrowNoBreakSpace)))
-		case explain.Formula:
+		case doc.Number:
+			b.WriteString(mdEscape(doc.NumberText(in, doc.NarrowNoBreakSpace)))
+		case doc.Formula:
 			b.WriteString(mdEscape(in.Poly.String()))
-		case explain.Code:
+		case doc.Code:
 			b.WriteString(mdCode(string(in)))
+		case doc.Math:
+			for _, piece := range mathPieces(in, doc.NarrowNoBreakSpace) {
+				if piece.variable {
+					b.WriteString("*" + mdEscape(piece.text) + "*")
+				} else {
+					b.WriteString(mdEscape(piece.text))
+				}
+			}
 		}
 	}
 	return b.String()

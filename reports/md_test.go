@@ -16,26 +16,28 @@ import (
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 
+	"memsym/doc"
 	"memsym/explain"
 	"memsym/poly"
 )
 
 func TestMarkdownGolden(t *testing.T) {
-	dir, _ := render(t, "md", chapter())
+	dir, _ := render(t, "md", chapter(t))
 	golden(t, "md/chapter13.md", read(t, dir, "chapter13.md"))
+	golden(t, "md/chapter13-live.svg", read(t, dir, "chapter13-live.svg"))
 }
 
 // GitHub must see each of the chapter's tables as a table with its
 // columns, and each figure as an image of its SVG.
 func TestMarkdownTablesAreTables(t *testing.T) {
-	doc := chapter()
+	d := chapter(t)
 	var want [][2]int // columns and rows of each table
-	doc.Walk(func(_ *explain.Section, b explain.Block) {
-		if tb, ok := b.(*explain.Table); ok {
-			want = append(want, [2]int{len(tb.Header), len(tb.Rows)})
+	d.Walk(func(_ *doc.Section, b doc.Block) {
+		if tb, ok := b.(*doc.Table); ok {
+			want = append(want, [2]int{len(tb.Header), len(tb.Rows) + len(tb.Foot)})
 		}
 	})
-	src := markdown(doc)
+	src := markdown(d, Options{})
 	root := goldmark.New(goldmark.WithExtensions(extension.Table)).Parser().Parse(text.NewReader(src))
 	var got [][2]int
 	var images []string
@@ -71,21 +73,23 @@ func TestMarkdownTablesAreTables(t *testing.T) {
 			t.Errorf("table %d: %v columns and rows, want %v", i+1, got[i], want[i])
 		}
 	}
-	if strings.Join(images, " ") != "live.svg candidates.svg" {
-		t.Errorf("images %v, want live.svg and candidates.svg", images)
+	if strings.Join(images, " ") != "chapter13-live.svg chapter13-candidates.svg" {
+		t.Errorf("images %v, want chapter13-live.svg and chapter13-candidates.svg", images)
 	}
 }
 
 func TestMarkdownEscapes(t *testing.T) {
 	for _, c := range []struct {
-		in   []explain.Inline
+		in   []doc.Inline
 		want string
 	}{
-		{[]explain.Inline{explain.Text("a_b*c|d [e] <f> #1 & ~x")}, `a\_b\*c\|d \[e\] \<f\> \#1 \& \~x`},
-		{[]explain.Inline{explain.Code("x|y")}, "`x\\|y`"},
-		{[]explain.Inline{explain.Code("a`b")}, "``a`b``"},
-		{[]explain.Inline{explain.Number{Value: bigInt(86532096)}}, "86\u202f532\u202f096"},
-		{[]explain.Inline{explain.Number{Value: bigInt(3238627392), Human: true}}, "3.2 GB"},
+		{[]doc.Inline{doc.Text("a_b*c|d [e] <f> #1 & ~x")}, `a\_b\*c\|d \[e\] \<f\> \#1 \& \~x`},
+		{[]doc.Inline{doc.Code("x|y")}, "`x\\|y`"},
+		{[]doc.Inline{doc.Code("a`b")}, "``a`b``"},
+		{[]doc.Inline{doc.Number{Value: bigInt(86532096)}}, "86\u202f532\u202f096"},
+		{[]doc.Inline{doc.Number{Value: bigInt(3238627392), Human: true}}, "3.2 GB"},
+		{[]doc.Inline{doc.Math{doc.V("T"), doc.S("="), doc.NInt(1024)}}, "*T* = 1\u202f024"},
+		{[]doc.Inline{doc.Math{doc.V("B"), doc.S(","), doc.VExp("T", 2), doc.S("≥"), doc.NInt(1)}}, "*B*, *T²* ≥ 1"},
 	} {
 		if got := mdInlines(c.in); got != c.want {
 			t.Errorf("mdInlines(%v) = %q, want %q", c.in, got, c.want)
@@ -95,7 +99,11 @@ func TestMarkdownEscapes(t *testing.T) {
 
 // Each figure's SVG must be well-formed XML with a line per series.
 func TestSVGWellFormed(t *testing.T) {
-	for _, f := range chapter().Figures() {
+	var figs []*doc.Figure
+	for _, name := range []string{"gpt-course", "decode-kv-cache", "mlp-train-step"} {
+		figs = append(figs, explain.Chapter(input(t, name)).Figures()...)
+	}
+	for _, f := range figs {
 		svg := figureSVG(f)
 		dec := xml.NewDecoder(bytes.NewReader(svg))
 		lines := 0
@@ -118,12 +126,12 @@ func TestSVGWellFormed(t *testing.T) {
 }
 
 func TestHTMLPage(t *testing.T) {
-	doc := chapter()
-	dir, _ := render(t, "html", doc)
+	d := chapter(t)
+	dir, _ := render(t, "html", d)
 	page := string(read(t, dir, "chapter13.html"))
 	tables := 0
-	doc.Walk(func(_ *explain.Section, b explain.Block) {
-		if _, ok := b.(*explain.Table); ok {
+	d.Walk(func(_ *doc.Section, b doc.Block) {
+		if _, ok := b.(*doc.Table); ok {
 			tables++
 		}
 	})
@@ -132,16 +140,16 @@ func TestHTMLPage(t *testing.T) {
 		n    int
 	}{
 		{"<table>", tables},
-		{"<svg ", len(doc.Figures())},
+		{"<svg ", len(d.Figures())},
 		{"<img", 0},
-		{"<h2>", len(doc.Sections)},
+		{"<h2>", len(d.Sections)},
 		{`<th style="text-align:right">bytes</th>`, 2},
 	} {
 		if got := strings.Count(page, c.what); got != c.n {
 			t.Errorf("%d of %s in the page, want %d", got, c.what, c.n)
 		}
 	}
-	for _, want := range []string{"<!DOCTYPE html>", "<code>GPT.apply</code>", "144 · B · T² + 6144 · B · T + 8 · T²", "149\u202f504", "</html>"} {
+	for _, want := range []string{"<!DOCTYPE html>", "<code>GPT.apply</code>", "48 · B · T² + 1024 · B · T + 8 · T²", "149\u202f504", "<em>T</em> = 75", "\u2003\u2003<code>blocks.ln1</code>", "<strong>the peak: the sum of the unindented shares</strong>", `content="` + writtenBy + `"`, "</html>"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q", want)
 		}
@@ -165,10 +173,10 @@ func FuzzMarkdownText(f *testing.F) {
 		if want == "" {
 			return
 		}
-		doc := &explain.Document{Sections: []explain.Section{{Blocks: []explain.Block{
-			&explain.Paragraph{Inlines: []explain.Inline{explain.Text(want)}},
+		d := &doc.Document{Sections: []doc.Section{{Blocks: []doc.Block{
+			&doc.Paragraph{Inlines: []doc.Inline{doc.Text(want)}},
 		}}}}
-		src := markdown(doc)
+		src := markdown(d, Options{})
 		var out bytes.Buffer
 		if err := md.Convert(src, &out); err != nil {
 			t.Fatal(err)

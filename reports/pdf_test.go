@@ -9,26 +9,26 @@ import (
 	"unicode"
 
 	"memsym/explain"
-	"memsym/explain/explaintest"
+	"memsym/internal/tooltest"
 )
 
 // Two renders of the same document must be byte-identical, and a different
 // document must give a different file.
 func TestPDFReproducible(t *testing.T) {
-	a, err := pdfBytes(chapter())
+	a, err := pdfBytes(chapter(t), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := pdfBytes(chapter())
+	b, err := pdfBytes(chapter(t), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(a, b) {
 		t.Fatal("two renders of the same chapter differ")
 	}
-	in := explaintest.GPTCourse()
+	in := input(t, "gpt-course")
 	in.Point = nil
-	c, err := pdfBytes(explain.Chapter(in))
+	c, err := pdfBytes(explain.Chapter(in), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,6 +37,9 @@ func TestPDFReproducible(t *testing.T) {
 	}
 	if !bytes.HasPrefix(a, []byte("%PDF-")) {
 		t.Fatalf("not a PDF: %q", a[:8])
+	}
+	if !bytes.Contains(a, []byte("/Producer ("+writtenBy+")")) {
+		t.Errorf("the PDF does not say memsym wrote it")
 	}
 }
 
@@ -54,40 +57,43 @@ func plainSpaces(s string) string {
 	}, s)
 }
 
-// The PDF's text must hold the chapter's numbers and formulas, and its
-// fonts must be embedded.
-func TestPDFText(t *testing.T) {
-	if _, err := exec.LookPath("pdftotext"); err != nil {
-		t.Skip("pdftotext is not installed (poppler-utils); the PDF's text is not checked")
-	}
-	doc := chapter()
-	dir, _ := render(t, "pdf", doc)
+// pdfText renders d as a PDF and returns its text, as pdftotext reads it,
+// and its path.
+func pdfText(t *testing.T, name string) (string, string) {
+	tooltest.Need(t, "pdftotext", "the PDF's text is not checked")
+	d := explain.Chapter(input(t, name))
+	dir, _ := render(t, "pdf", d)
 	path := filepath.Join(dir, "chapter13.pdf")
-	out, err := exec.Command("pdftotext", "-enc", "UTF-8", path, "-").Output()
+	out, err := exec.Command("pdftotext", "-enc", "UTF-8", "-layout", path, "-").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := plainSpaces(string(out))
+	return plainSpaces(string(out)), path
+}
+
+// The PDF's text must hold the chapter's numbers and formulas, numbered,
+// and its fonts must be embedded, italics among them.
+func TestPDFText(t *testing.T) {
+	text, path := pdfText(t, "gpt-course")
+	flat := strings.Join(strings.Fields(text), " ")
 	for _, want := range []string{
-		"Memory: what GPT.apply needs",
+		"13 Memory: what GPT.apply needs", "13.1 What is counted", "13.5 How it was checked",
 		"149 504", "903 424", "903 168", "1 052 928", "23 552", "147 456", "131 072",
-		"0.90 MB", "150 kB",
+		"882 KiB", "146 KiB", "1.00 MiB",
 		"Linear.apply/%5", "blocks[0].ff.up", "blocks ×2",
 		"B ∈ {16, 32, 48}",
-		"from T = 150 the attention's probabilities, 144 · B · T2 + 6144 · B · T + 8 · T2, hold the peak.",
-		"48 · B · T2 + 12288 · B · T + 8 · T2",
-		"27648 · B · T + 8 · T2",
-		"8 · B · T + 3072 · T + 85745664",
-		"peak, operation 19", "T = 150",
-		"page 3",
+		"Table 13.1. The counts at B = 2, T = 16.",
+		"Figure 13.1. Live bytes at each of the 45 operations",
+		"48 · B · T2 + 1024 · B · T + 8 · T2",
+		"4608 · B · T + 8 · T2",
+		"peak, operation 19", "T = 75", "counted",
+		"page 4",
 	} {
-		if !strings.Contains(text, want) {
+		if !strings.Contains(flat, want) {
 			t.Errorf("the PDF's text lacks %q", want)
 		}
 	}
-	if _, err := exec.LookPath("pdffonts"); err != nil {
-		return
-	}
+	tooltest.Need(t, "pdffonts", "the PDF's fonts are not checked")
 	fonts, err := exec.Command("pdffonts", path).Output()
 	if err != nil {
 		t.Fatal(err)
@@ -96,23 +102,103 @@ func TestPDFText(t *testing.T) {
 	if len(lines) < 3 {
 		t.Fatalf("pdffonts lists no font:\n%s", fonts)
 	}
+	italic := false
 	for _, l := range lines[2:] {
 		// name, type, encoding, then emb, sub, uni, object and generation.
 		if f := strings.Fields(l); !strings.Contains(f[0], "dejavu") || len(f) < 6 || f[len(f)-5] != "yes" {
 			t.Errorf("a font is not DejaVu embedded: %s", l)
 		}
+		italic = italic || strings.Contains(l, "dejavuI")
+	}
+	if !italic {
+		t.Errorf("the PDF sets no variable in italics:\n%s", fonts)
 	}
 }
 
-// Formulas are drawn with their exponents raised: a piece "2" above the
-// baseline after "T".
+// The PDF has an outline: the chapter, and each section below it.
+func TestPDFOutline(t *testing.T) {
+	b, err := pdfBytes(chapter(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte("/Outlines")) || !bytes.Contains(b, []byte("/PageMode /UseOutlines")) {
+		t.Fatalf("the PDF has no outline")
+	}
+	// The document's title, then one for each entry of the outline.
+	titles := bytes.Count(b, []byte("/Title (")) - 1
+	if got, want := titles, 1+len(chapter(t).Sections); got != want {
+		t.Errorf("the outline has %d entries, want the chapter and its %d sections", got, want-1)
+	}
+}
+
+// No table leaves fewer than minRows rows on a page, nor is a table's
+// caption left at a page's foot: in every bundled program's PDF, a page
+// that ends in a table has at least minRows of its rows, and a caption
+// line is followed by its table's header on its page.
+func TestPDFTablesKeptTogether(t *testing.T) {
+	for _, name := range []string{"gpt-course", "llama2-7b-block", "encdec-cross", "mlp-train-step"} {
+		text, _ := pdfText(t, name)
+		for p, page := range strings.Split(text, "\f") {
+			lines := nonEmpty(strings.Split(page, "\n"))
+			// The last lines before the footer.
+			if len(lines) < 2 {
+				continue
+			}
+			body := lines[:len(lines)-1]
+			last := strings.TrimSpace(body[len(body)-1])
+			if strings.HasPrefix(last, "Table ") || strings.HasPrefix(last, "call share of the peak") {
+				t.Errorf("%s, page %d: ends with a table's caption or header: %q", name, p+1, last)
+			}
+		}
+	}
+}
+
+func nonEmpty(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// Tables break with at least minRows rows on each side.
+func TestTableChunks(t *testing.T) {
+	d := &pdfDoc{h: 297, w: 210}
+	rows := make([]pdfRow, 30)
+	for i := range rows {
+		rows[i].height = 10
+	}
+	// The caller makes room for the header and minRows rows first.
+	for _, first := range []float64{20, 150, 200, 235, 239} {
+		chunks := d.tableChunks(rows, first, 30, 10)
+		n := 0
+		for i, c := range chunks {
+			n += len(c)
+			if len(c) < minRows && len(chunks) > 1 {
+				t.Errorf("from y = %v: page %d holds %d rows: %v", first, i+1, len(c), chunks)
+			}
+		}
+		if n != len(rows)-1 {
+			t.Errorf("from y = %v: %d rows set, want %d", first, n, len(rows)-1)
+		}
+	}
+}
+
+// Formulas are drawn with their variables in italics and their exponents
+// raised: an italic "T" and a raised "2".
 func TestFormulaPieces(t *testing.T) {
-	base := font{sans, "", 10}
-	ps := formulaPieces("T²", base)
-	if len(ps) != 2 || ps[0].text != "T" || ps[0].rise != 0 || ps[1].text != "2" || ps[1].rise <= 0 || ps[1].font.size >= base.size {
+	base, it := font{sans, "", 10}, font{sans, "I", 10}
+	ps := formulaPieces("T²", base, it)
+	if len(ps) != 2 || ps[0].text != "T" || ps[0].font != it || ps[0].rise != 0 || ps[1].text != "2" || ps[1].rise <= 0 || ps[1].font.size >= base.size {
 		t.Errorf("formulaPieces(T²) = %+v", ps)
 	}
-	ps = formulaPieces("B¹²T", base)
+	ps = formulaPieces("48", base, it)
+	if len(ps) != 1 || ps[0].font != base {
+		t.Errorf("formulaPieces(48) = %+v", ps)
+	}
+	ps = formulaPieces("B¹²T", base, it)
 	if len(ps) != 3 || ps[1].text != "12" || ps[2].text != "T" || ps[2].rise != 0 {
 		t.Errorf("formulaPieces(B¹²T) = %+v", ps)
 	}

@@ -3,7 +3,7 @@ package reports
 import (
 	"fmt"
 
-	"memsym/explain"
+	"memsym/doc"
 )
 
 // A figure's size and its plot area's insets, in millimetres.
@@ -14,38 +14,82 @@ const (
 	figPt                 = 8.0
 )
 
-// figure draws f as vector lines: axes with ticks, each series, the marks
-// and a legend, and its caption below.
-func (d *pdfDoc) figure(f *explain.Figure) {
+// figure draws f as vector lines: the calls' bands, axes with ticks, the
+// guides, each series in its colour and dash, the marks labelled on the
+// side with room, the legend below the plot where it hides nothing, and
+// its caption below, kept on the figure's page.
+func (d *pdfDoc) figure(f *doc.Figure) {
 	d.figures++
 	p := layout(f)
 	small := font{sans, "", figPt}
-	d.room(figH + 14)
+	slh := lineHeight(small)
+	legendH := 0.0
+	if p.legend {
+		legendH = float64(len(f.Series))*slh + 2
+	}
+	capFont := font{sans, "", 9}
+	caption := append([]doc.Inline{doc.Text(fmt.Sprintf("Figure %s. ", numbered(d.chapter, d.figures)))}, f.Caption...)
+	capLines := lineBreak(d, words(caption, capFont, false), d.textWidth(), capFont)
+	d.room(figH + legendH + float64(len(capLines))*lineHeight(capFont) + 2)
 	x0, y0 := pdfMargin+figLeft, d.y+figTopInset
 	w, h := d.textWidth()-figLeft-figRight, figH-figTopInset-figBottom
-	X := func(pt explain.Point) float64 { return x0 + p.x.frac(pt.X)*w }
-	Y := func(pt explain.Point) float64 { return y0 + (1-p.y.frac(pt.Y))*h }
+	X := func(pt doc.XY) float64 { return x0 + p.x.frac(pt.X)*w }
+	Y := func(pt doc.XY) float64 { return y0 + (1-p.y.frac(pt.Y))*h }
 
+	for i, band := range f.Bands {
+		bx0, bx1 := X(doc.XY{X: p.clampX(band.From)}), X(doc.XY{X: p.clampX(band.To)})
+		if i%2 == 0 {
+			d.f.SetFillColor(bandFill[0], bandFill[1], bandFill[2])
+			d.f.Rect(bx0, y0, bx1-bx0, h, "F")
+		}
+		label := pdfSafe(band.Label)
+		if lw := d.width(label, font{sans, "", 6.5}); lw+1 < bx1-bx0 {
+			d.f.SetTextColor(85, 85, 85)
+			d.f.Text((bx0+bx1)/2-lw/2, y0+3, label)
+			d.f.SetTextColor(0, 0, 0)
+		}
+	}
 	d.f.SetLineWidth(0.15)
 	d.f.SetDrawColor(215, 215, 215)
 	d.f.SetFont(sans, "", figPt)
 	for _, t := range p.y.ticks {
-		y := Y(explain.Point{Y: t.at})
+		y := Y(doc.XY{Y: t.at})
 		d.f.Line(x0, y, x0+w, y)
-		d.f.Text(x0-1.5-d.f.GetStringWidth(t.label), y+1, t.label)
+		label := pdfSafe(t.label())
+		d.f.Text(x0-1.5-d.f.GetStringWidth(label), y+1, label)
 	}
 	d.f.SetDrawColor(0, 0, 0)
 	d.f.SetLineWidth(0.25)
 	for _, t := range p.x.ticks {
-		x := X(explain.Point{X: t.at})
+		x := X(doc.XY{X: t.at})
+		label := pdfSafe(t.label())
 		d.f.Line(x, y0+h, x, y0+h+1.2)
-		d.f.Text(x-d.f.GetStringWidth(t.label)/2, y0+h+4.5, t.label)
+		d.f.Text(x-d.f.GetStringWidth(label)/2, y0+h+4.5, label)
 	}
+	d.f.SetDrawColor(120, 120, 120)
+	d.f.SetLineWidth(0.2)
+	d.f.SetDashPattern([]float64{0.4, 0.9}, 0)
+	for _, g := range f.Guides {
+		if !p.inRange(g.X) {
+			continue
+		}
+		x := X(doc.XY{X: g.X})
+		d.f.Line(x, y0, x, y0+h)
+		if len(g.Label) > 0 {
+			d.f.SetTextColor(85, 85, 85)
+			d.drawLine(words(g.Label, font{sans, "", 6.5}, true), x+0.8, y0+h-1.2, font{sans, "", 6.5})
+			d.f.SetTextColor(0, 0, 0)
+		}
+	}
+	d.f.SetDashPattern(nil, 0)
+	d.f.SetDrawColor(0, 0, 0)
+	d.f.SetLineWidth(0.25)
 	d.f.Line(x0, y0, x0, y0+h)
 	d.f.Line(x0, y0+h, x0+w, y0+h)
-	xl := pdfSafe(p.x.label(f.XLabel))
-	d.f.Text(x0+w/2-d.f.GetStringWidth(xl)/2, y0+h+10, xl)
-	yl := pdfSafe(p.y.label(f.YLabel))
+	xl := axisLabel(p.x, f.XLabel)
+	d.drawLine(words(xl, small, true), x0+w/2-lineWidth(d, words(xl, small, true), small)/2, y0+h+10, small)
+	yl := pdfSafe(doc.PlainText(axisLabel(p.y, f.YLabel), doc.ThinSpace))
+	d.f.SetFont(sans, "", figPt)
 	yx, yy := pdfMargin+3, y0+h/2+d.f.GetStringWidth(yl)/2
 	d.f.TransformBegin()
 	d.f.TransformRotate(90, yx, yy)
@@ -56,6 +100,7 @@ func (d *pdfDoc) figure(f *explain.Figure) {
 		c := colour(i)
 		d.f.SetDrawColor(c[0], c[1], c[2])
 		d.f.SetLineWidth(0.45)
+		d.setDash(i)
 		for j, pt := range line {
 			if j == 0 {
 				d.f.MoveTo(X(pt), Y(pt))
@@ -65,46 +110,71 @@ func (d *pdfDoc) figure(f *explain.Figure) {
 		}
 		d.f.DrawPath("D")
 	}
+	d.f.SetDashPattern(nil, 0)
 	d.f.SetDrawColor(0, 0, 0)
 	d.f.SetFillColor(255, 255, 255)
 	d.f.SetLineWidth(0.3)
 	bold := font{sans, "B", figPt}
-	for _, m := range f.Marks {
+	for k, m := range f.Marks {
 		x, y := X(m.At), Y(m.At)
 		d.f.Circle(x, y, 0.9, "FD")
-		label := pdfSafe(m.Label)
-		lw := d.width(label, bold)
-		lx, ly := x-2-lw, y-2
-		if p.labelRight(m) {
-			lx = x + 2
-		}
-		if lx+lw > x0+w {
+		ws := words(m.Label, bold, true)
+		lw := lineWidth(d, ws, bold)
+		pl := p.marks[k]
+		lx, ly := x+2, y-2
+		if pl.left {
 			lx = x - 2 - lw
 		}
-		if lx < x0+1 {
-			lx = x + 2
+		if pl.below {
+			ly = y + 4
 		}
-		d.f.SetFont(sans, "B", figPt)
-		d.f.Text(lx, ly, label)
+		d.drawLine(ws, lx, ly, bold)
 	}
 	if p.legend {
-		lh := lineHeight(small)
+		ly := y0 + h + 13
 		for i, s := range f.Series {
 			c := colour(i)
-			y := y0 + 2 + float64(i)*lh
+			y := ly + float64(i)*slh
 			d.f.SetDrawColor(c[0], c[1], c[2])
-			d.f.SetLineWidth(0.9)
-			d.f.Line(x0+3, y+lh/2, x0+9, y+lh/2)
-			label := []explain.Inline{explain.Text(s.Label)}
+			d.f.SetLineWidth(0.6)
+			d.setDash(i)
+			d.f.Line(x0, y+slh/2, x0+9, y+slh/2)
+			d.f.SetDashPattern(nil, 0)
+			label := []doc.Inline{doc.Text(s.Label)}
 			if s.Formula != nil {
-				label = append(label, explain.Text(": "), explain.Formula{Poly: *s.Formula})
+				label = append(label, doc.Text(", "), doc.Formula{Poly: *s.Formula})
 			}
-			d.drawLine(words(label, small, true), x0+11, y+lh*0.75, small)
+			d.drawLine(words(label, small, true), x0+11, y+slh*0.75, small)
 		}
 		d.f.SetDrawColor(0, 0, 0)
 	}
 	d.f.SetLineWidth(0.2)
-	d.y += figH
-	caption := append([]explain.Inline{explain.Text(fmt.Sprintf("Figure %d. ", d.figures))}, f.Caption...)
-	d.paragraph(caption, font{sans, "", 9}, 0)
+	d.y += figH + legendH
+	for _, l := range capLines {
+		d.drawLine(l, pdfMargin, d.y+lineHeight(capFont)*0.75, capFont)
+		d.y += lineHeight(capFont)
+	}
+	d.y += lineHeight(capFont) * 0.7
+}
+
+// setDash sets series i's dash pattern, in millimetres.
+func (d *pdfDoc) setDash(i int) {
+	pattern := dash(i)
+	if pattern == nil {
+		d.f.SetDashPattern(nil, 0)
+		return
+	}
+	mm := make([]float64, len(pattern))
+	for k, v := range pattern {
+		mm[k] = v * ptToMM * 1.4
+	}
+	d.f.SetDashPattern(mm, 0)
+}
+
+// axisLabel is an axis' label, with the unit its ticks count in.
+func axisLabel(a axis, label []doc.Inline) []doc.Inline {
+	if a.unit == "" || a.unit == "bytes" {
+		return label
+	}
+	return append(append([]doc.Inline(nil), label...), doc.Text(" ("+a.unit+")"))
 }

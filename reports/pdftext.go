@@ -5,7 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"memsym/explain"
+	"memsym/doc"
 )
 
 // font is a face and a size, in points.
@@ -43,8 +43,9 @@ var superscripts = map[rune]rune{
 
 // words splits inline runs into words in base's font: breaks fall at the
 // spaces of text and, unless keepFormulas, before a formula's + and −
-// signs; numbers and code never break.
-func words(ins []explain.Inline, base font, keepFormulas bool) []word {
+// signs; numbers and code never break. A formula's and a Math's variables
+// are set in italics, their exponents raised.
+func words(ins []doc.Inline, base font, keepFormulas bool) []word {
 	var out []word
 	cur := word{}
 	pending := false // a space was seen since the current word began
@@ -73,15 +74,19 @@ func words(ins []explain.Inline, base font, keepFormulas bool) []word {
 			add(piece{text: part, font: f})
 		}
 	}
+	italic := font{base.family, "I", base.size}
+	if base.style == "B" {
+		italic = base
+	}
 	for _, in := range ins {
 		switch in := in.(type) {
-		case explain.Text:
+		case doc.Text:
 			text(string(in), base)
-		case explain.Number:
-			add(piece{text: explain.NumberText(in, explain.ThinSpace), font: base})
-		case explain.Code:
+		case doc.Number:
+			add(piece{text: doc.NumberText(in, doc.ThinSpace), font: base})
+		case doc.Code:
 			add(piece{text: string(in), font: font{mono, "", base.size * 0.95}})
-		case explain.Formula:
+		case doc.Formula:
 			for i, tok := range strings.Split(in.Poly.String(), " ") {
 				if i > 0 {
 					if !keepFormulas && (tok == "+" || tok == "−") {
@@ -90,8 +95,23 @@ func words(ins []explain.Inline, base font, keepFormulas bool) []word {
 						add(piece{text: " ", font: base})
 					}
 				}
-				for _, p := range formulaPieces(tok, base) {
+				for _, p := range formulaPieces(tok, base, italic) {
 					add(p)
+				}
+			}
+		case doc.Math:
+			for _, mp := range mathPieces(in, doc.ThinSpace) {
+				f := base
+				if mp.variable {
+					f = italic
+				}
+				for i, part := range strings.Split(mp.text, " ") {
+					if i > 0 {
+						add(piece{text: " ", font: base})
+					}
+					for _, p := range formulaPieces(part, f, f) {
+						add(p)
+					}
 				}
 			}
 		}
@@ -100,38 +120,46 @@ func words(ins []explain.Inline, base font, keepFormulas bool) []word {
 	return out
 }
 
-// formulaPieces splits a formula's token into plain and raised pieces:
-// "T²" is "T" and a raised, smaller "2".
-func formulaPieces(tok string, base font) []piece {
+// formulaPieces splits a formula's token into pieces: its letters in
+// letters' font (italics for variables), the rest in base, and an exponent
+// raised and smaller: "T²" is an italic "T" and a raised "2".
+func formulaPieces(tok string, base, letters font) []piece {
 	var out []piece
-	var plain, sup strings.Builder
+	var run strings.Builder
+	var runFont font
 	small := font{base.family, base.style, base.size * 0.7}
 	rise := base.size * 0.3528 * 0.38 // 38 % of the size, in mm
+	inSup := false
 	emit := func() {
-		if plain.Len() > 0 {
-			out = append(out, piece{text: plain.String(), font: base})
-			plain.Reset()
+		if run.Len() == 0 {
+			return
 		}
-		if sup.Len() > 0 {
-			out = append(out, piece{text: sup.String(), font: small, rise: rise})
-			sup.Reset()
+		p := piece{text: run.String(), font: runFont}
+		if inSup {
+			p.font, p.rise = small, rise
 		}
+		out = append(out, p)
+		run.Reset()
 	}
-	for len(tok) > 0 {
-		r, n := utf8.DecodeRuneInString(tok)
-		tok = tok[n:]
+	for _, r := range tok {
 		if d, ok := superscripts[r]; ok {
-			if plain.Len() > 0 {
-				out = append(out, piece{text: plain.String(), font: base})
-				plain.Reset()
+			if !inSup {
+				emit()
+				inSup = true
 			}
-			sup.WriteRune(d)
+			run.WriteRune(d)
 			continue
 		}
-		if sup.Len() > 0 {
-			emit()
+		f := base
+		if unicode.IsLetter(r) || r == '_' {
+			f = letters
 		}
-		plain.WriteRune(r)
+		if inSup || (run.Len() > 0 && f != runFont) {
+			emit()
+			inSup = false
+		}
+		runFont = f
+		run.WriteRune(r)
 	}
 	emit()
 	return out
@@ -176,7 +204,7 @@ func lineBreak(m measurer, ws []word, width float64, base font) [][]word {
 		if len(line) > 0 && w.space {
 			gap = space
 		}
-		if len(line) > 0 && used+gap+ww > width {
+		if len(line) > 0 && used+gap+ww > width+1e-6 {
 			lines = append(lines, line)
 			line, used, gap = nil, 0, 0
 		}

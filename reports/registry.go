@@ -1,23 +1,24 @@
-// Package reports renders explain's documents in formats people read:
-// Markdown, HTML, PDF and TikZ for papers, one renderer per format,
-// registered by name. It knows nothing of recordings: a document is all it
-// sees.
+// Package reports renders documents (package memsym/doc) in formats
+// people read: Markdown, HTML, PDF and TikZ for papers, one renderer per
+// format, registered by name. It knows nothing of recordings nor of how a
+// chapter is written: a document is all it sees.
 package reports
 
 import (
 	"sort"
 	"sync"
 
-	"memsym/explain"
+	"memsym/doc"
 )
 
 // Renderer writes a document in one format.
 type Renderer interface {
 	// Name is the format's name, as a user asks for it ("md", "pdf").
 	Name() string
-	// Render writes doc's files into dir, which must exist, and returns
-	// their names, sorted. Each file appears whole or not at all.
-	Render(doc *explain.Document, dir string) ([]string, error)
+	// Render writes d's files into dir, which must exist, named as o
+	// says, and returns their names, sorted. Each file appears whole or
+	// not at all.
+	Render(d *doc.Document, dir string, o Options) ([]string, error)
 }
 
 var (

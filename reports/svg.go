@@ -8,47 +8,77 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"memsym/explain"
+	"memsym/doc"
 )
 
-// The SVG figures' size and plot area, in pixels.
+// The SVG figures' size and plot area, in pixels; the legend goes below
+// the plot, one line a series, so that it never hides a curve.
 const (
-	svgW, svgH                 = 640.0, 360.0
-	svgLeft, svgRight          = 76.0, 20.0
-	svgTop, svgBottom          = 16.0, 52.0
-	svgFont                    = `font-family="DejaVu Sans, Verdana, Arial, sans-serif"`
-	svgPlotW, svgPlotH float64 = svgW - svgLeft - svgRight, svgH - svgTop - svgBottom
+	svgW                         = 640.0
+	svgPlotH                     = 292.0
+	svgLeft, svgRight            = 76.0, 20.0
+	svgTop, svgAxisBelow         = 16.0, 52.0
+	svgLegendLine                = 17.0
+	svgFont                      = `font-family="DejaVu Sans, Verdana, Arial, sans-serif"`
+	svgPlotW             float64 = svgW - svgLeft - svgRight
 )
 
 // figureSVG draws f as a standalone SVG image.
-func figureSVG(f *explain.Figure) []byte {
+func figureSVG(f *doc.Figure) []byte {
 	p := layout(f)
 	var b bytes.Buffer
 	px := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
-	X := func(pt explain.Point) float64 { return svgLeft + p.x.frac(pt.X)*svgPlotW }
-	Y := func(pt explain.Point) float64 { return svgTop + (1-p.y.frac(pt.Y))*svgPlotH }
+	X := func(pt doc.XY) float64 { return svgLeft + p.x.frac(pt.X)*svgPlotW }
+	Y := func(pt doc.XY) float64 { return svgTop + (1-p.y.frac(pt.Y))*svgPlotH }
+	height := svgTop + svgPlotH + svgAxisBelow
+	if p.legend {
+		height += float64(len(f.Series))*svgLegendLine + 6
+	}
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %s %s" width="%s" height="%s" %s font-size="12">`+"\n",
-		px(svgW), px(svgH), px(svgW), px(svgH), svgFont)
-	fmt.Fprintf(&b, "<title>%s</title>\n", esc(explain.PlainText(f.Caption, explain.ThinSpace)))
-	fmt.Fprintf(&b, `<rect width="%s" height="%s" fill="white"/>`+"\n", px(svgW), px(svgH))
+		px(svgW), px(height), px(svgW), px(height), svgFont)
+	fmt.Fprintf(&b, "<title>%s</title>\n<desc>%s</desc>\n", esc(doc.PlainText(f.Caption, doc.ThinSpace)), writtenBy)
+	fmt.Fprintf(&b, `<rect width="%s" height="%s" fill="white"/>`+"\n", px(svgW), px(height))
+	bottom := svgTop + svgPlotH
+	// Bands, every other one shaded, named at the top where the name fits.
+	for i, band := range f.Bands {
+		x0, x1 := X(doc.XY{X: p.clampX(band.From)}), X(doc.XY{X: p.clampX(band.To)})
+		if i%2 == 0 {
+			c := bandFill
+			fmt.Fprintf(&b, `<rect x="%s" y="%s" width="%s" height="%s" fill="rgb(%d,%d,%d)"/>`+"\n", px(x0), px(svgTop), px(x1-x0), px(svgPlotH), c[0], c[1], c[2])
+		}
+		if w := float64(utf8.RuneCountInString(band.Label)) * 6.2; w+4 < x1-x0 {
+			fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="middle" font-size="10" fill="#555">%s</text>`+"\n", px((x0+x1)/2), px(svgTop+12), esc(band.Label))
+		}
+	}
 	// Grid and ticks.
 	for _, t := range p.y.ticks {
-		y := svgTop + (1-p.y.frac(t.at))*svgPlotH
+		y := Y(doc.XY{Y: t.at})
 		fmt.Fprintf(&b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#ddd"/>`+"\n", px(svgLeft), px(y), px(svgLeft+svgPlotW), px(y))
-		fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="end">%s</text>`+"\n", px(svgLeft-6), px(y+4), esc(t.label))
+		fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="end">%s</text>`+"\n", px(svgLeft-6), px(y+4), esc(t.label()))
 	}
 	for _, t := range p.x.ticks {
-		x := svgLeft + p.x.frac(t.at)*svgPlotW
-		fmt.Fprintf(&b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="black"/>`+"\n", px(x), px(svgTop+svgPlotH), px(x), px(svgTop+svgPlotH+4))
-		fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`+"\n", px(x), px(svgTop+svgPlotH+18), esc(t.label))
+		x := X(doc.XY{X: t.at})
+		fmt.Fprintf(&b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="black"/>`+"\n", px(x), px(bottom), px(x), px(bottom+4))
+		fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`+"\n", px(x), px(bottom+18), esc(t.label()))
 	}
-	fmt.Fprintf(&b, `<path d="M%s %sV%sH%s" fill="none" stroke="black"/>`+"\n", px(svgLeft), px(svgTop), px(svgTop+svgPlotH), px(svgLeft+svgPlotW))
-	fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`+"\n", px(svgLeft+svgPlotW/2), px(svgH-10), esc(p.x.label(f.XLabel)))
-	fmt.Fprintf(&b, `<text transform="translate(16 %s) rotate(-90)" text-anchor="middle">%s</text>`+"\n", px(svgTop+svgPlotH/2), esc(p.y.label(f.YLabel)))
+	// Guides, dotted, named at the top.
+	for _, g := range f.Guides {
+		if !p.inRange(g.X) {
+			continue
+		}
+		x := X(doc.XY{X: g.X})
+		fmt.Fprintf(&b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#777" stroke-dasharray="1.5 3"/>`+"\n", px(x), px(svgTop), px(x), px(bottom))
+		if len(g.Label) > 0 {
+			fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="start" font-size="10" fill="#555">%s</text>`+"\n", px(x+3), px(bottom-5), svgInlines(g.Label))
+		}
+	}
+	fmt.Fprintf(&b, `<path d="M%s %sV%sH%s" fill="none" stroke="black"/>`+"\n", px(svgLeft), px(svgTop), px(bottom), px(svgLeft+svgPlotW))
+	fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`+"\n", px(svgLeft+svgPlotW/2), px(bottom+38), svgAxisLabel(p.x, f.XLabel))
+	fmt.Fprintf(&b, `<text transform="translate(16 %s) rotate(-90)" text-anchor="middle">%s</text>`+"\n", px(svgTop+svgPlotH/2), svgAxisLabel(p.y, f.YLabel))
 	// Series.
 	for i, line := range p.lines {
 		c := colour(i)
-		fmt.Fprintf(&b, `<polyline fill="none" stroke="rgb(%d,%d,%d)" stroke-width="1.8" points="`, c[0], c[1], c[2])
+		fmt.Fprintf(&b, `<polyline fill="none" stroke="rgb(%d,%d,%d)" stroke-width="1.8"%s points="`, c[0], c[1], c[2], svgDash(i))
 		for j, pt := range line {
 			if j > 0 {
 				b.WriteByte(' ')
@@ -57,29 +87,27 @@ func figureSVG(f *explain.Figure) []byte {
 		}
 		b.WriteString(`"/>` + "\n")
 	}
-	// Marks.
-	for _, m := range f.Marks {
+	// Marks, their labels on the side with room.
+	for k, m := range f.Marks {
 		x, y := X(m.At), Y(m.At)
 		fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="4" fill="white" stroke="black" stroke-width="1.5"/>`+"\n", px(x), px(y))
-		anchor, lx, ly := "end", x-8, y-8
-		if p.labelRight(m) {
-			anchor, lx = "start", x+8
-		}
-		if anchor == "start" && x > svgLeft+0.75*svgPlotW {
+		pl := p.marks[k]
+		anchor, lx, ly := "start", x+8, y-8
+		if pl.left {
 			anchor, lx = "end", x-8
 		}
-		if anchor == "end" && x < svgLeft+0.25*svgPlotW {
-			anchor, lx = "start", x+8
+		if pl.below {
+			ly = y + 18
 		}
-		fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="%s" font-weight="bold">%s</text>`+"\n", px(lx), px(ly), anchor, esc(m.Label))
+		fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="%s" font-weight="bold">%s</text>`+"\n", px(lx), px(ly), anchor, svgInlines(m.Label))
 	}
-	// Legend, top left inside the plot.
+	// The legend, below the axis' label.
 	if p.legend {
 		for i, s := range f.Series {
 			c := colour(i)
-			y := svgTop + 16 + float64(i)*17
-			fmt.Fprintf(&b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="rgb(%d,%d,%d)" stroke-width="3"/>`+"\n",
-				px(svgLeft+10), px(y-4), px(svgLeft+30), px(y-4), c[0], c[1], c[2])
+			y := bottom + svgAxisBelow + 6 + float64(i)*svgLegendLine
+			fmt.Fprintf(&b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="rgb(%d,%d,%d)" stroke-width="2.2"%s/>`+"\n",
+				px(svgLeft), px(y-4), px(svgLeft+30), px(y-4), c[0], c[1], c[2], svgDash(i))
 			fmt.Fprintf(&b, `<text x="%s" y="%s">%s</text>`+"\n", px(svgLeft+36), px(y), esc(legendText(s)))
 		}
 	}
@@ -87,13 +115,68 @@ func figureSVG(f *explain.Figure) []byte {
 	return b.Bytes()
 }
 
-// legendText is a series' label with its formula: "the attention's
+// writtenBy marks every file memsym writes, so that a later run can tell
+// its own files from a user's.
+const writtenBy = "Written by memsym explain"
+
+// svgDash is a series' stroke-dasharray attribute, "" for a solid line.
+func svgDash(i int) string {
+	d := dash(i)
+	if d == nil {
+		return ""
+	}
+	parts := make([]string, len(d))
+	for k, v := range d {
+		parts[k] = strconv.FormatFloat(v*1.6, 'f', 1, 64)
+	}
+	return ` stroke-dasharray="` + strings.Join(parts, " ") + `"`
+}
+
+// svgAxisLabel is an axis' label, with the unit its ticks count in.
+func svgAxisLabel(a axis, label []doc.Inline) string { return svgInlines(axisLabel(a, label)) }
+
+// svgInlines writes inline runs as SVG text, a Math's variables in italics.
+func svgInlines(ins []doc.Inline) string {
+	var b strings.Builder
+	for _, in := range ins {
+		if m, ok := in.(doc.Math); ok {
+			for _, piece := range mathPieces(m, doc.ThinSpace) {
+				if piece.variable {
+					b.WriteString(`<tspan font-style="italic">` + esc(piece.text) + `</tspan>`)
+				} else {
+					b.WriteString(esc(piece.text))
+				}
+			}
+			continue
+		}
+		b.WriteString(esc(doc.PlainText([]doc.Inline{in}, doc.ThinSpace)))
+	}
+	return b.String()
+}
+
+// mathPiece is a run of a Math's plain text: a variable or not.
+type mathPiece struct {
+	text     string
+	variable bool
+}
+
+// mathPieces splits a Math's plain text into variables and the rest.
+func mathPieces(m doc.Math, sep string) []mathPiece {
+	var out []mathPiece
+	for i := range m {
+		text := doc.Math(m[i : i+1]).Plain(sep)
+		out = append(out, mathPiece{text: text, variable: m[i].Var != ""})
+	}
+	return out
+}
+
+// legendText is a series' label with its formula: "candidate 2:
 // probabilities: 144 · B · T² + …".
-func legendText(s explain.Series) string {
+func legendText(s doc.Series) string {
 	if s.Formula == nil {
 		return s.Label
 	}
-	return s.Label + ": " + s.Formula.String()
+	return s.Label + ", " + s.Formula.String()
 }
 
 // esc writes s as XML text: markup characters escaped, and characters XML

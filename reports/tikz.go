@@ -4,101 +4,174 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"unicode"
 
-	"memsym/explain"
+	"memsym/doc"
 	"memsym/poly"
 )
 
 func init() { Register(tikzRenderer{}) }
 
 // tikzRenderer writes LaTeX for papers: each figure as a pgfplots picture
-// that compiles alone (live.tex, candidates.tex) or inside the chapter,
-// formulas.tex with a macro per formula to \input, and chapter13.tex,
-// which puts them together. It needs only LaTeX's base and pgfplots.
+// (STEM-live.tex, STEM-candidates.tex) that compiles alone into a cropped
+// picture a column wide, or goes into a paper with \input; STEM-formulas.tex
+// with a macro for each formula and number, to \input in a paper; and
+// STEM-tikz.tex, which puts them together and compiles with pdflatex into
+// STEM-tikz.pdf, beside the PDF renderer's STEM.pdf. It needs only LaTeX's
+// base and pgfplots (with the standalone class to compile a figure alone).
 type tikzRenderer struct{}
 
 func (tikzRenderer) Name() string { return "tikz" }
 
-func (tikzRenderer) Render(doc *explain.Document, dir string) ([]string, error) {
-	fs := files{"chapter13.tex": tikzChapter(doc)}
-	if len(doc.Formulas) > 0 {
-		fs["formulas.tex"] = tikzFormulas(doc)
+func (tikzRenderer) Render(d *doc.Document, dir string, o Options) ([]string, error) {
+	fs := files{o.stem() + "-tikz.tex": tikzChapter(d, o)}
+	if len(d.Formulas) > 0 || len(d.Numbers) > 0 {
+		fs[o.stem()+"-formulas.tex"] = tikzFormulas(d, o)
 	}
-	for _, nf := range figureNames(doc) {
-		fs[nf.stem+".tex"] = tikzFigure(nf.fig)
+	for _, nf := range figureNames(d, o) {
+		fs[nf.stem+".tex"] = tikzFigure(nf.fig, o)
 	}
 	return writeAll(dir, fs)
 }
 
-// tikzPreamble is what a figure needs when compiled alone.
-const tikzPreamble = `\documentclass{article}
-\usepackage{pgfplots}
-\pgfplotsset{compat=1.16}
-\pagestyle{empty}
-`
+// standaloneWidth is the column a figure compiled alone is drawn for: a
+// two-column paper's (252pt in IEEE's, 241pt in ACM's).
+const standaloneWidth = "246pt"
 
-// tikzFigure writes f as a pgfplots picture. Alone it is a document; input
-// from a file that defines \memsymchapter it is just the picture. Every
+// tikzFigure writes f as a pgfplots picture a column wide. Compiled alone
+// it is a cropped standalone picture; \input in a document (after
+// \documentclass, with pgfplots loaded) it is the picture alone. Every
 // coordinate is the exact value, printed as an integer or a decimal.
-func tikzFigure(f *explain.Figure) []byte {
+func tikzFigure(f *doc.Figure, o Options) []byte {
 	p := layout(f)
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%% %s\n", texComment(explain.PlainText(f.Caption, " ")))
-	b.WriteString("% Written by memsym; compiles alone, or \\input it where \\memsymchapter is defined.\n")
-	b.WriteString("\\ifdefined\\memsymchapter\\else\n" + tikzPreamble + "\\begin{document}\n\\fi\n")
+	fmt.Fprintf(&b, "%% %s\n", texComment(doc.PlainText(f.Caption, " ")))
+	fmt.Fprintf(&b, "%% %s: compiles alone into a cropped picture, or \\input it in a document that loads pgfplots;\n", writtenBy)
+	b.WriteString("% it is \\columnwidth wide.\n")
+	b.WriteString("\\expandafter\\ifx\\csname @twoclasseserror\\endcsname\\documentclass\\else\n")
+	b.WriteString("\\documentclass[border=1pt]{standalone}\n\\usepackage{pgfplots}\n\\pgfplotsset{compat=1.16}\n")
+	fmt.Fprintf(&b, "\\def\\memsymalone{}\n\\begin{document}\n\\setlength{\\columnwidth}{%s}%%\n\\fi%%\n", standaloneWidth)
+	prefix := o.prefix()
 	for i := range f.Series {
 		c := colour(i)
-		fmt.Fprintf(&b, "\\definecolor{memsym%s}{RGB}{%d,%d,%d}\n", letterName(i), c[0], c[1], c[2])
+		fmt.Fprintf(&b, "\\definecolor{%s%s}{RGB}{%d,%d,%d}%%\n", prefix, letterName(i), c[0], c[1], c[2])
 	}
-	b.WriteString("\\begin{tikzpicture}\n\\begin{axis}[\n")
-	b.WriteString("  width=\\linewidth, height=0.55\\linewidth, scale only axis=false,\n")
-	fmt.Fprintf(&b, "  xlabel={%s}, ylabel={%s},\n", texEscape(p.x.label(f.XLabel)), texEscape(p.y.label(f.YLabel)))
+	// The picture is drawn twice: once, into a box, at 0.6 of the column,
+	// to measure what its labels take beside the axis; then with the axis
+	// as wide as the column less that, so that it is never wider than the
+	// column.
+	b.WriteString("\\def\\memsymfigure#1{%\n\\begin{tikzpicture}\n\\begin{axis}[\n")
+	b.WriteString("  scale only axis, width=#1, height=0.5\\columnwidth, clip=false,\n")
+	fmt.Fprintf(&b, "  xlabel={%s}, ylabel={%s},\n", latexInlines(axisLabel(p.x, f.XLabel)), latexInlines(axisLabel(p.y, f.YLabel)))
+	if p.x.log {
+		b.WriteString("  xmode=log, log basis x=2,\n")
+	}
+	if p.y.log {
+		b.WriteString("  ymode=log, log basis y=2,\n")
+	}
 	fmt.Fprintf(&b, "  xmin=%s, xmax=%s, ymin=%s, ymax=%s,\n", coord(p.x.lo), coord(p.x.hi), coord(p.y.lo), coord(p.y.hi))
 	writeTicks(&b, "x", p.x)
 	writeTicks(&b, "y", p.y)
+	b.WriteString("  tick label style={font=\\footnotesize}, label style={font=\\footnotesize},\n")
 	b.WriteString("  scaled ticks=false, ymajorgrids, grid style={black!12},\n")
-	b.WriteString("  legend pos=north west, legend cell align=left, legend style={font=\\footnotesize, draw=none, fill=white, fill opacity=0.85, text opacity=1},\n")
+	if p.legend {
+		b.WriteString("  legend cell align=left, legend style={at={(axis description cs:0,0)}, anchor=north west, yshift=-30pt,\n")
+		b.WriteString("    draw=none, font=\\scriptsize, inner sep=0pt, row sep=-1pt},\n")
+	}
 	b.WriteString("]\n")
+	for i, band := range f.Bands {
+		x0, x1 := coord(p.clampX(band.From)), coord(p.clampX(band.To))
+		if i%2 == 0 {
+			fmt.Fprintf(&b, "\\fill[black!7] (axis cs:%s,%s) rectangle (axis cs:%s,%s);\n", x0, coord(p.y.lo), x1, coord(p.y.hi))
+		}
+		// A name goes in a band at least a twelfth of the axis wide.
+		if frac := p.x.frac(p.clampX(band.To)) - p.x.frac(p.clampX(band.From)); frac*240 > 3.2*float64(len(band.Label))+4 {
+			mid := band.From.Add(band.To).Quo(poly.Int(2))
+			fmt.Fprintf(&b, "\\node[anchor=north, font=\\tiny, text=black!60, inner sep=2pt] at (axis cs:%s,%s) {%s};\n", coord(mid), coord(p.y.hi), texEscape(band.Label))
+		}
+	}
+	for _, g := range f.Guides {
+		if !p.inRange(g.X) {
+			continue
+		}
+		fmt.Fprintf(&b, "\\draw[black!50, densely dotted] (axis cs:%s,%s) -- (axis cs:%s,%s);\n", coord(g.X), coord(p.y.lo), coord(g.X), coord(p.y.hi))
+		if len(g.Label) > 0 {
+			fmt.Fprintf(&b, "\\node[anchor=south west, font=\\tiny, text=black!60, inner sep=1pt] at (axis cs:%s,%s) {%s};\n", coord(g.X), coord(p.y.lo), latexInlines(g.Label))
+		}
+	}
 	for i, s := range f.Series {
 		style := "thick"
 		if s.Steps {
 			style = "const plot, thick"
 		}
-		fmt.Fprintf(&b, "\\addplot[%s, color=memsym%s, mark=none] table[row sep=\\\\] {\n  x y \\\\\n", style, letterName(i))
-		for _, pt := range p.lines[i] {
-			fmt.Fprintf(&b, "  %s %s \\\\\n", coord(pt.X), coord(pt.Y))
+		if d := tikzDash(i); d != "" {
+			style += ", " + d
 		}
-		b.WriteString("};\n")
+		fmt.Fprintf(&b, "\\addplot[%s, color=%s%s, mark=none] coordinates {", style, prefix, letterName(i))
+		for j, pt := range p.lines[i] {
+			if j%6 == 0 {
+				b.WriteString("\n ")
+			}
+			fmt.Fprintf(&b, " (%s,%s)", coord(pt.X), coord(pt.Y))
+		}
+		b.WriteString("\n};\n")
 		if p.legend {
-			entry := texEscape(s.Label)
+			entry := latexInlines([]doc.Inline{doc.Text(s.Label)})
 			if s.Formula != nil {
-				entry += ": $" + s.Formula.LaTeX() + "$"
+				entry += ", $" + texPoly(*s.Formula) + "$"
 			}
 			fmt.Fprintf(&b, "\\addlegendentry{%s}\n", entry)
 		}
 	}
-	for _, m := range f.Marks {
+	for k, m := range f.Marks {
 		at := fmt.Sprintf("(axis cs:%s,%s)", coord(m.At.X), coord(m.At.Y))
-		anchor := "south east"
-		if p.labelRight(m) {
-			anchor = "south west"
-		}
-		fmt.Fprintf(&b, "\\draw[fill=white] %s circle[radius=2pt];\n", at)
-		fmt.Fprintf(&b, "\\node[anchor=%s, font=\\footnotesize\\bfseries, inner sep=3pt] at %s {%s};\n", anchor, at, texEscape(m.Label))
+		pl := p.marks[k]
+		anchor := map[placement]string{{false, false}: "south west", {true, false}: "south east", {false, true}: "north west", {true, true}: "north east"}[pl]
+		fmt.Fprintf(&b, "\\draw[fill=white] %s circle[radius=1.6pt];\n", at)
+		fmt.Fprintf(&b, "\\node[anchor=%s, font=\\scriptsize, inner sep=2.5pt, fill=white, fill opacity=0.8, text opacity=1] at %s {%s};\n", anchor, at, latexInlines(m.Label))
 	}
-	b.WriteString("\\end{axis}\n\\end{tikzpicture}\n")
-	b.WriteString("\\ifdefined\\memsymchapter\\expandafter\\endinput\\fi\n\\end{document}\n")
+	b.WriteString("\\end{axis}\n\\end{tikzpicture}}%\n")
+	b.WriteString("\\setbox0=\\hbox{\\memsymfigure{0.6\\columnwidth}}%\n")
+	b.WriteString("\\dimen0=\\wd0 \\advance\\dimen0 by -0.6\\columnwidth\\relax%\n")
+	b.WriteString("\\edef\\memsymaxiswidth{\\the\\dimexpr\\columnwidth-\\dimen0\\relax}%\n")
+	b.WriteString("\\memsymfigure{\\memsymaxiswidth}%\n")
+	b.WriteString("\\ifdefined\\memsymalone\\else\\expandafter\\endinput\\fi%\n\\end{document}\n")
 	return b.Bytes()
 }
 
-// writeTicks writes an axis' ticks at exact values with memsym's labels.
+// tikzDash is series i's dash pattern for TikZ, "" for a solid line.
+func tikzDash(i int) string {
+	d := dash(i)
+	if d == nil {
+		return ""
+	}
+	var parts []string
+	for k, v := range d {
+		parts = append(parts, fmt.Sprintf("%s %.1fpt", map[bool]string{true: "on", false: "off"}[k%2 == 0], v))
+	}
+	return "dash pattern=" + strings.Join(parts, " ")
+}
+
+// writeTicks writes an axis' ticks at exact values with memsym's labels, in
+// math mode.
 func writeTicks(b *bytes.Buffer, name string, a axis) {
 	at := make([]string, len(a.ticks))
 	labels := make([]string, len(a.ticks))
 	for i, t := range a.ticks {
-		at[i], labels[i] = coord(t.at), texEscape(t.label)
+		at[i] = coord(t.at)
+		labels[i] = tickTeX(t)
 	}
 	fmt.Fprintf(b, "  %stick={%s}, %sticklabels={%s},\n", name, strings.Join(at, ","), name, strings.Join(labels, ","))
+}
+
+// tickTeX writes a tick's label: its number in math mode, digits grouped,
+// and its unit, if any, in text: $4\,096$, $32$\,KiB.
+func tickTeX(t tick) string {
+	out := "$" + strings.ReplaceAll(t.num, "\u2009", `\,`) + "$"
+	if t.unit != "" {
+		out += `\,` + texEscape(t.unit)
+	}
+	return "{" + out + "}"
 }
 
 // letterName names the i-th colour or formula with letters alone.
@@ -110,41 +183,95 @@ func letterName(i int) string {
 	return s
 }
 
-// tikzFormulas writes a macro for each of doc's formulas and \memsymPeak,
-// the largest of the candidates, to \input in a paper.
-func tikzFormulas(doc *explain.Document) []byte {
+// macroName is the macro a paper quotes a formula or number by: the
+// prefix and the key made of letters alone (digits spelled, anything else
+// dropped, the letter after it capitalized).
+func macroName(prefix, key string) string {
+	var b strings.Builder
+	b.WriteString(`\` + prefix)
+	up := false
+	for _, r := range key {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
+			if up {
+				r = unicode.ToUpper(r)
+			}
+			b.WriteRune(r)
+			up = false
+		case r >= '0' && r <= '9':
+			b.WriteString(digitNames[r-'0'])
+			up = true
+		default:
+			up = true
+		}
+	}
+	return b.String()
+}
+
+var digitNames = []string{"Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"}
+
+// tikzFormulas writes a macro for each of d's formulas and numbers, the
+// peak, the largest of the candidates, and what is needed, each defined
+// with \providecommand so that two programs' files load in one paper (a
+// macro already defined is left as it is).
+func tikzFormulas(d *doc.Document, o Options) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%% %s: the formulas, in bytes, written by memsym.\n", texComment(doc.Title))
-	b.WriteString("% \\input this file to define one macro per formula; it needs no package.\n")
+	prefix := o.prefix()
+	fmt.Fprintf(&b, "%% %s: the formulas, in bytes, and the numbers of the memory chapter.\n", texComment(d.Title))
+	fmt.Fprintf(&b, "%% %s. \\input this file to define a macro for each; it needs no package.\n", writtenBy)
+	b.WriteString("% A formula's macro goes in math mode ($\\" + prefix + "Peak$); a number's anywhere.\n")
 	var candidates []string
-	for _, f := range doc.Formulas {
-		fmt.Fprintf(&b, "%% %s\n\\newcommand{\\memsym%s}{%s}\n", texComment(f.Label), f.Key, f.Poly.LaTeX())
+	for _, f := range d.Formulas {
+		name := macroName(prefix, f.Key)
+		fmt.Fprintf(&b, "%% %s\n", texComment(f.Label))
+		body := texPoly(f.Poly)
+		if f.PlusPeak {
+			body += " + " + macroName(prefix, "Peak")
+		}
+		fmt.Fprintf(&b, "\\providecommand{%s}{%s}\n", name, body)
 		if f.Candidate {
-			candidates = append(candidates, "\\memsym"+f.Key)
+			candidates = append(candidates, name)
 		}
 	}
 	if len(candidates) > 0 {
 		b.WriteString("% the peak: the largest of the candidates\n")
-		fmt.Fprintf(&b, "\\newcommand{\\memsymPeak}{\\max\\{%s\\}}\n", strings.Join(candidates, ",\\ "))
+		fmt.Fprintf(&b, "\\providecommand{%s}{\\max\\{%s\\}}\n", macroName(prefix, "Peak"), strings.Join(candidates, ",\\ "))
+	}
+	for _, n := range d.Numbers {
+		fmt.Fprintf(&b, "%% %s\n\\providecommand{%s}{%s}\n", texComment(n.Label), macroName(prefix, n.Key), texNumber(n.Value))
 	}
 	return b.Bytes()
 }
 
-// tikzChapter writes chapter13.tex: the formulas displayed and the figures
-// with their captions, in a document that compiles with pdflatex.
-func tikzChapter(doc *explain.Document) []byte {
+// tikzChapter writes STEM-tikz.tex: the chapter's formulas displayed and
+// its figures with their captions, numbered as the chapter numbers them,
+// in a document that compiles with pdflatex.
+func tikzChapter(d *doc.Document, o Options) []byte {
 	var b bytes.Buffer
-	b.WriteString("% Written by memsym: the formulas and figures of the memory chapter.\n")
-	b.WriteString(tikzPreamble)
-	b.WriteString("\\def\\memsymchapter{}\n\\begin{document}\n")
-	fmt.Fprintf(&b, "\\section*{%s}\n", texEscape(doc.Title))
-	if len(doc.Formulas) > 0 {
-		b.WriteString("\\input{formulas}\n")
-		for _, f := range doc.Formulas {
-			fmt.Fprintf(&b, "\\noindent %s, in bytes:\n\\[ \\memsym%s \\]\n", capitalTeX(texEscape(f.Label)), f.Key)
+	fmt.Fprintf(&b, "%% %s: the formulas and figures of the memory chapter.\n", writtenBy)
+	b.WriteString("\\documentclass{article}\n\\usepackage{amsmath}\n\\usepackage{pgfplots}\n\\pgfplotsset{compat=1.16}\n\\pagestyle{empty}\n")
+	if d.Number > 0 {
+		fmt.Fprintf(&b, "\\setcounter{section}{%d}\n\\renewcommand{\\thefigure}{%d.\\arabic{figure}}\n", d.Number-1, d.Number)
+	}
+	b.WriteString("\\begin{document}\n")
+	if d.Number > 0 {
+		fmt.Fprintf(&b, "\\section{%s}\n", texEscape(d.Title))
+	} else {
+		fmt.Fprintf(&b, "\\section*{%s}\n", texEscape(d.Title))
+	}
+	if len(d.Formulas) > 0 || len(d.Numbers) > 0 {
+		fmt.Fprintf(&b, "\\input{%s-formulas}\n", o.stem())
+		for _, f := range d.Formulas {
+			fmt.Fprintf(&b, "\\noindent %s, in bytes:\n", capitalTeX(texEscape(f.Label)))
+			if f.PlusPeak {
+				// The inputs and the peak: too wide for one line.
+				fmt.Fprintf(&b, "\\begin{multline*} %s \\\\ + %s \\end{multline*}\n", texPoly(f.Poly), macroName(o.prefix(), "Peak"))
+				continue
+			}
+			fmt.Fprintf(&b, "\\[ %s \\]\n", macroName(o.prefix(), f.Key))
 		}
 	}
-	for _, nf := range figureNames(doc) {
+	for _, nf := range figureNames(d, o) {
 		fmt.Fprintf(&b, "\\begin{figure}[htbp]\n\\centering\n\\input{%s}\n\\caption{%s}\n\\end{figure}\n", nf.stem, latexInlines(nf.fig.Caption))
 	}
 	b.WriteString("\\end{document}\n")
@@ -161,4 +288,4 @@ func capitalTeX(s string) string {
 
 // coord writes an exact coordinate for pgfplots: an integer, or a decimal
 // exact to 6 places.
-func coord(v poly.Rat) string { return explain.Fixed(v, 6) }
+func coord(v poly.Rat) string { return doc.Fixed(v, 6) }

@@ -4,58 +4,176 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+
+	"memsym/explain"
+	"memsym/internal/tooltest"
+	"memsym/poly"
 )
 
 func TestTikZGolden(t *testing.T) {
-	dir, names := render(t, "tikz", chapter())
+	dir, names := renderWith(t, "tikz", chapter(t), Options{TeXPrefix: "gptcourse"})
 	for _, n := range names {
 		golden(t, "tikz/"+n, read(t, dir, n))
 	}
 }
 
-// Every .tex file that stands alone must compile with pdflatex, and the
-// PDF must say what the figure shows.
-func TestTikZCompiles(t *testing.T) {
-	if _, err := exec.LookPath("pdflatex"); err != nil {
-		t.Skip("pdflatex is not installed; the TikZ output is not compiled")
+// pdflatex compiles file in dir into out and returns its log.
+func pdflatex(t *testing.T, dir, out, file string) string {
+	t.Helper()
+	cmd := exec.Command("pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "-output-directory", out, file)
+	cmd.Dir = dir
+	if log, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("pdflatex %s: %v\n%s", file, err, tail(string(log), 40))
 	}
-	dir, _ := render(t, "tikz", chapter())
+	log, err := os.ReadFile(filepath.Join(out, strings.TrimSuffix(filepath.Base(file), ".tex")+".log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(log)
+}
+
+// Every .tex file that stands alone must compile with pdflatex, a figure
+// into a cropped picture no wider than its column, and the PDF must say
+// what it shows, labels in math mode among it.
+func TestTikZCompiles(t *testing.T) {
+	tooltest.Need(t, "pdflatex", "the TikZ output is not compiled")
+	dir, _ := render(t, "tikz", chapter(t))
 	for _, c := range []struct {
 		file string
 		want []string
 	}{
-		{"live.tex", []string{"peak, operation 19", "operation", "live bytes (kB)"}},
-		{"candidates.tex", []string{"T = 150", "27648", "live bytes (MB)"}},
-		{"chapter13.tex", []string{"Memory: what GPT.apply needs", "149504", "144BT2+6144BT+8T2", "Figure 2"}},
+		{"chapter13-live.tex", []string{"peak, operation 19", "operation", "live bytes (KiB)", "blocks[0]"}},
+		{"chapter13-candidates.tex", []string{"T = 75", "counted", "4608BT+8T2", "1 MiB", "grid"}},
+		{"chapter13-tikz.tex", []string{"13 Memory: what GPT.apply needs", "149 504", "48BT2+1 024BT+8T2", "Figure 13.2"}},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			out := t.TempDir()
-			cmd := exec.Command("pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape",
-				"-output-directory", out, c.file)
-			cmd.Dir = dir
-			if log, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("pdflatex %s: %v\n%s", c.file, err, tail(string(log), 40))
+			log := pdflatex(t, dir, out, c.file)
+			if strings.Contains(log, "Overfull \\hbox") {
+				t.Errorf("%s has an overfull box:\n%s", c.file, overfull(log))
 			}
 			pdf := filepath.Join(out, strings.TrimSuffix(c.file, ".tex")+".pdf")
-			if _, err := os.Stat(pdf); err != nil {
-				t.Fatal(err)
+			if strings.HasPrefix(c.file, "chapter13-") && c.file != "chapter13-tikz.tex" {
+				// A figure alone is cropped to its picture, a column wide.
+				info, err := exec.Command("pdfinfo", pdf).Output()
+				if err == nil {
+					m := regexp.MustCompile(`Page size:\s+([0-9.]+) x`).FindSubmatch(info)
+					if m == nil {
+						t.Fatalf("pdfinfo: no page size in %s", info)
+					}
+					if w, _ := strconv.ParseFloat(string(m[1]), 64); w > 248.1 {
+						t.Errorf("%s is %v pt wide, more than its 246 pt column and a border", c.file, w)
+					}
+				}
 			}
-			if _, err := exec.LookPath("pdftotext"); err != nil {
-				t.Skip("pdftotext is not installed; the compiled text is not checked")
-			}
+			tooltest.Need(t, "pdftotext", "the compiled text is not checked")
 			text, err := exec.Command("pdftotext", "-enc", "UTF-8", pdf, "-").Output()
 			if err != nil {
 				t.Fatal(err)
 			}
 			flat := strings.Join(strings.Fields(plainSpaces(string(text))), "")
 			for _, w := range c.want {
-				if !strings.Contains(flat, strings.ReplaceAll(w, " ", "")) {
+				if !strings.Contains(flat, strings.ReplaceAll(plainSpaces(w), " ", "")) {
 					t.Errorf("the compiled %s lacks %q:\n%s", c.file, w, text)
 				}
 			}
 		})
+	}
+}
+
+// overfull returns the lines of a LaTeX log about overfull boxes.
+func overfull(log string) string {
+	var out []string
+	for _, l := range strings.Split(log, "\n") {
+		if strings.Contains(l, "Overfull") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// Two programs' formulas and figures go into one two-column paper: each
+// program's macros under its own prefix, defined once, and every figure a
+// column wide, with no overfull box from any of them.
+func TestTikZInTwoColumnPaper(t *testing.T) {
+	tooltest.Need(t, "pdflatex", "the paper with two programs' formulas and figures is not compiled")
+	paper := t.TempDir()
+	var body strings.Builder
+	for _, p := range []struct{ name, prefix string }{{"gpt-course", "gptcourse"}, {"llama2-7b-block", "llamablock"}} {
+		sub := filepath.Join(paper, p.prefix)
+		if err := os.Mkdir(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		r, _ := Lookup("tikz")
+		if _, err := r.Render(explain.Chapter(input(t, p.name)), sub, Options{TeXPrefix: p.prefix}); err != nil {
+			t.Fatal(err)
+		}
+		body.WriteString(`\input{` + p.prefix + `/chapter13-formulas}` + "\n")
+		body.WriteString(`The peak of \texttt{` + p.name + `} at its point is \` + p.prefix + `PeakAtPoint~bytes, and what it needs is $\` + p.prefix + `Needs$ bytes; its peak crosses over at $T = \` + p.prefix + `CrossoverA$.` + "\n")
+		for _, fig := range []string{"live", "candidates"} {
+			body.WriteString(`\begin{figure}` + "\n" + `\centering` + "\n" + `\input{` + p.prefix + `/chapter13-` + fig + `}` + "\n" + `\caption{` + p.name + ` ` + fig + `}` + "\n" + `\end{figure}` + "\n")
+		}
+		body.WriteString(`\clearpage` + "\n")
+	}
+	// The same macros twice: \providecommand leaves the first.
+	body.WriteString(`\input{gptcourse/chapter13-formulas}` + "\n")
+	doc := "\\documentclass[twocolumn]{article}\n\\usepackage{amsmath}\n\\usepackage{pgfplots}\n\\pgfplotsset{compat=1.16}\n\\begin{document}\n" + body.String() + "\\end{document}\n"
+	if err := os.WriteFile(filepath.Join(paper, "paper.tex"), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log := pdflatex(t, paper, paper, "paper.tex")
+	if o := overfull(log); o != "" {
+		t.Errorf("the paper has overfull boxes:\n%s", o)
+	}
+	if strings.Contains(log, "LaTeX Warning: Float too large") {
+		t.Errorf("a figure is too large for its column")
+	}
+	tooltest.Need(t, "pdftotext", "the paper's text is not checked")
+	text, err := exec.Command("pdftotext", "-enc", "UTF-8", filepath.Join(paper, "paper.pdf"), "-").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := plainSpaces(string(text))
+	for _, want := range []string{"at its point is 149 504 bytes", "at its point is 57 016 320 bytes", "T = 75", "T = 446"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the paper lacks %q:\n%s", want, flat)
+		}
+	}
+}
+
+// Macros are named by the prefix and letters alone.
+func TestMacroName(t *testing.T) {
+	for key, want := range map[string]string{
+		"PeakA": `\gptPeakA`, "ConstD": `\gptConstD`, "Constd_model": `\gptConstdModel`, "ConstL2": `\gptConstLTwo`, "PointCin": `\gptPointCin`,
+	} {
+		if got := macroName("gpt", key); got != want {
+			t.Errorf("macroName(gpt, %q) = %q, want %q", key, got, want)
+		}
+	}
+}
+
+// Formulas are written for math mode with their digits grouped by \,.
+func TestTeXPoly(t *testing.T) {
+	for in, want := range map[string]string{
+		"27648*B*T + 8*T^2": `27\,648\,BT + 8\,T^{2}`,
+		"85745664 + 3072*T": `3\,072\,T + 85\,745\,664`,
+		"1/2*T^2 - 3*Cin":   `\tfrac{1}{2}\,T^{2} - 3\,\mathit{Cin}`,
+		"-B":                `-B`,
+		"0":                 `0`,
+		"12345/2":           `\tfrac{12\,345}{2}`,
+		"d_model*B":         `\mathit{d\_model}B`,
+	} {
+		p, err := poly.Parse(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := texPoly(p); got != want {
+			t.Errorf("texPoly(%s) = %q, want %q", in, got, want)
+		}
 	}
 }
 

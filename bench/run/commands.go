@@ -69,6 +69,33 @@ func (h *harness) repeat(ctx context.Context, before func(), cmds ...memsymCmd) 
 	return out, nil
 }
 
+// argv returns c as a command line of the built memsym.
+func (h *harness) argv(c memsymCmd) []string { return append([]string{h.memsym}, c...) }
+
+// repeatArgs is repeat for any command lines, their output discarded.
+func (h *harness) repeatArgs(ctx context.Context, argvs [][]string) ([]costs, error) {
+	out := make([]costs, len(argvs))
+	for r := range h.runs {
+		for i, a := range argvs {
+			u, err := runCommand(ctx, h.root, a[0], a[1:]...)
+			if err != nil {
+				return nil, err
+			}
+			out[i].add(u)
+			h.logf("run %d of %d: %s: %.3f s wall, %.3f s CPU, %s", r+1, h.runs, h.shown(abbrevArgs(a)), u.wall.Seconds(), u.cpu.Seconds(), megabytes(float64(u.maxRSS)))
+		}
+	}
+	return out, nil
+}
+
+// abbrevArgs writes a command line for the log, its files counted.
+func abbrevArgs(a []string) string {
+	if len(a) > 4 {
+		return fmt.Sprintf("%s %s … (%d arguments)", a[0], a[1], len(a)-1)
+	}
+	return strings.Join(a, " ")
+}
+
 // warmUp runs c once, untimed, so that the timed runs find the binary and
 // what it reads in the page cache, as a user's second run would.
 func (h *harness) warmUp(ctx context.Context, c memsymCmd) error {

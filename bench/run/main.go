@@ -26,15 +26,16 @@ import (
 
 // harness is one bench run's settings and scratch space.
 type harness struct {
-	root   string // the module's root, where go commands run
-	goCmd  string
-	python string
-	runs   int
-	ops    int64 // the synthetic program's operations on the 3×3 grid
-	ops4   int64 // and on the 3^4 grid
-	tmp    string
-	memsym string // the binary built for this run
-	log    io.Writer
+	root     string // the module's root, where go commands run
+	goCmd    string
+	python   string
+	runs     int
+	ops      int64 // the synthetic program's operations on the 3×3 grid
+	ops4     int64 // and on the 3^4 grid
+	tmp      string
+	memsym   string // the binary built for this run
+	scanonly string // and bench/scanonly's
+	log      io.Writer
 }
 
 func (h *harness) logf(format string, args ...any) {
@@ -96,11 +97,14 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	defer os.RemoveAll(h.tmp)
 
 	h.memsym = filepath.Join(h.tmp, "memsym")
-	h.logf("go build -o memsym ./cmd/memsym")
-	build := exec.CommandContext(ctx, h.goCmd, "build", "-o", h.memsym, "./cmd/memsym")
-	build.Dir, build.Stdout, build.Stderr = h.root, stderr, stderr
-	if err := build.Run(); err != nil {
-		return fmt.Errorf("go build ./cmd/memsym: %v", err)
+	h.scanonly = filepath.Join(h.tmp, "scanonly")
+	for _, b := range []struct{ out, pkg string }{{h.memsym, "./cmd/memsym"}, {h.scanonly, "./bench/scanonly"}} {
+		h.logf("go build -o %s %s", filepath.Base(b.out), b.pkg)
+		build := exec.CommandContext(ctx, h.goCmd, "build", "-o", b.out, b.pkg)
+		build.Dir, build.Stdout, build.Stderr = h.root, stderr, stderr
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("go build %s: %v", b.pkg, err)
+		}
 	}
 
 	before := loadAverage()

@@ -68,6 +68,9 @@ func report(h *harness, rows []row, loadBefore, loadAfter string) string {
 
 // shown writes the built binary as memsym and the scratch directory as $TMP.
 func (h *harness) shown(s string) string {
+	if h.scanonly != "" {
+		s = strings.ReplaceAll(s, h.scanonly, "bench/scanonly")
+	}
 	if h.memsym != "" {
 		s = strings.ReplaceAll(s, h.memsym, "memsym")
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"memsym/poly"
 	"memsym/record"
 )
 
@@ -40,6 +41,37 @@ func BenchmarkScan(b *testing.B) {
 		}
 		if err := s.Err(); err != nil {
 			b.Fatal(err)
+		}
+	})
+}
+
+// BenchmarkFollow is what reading a grid point costs once point 0 is read:
+// the recording at B = 3, T = 192 read by comparison with the one at B = 1,
+// T = 64 (record.Scanner.Follow), only its sizes parsed. It reports the
+// bytes of the recording followed.
+func BenchmarkFollow(b *testing.B) {
+	var first bytes.Buffer
+	if err := (Program{Ops: 100_000}).Write(&first, []int64{1, 64}); err != nil {
+		b.Fatal(err)
+	}
+	var t record.Templates
+	s := record.NewScanner(bytes.NewReader(first.Bytes()), "point0.jsonl")
+	for n := 0; s.Scan(); n++ {
+		if n > 0 {
+			s.Keep(&t)
+		}
+	}
+	data := benchRecording(b)
+	var sizes []poly.Rat
+	perCPU(b, int64(len(data)), func() {
+		s := record.NewScanner(bytes.NewReader(data), "synthetic.jsonl")
+		if !s.Scan() {
+			b.Fatal(s.Err())
+		}
+		var n int
+		n, sizes = s.Follow(&t, 0, sizes[:0])
+		if n != t.Len() || s.Scan() || s.Err() != nil {
+			b.Fatalf("followed %d of %d lines: %v", n, t.Len(), s.Err())
 		}
 	})
 }

@@ -1,17 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
-	"memsym/dominance"
-	"memsym/programs"
+	"memsym/doc"
+	"memsym/model"
 	"memsym/record"
+	"memsym/source"
 )
 
 func init() {
@@ -22,7 +21,7 @@ func init() {
 	})
 }
 
-const crossoverUsage = `--along T [--at B=1] [--confirm] [source flags] [R1.jsonl ...]
+const crossoverUsage = `--along T [--at B=1] [--confirm] [--json] [source flags] [R1.jsonl ...]
 
 Builds the symbolic model as memsym symbolic does, then, along one dimension,
 gives the exact integers from which each candidate holds the peak. The other
@@ -40,6 +39,8 @@ func crossoverCmd(stdout, stderr io.Writer, args []string) error {
 	var at assignments
 	fs.Var(&at, "at", "fix other dimensions: `B=1` (repeatable, or B=1,S=2)")
 	confirm := fs.Bool("confirm", false, "record on both sides of each crossover and show the recorded peak")
+	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
+	units := addUnits(fs)
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -50,36 +51,63 @@ func crossoverCmd(stdout, stderr io.Writer, args []string) error {
 	if *confirm && len(files) > 0 {
 		return usagef("--confirm records new points: use it with --program or --recorder")
 	}
-	m, err := buildModel(&sf, files, stderr)
+	m, src, err := buildModel(&sf, files, stderr)
+	defer src.Close()
 	if err != nil {
 		return err
 	}
-	if !contains(m.Vars, *along) {
-		return usagef("--along %s: no dimension %s (the dimensions are %s)", *along, *along, strings.Join(m.Vars, ", "))
+	c, err := crossovers(m, *along, at)
+	if err != nil {
+		return err
+	}
+	var confirmed []model.Confirmation
+	if *confirm && len(c.Segments) > 1 {
+		confirmed, err = m.Confirm(context.Background(), src, c, confirmBase(src, m, c))
+		if err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		if err := writeJSON(stdout, m.CrossoverJSON(c, confirmed)); err != nil {
+			return err
+		}
+	} else {
+		io.WriteString(stdout, crossoverText(m, c))
+		if *confirm {
+			io.WriteString(stdout, confirmText(m, c, confirmed, *units))
+		}
+	}
+	if bad := contradicted(m, confirmed); bad > 0 {
+		return fmt.Errorf("the recordings contradict the crossovers at %s", doc.Plural(bad, "point", "points"))
+	}
+	return nil
+}
+
+// crossovers checks --along and --at against the model's dimensions and
+// finds the crossovers.
+func crossovers(m *model.Model, along string, at assignments) (*model.Crossovers, error) {
+	if len(m.Vars) == 0 {
+		return nil, usagef("--along %s: the program has no dimensions, so nothing crosses over", along)
+	}
+	if !contains(m.Vars, along) {
+		return nil, usagef("--along %s: no dimension %s (the dimensions are %s)", along, along, strings.Join(m.Vars, ", "))
 	}
 	fixed := at.values()
 	for k := range fixed {
-		if !contains(m.Vars, k) || k == *along {
-			return usagef("--at %s: expected one of the other dimensions (%s)", k, strings.Join(without(m.Vars, *along), ", "))
+		if !contains(m.Vars, k) || k == along {
+			return nil, usagef("--at %s: expected one of the other dimensions (%s)", k, strings.Join(without(m.Vars, along), ", "))
 		}
 	}
-	c, err := dominance.Along(m.cands, m.front.Kept, *along, fixed)
-	var dep *dominance.DependsError
+	c, err := m.Crossovers(along, fixed)
+	var dep *model.DependsError
 	if errors.As(err, &dep) {
 		at := make([]string, len(dep.Vars))
 		for i, v := range dep.Vars {
 			at[i] = v + "=N"
 		}
-		return usagef("along %s the candidate holding the peak may depend on %s: give a value with --at %s", dep.Dim, andList(dep.Vars), strings.Join(at, ","))
+		return nil, usagef("along %s the candidate holding the peak may depend on %s: give a value with --at %s", dep.Dim, doc.AndList(dep.Vars), strings.Join(at, ","))
 	}
-	if err != nil {
-		return err
-	}
-	io.WriteString(stdout, crossoverText(m, c))
-	if !*confirm {
-		return nil
-	}
-	return confirmCrossovers(stdout, &sf, m, c)
+	return c, err
 }
 
 func without(xs []string, x string) []string {
@@ -94,13 +122,9 @@ func without(xs []string, x string) []string {
 
 // fixedString says what the other dimensions are: "for every B ≥ 1",
 // "at B = 1", or "" when there are none.
-func fixedString(m *model, c *dominance.Crossovers) string {
-	others := without(m.Vars, c.Dim)
-	if len(others) == 0 {
-		return ""
-	}
+func fixedString(m *model.Model, c *model.Crossovers) string {
 	var fixed, free []string
-	for _, v := range others {
+	for _, v := range without(m.Vars, c.Dim) {
 		if x, ok := c.Fixed[v]; ok {
 			fixed = append(fixed, fmt.Sprintf("%s = %d", v, x))
 		} else {
@@ -114,12 +138,15 @@ func fixedString(m *model, c *dominance.Crossovers) string {
 	if len(free) > 0 {
 		parts = append(parts, "for every "+strings.Join(free, ", ")+" ≥ 1")
 	}
+	if len(parts) == 0 {
+		return ""
+	}
 	return ", " + strings.Join(parts, " and ")
 }
 
-func crossoverText(m *model, c *dominance.Crossovers) string {
+func crossoverText(m *model.Model, c *model.Crossovers) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "memsym crossover: %s, along %s%s:\n", entryName(m.Structure.Header.Entry, m.Structure.Header.Realization), c.Dim, fixedString(m, c))
+	fmt.Fprintf(&b, "memsym crossover: %s, along %s%s, in bytes:\n", entryName(m.Header()), c.Dim, fixedString(m, c))
 	for _, s := range c.Segments {
 		var span string
 		switch {
@@ -130,140 +157,74 @@ func crossoverText(m *model, c *dominance.Crossovers) string {
 		default:
 			span = fmt.Sprintf("%s = %d to %d", c.Dim, s.From, s.To)
 		}
-		cand := m.cands[s.Holder]
-		fmt.Fprintf(&b, "  %-16s %s, %s\n", span, cand.Poly, m.opString(cand.Op))
+		cand := m.Cands[s.Holder]
+		fmt.Fprintf(&b, "  %-16s %s, at %s\n", span, cand.Poly, m.Where(cand.Op))
 	}
 	for i := 1; i < len(c.Segments); i++ {
 		s := c.Segments[i]
 		fmt.Fprintf(&b, "from %s = %d the candidate at operation %d holds the peak, taking over from operation %d\n",
-			c.Dim, s.From, m.cands[s.Holder].Op, m.cands[c.Segments[i-1].Holder].Op)
+			c.Dim, s.From, m.Cands[s.Holder].Op, m.Cands[c.Segments[i-1].Holder].Op)
 	}
 	if len(c.Segments) == 1 {
-		fmt.Fprintf(&b, "the candidate at operation %d holds the peak for every %s ≥ 1\n", m.cands[c.Segments[0].Holder].Op, c.Dim)
+		fmt.Fprintf(&b, "the candidate at operation %d holds the peak for every %s ≥ 1\n", m.Cands[c.Segments[0].Holder].Op, c.Dim)
 	}
 	return b.String()
 }
 
-// confirmCrossovers records the program on both sides of each crossover and
-// prints where the recorded peak is, with a verdict.
-func confirmCrossovers(w io.Writer, sf *sourceFlags, m *model, c *dominance.Crossovers) error {
+// confirmText says, for each recording beside a crossover, where its peak
+// is and whether that is as predicted.
+func confirmText(m *model.Model, c *model.Crossovers, confirmed []model.Confirmation, units doc.Units) string {
 	if len(c.Segments) < 2 {
-		fmt.Fprintf(w, "nothing to confirm: no crossover along %s\n", c.Dim)
-		return nil
+		return fmt.Sprintf("nothing to confirm: no crossover along %s\n", c.Dim)
 	}
-	base, err := confirmBase(sf, m, c)
-	if err != nil {
-		return err
+	var b strings.Builder
+	for i := range confirmed {
+		f := &confirmed[i]
+		want := m.Cands[f.Predicted].Op
+		verdict := "as predicted"
+		if !f.OK(m) {
+			var diffs []string
+			if f.PeakOp != want {
+				diffs = append(diffs, fmt.Sprintf("expected operation %d", want))
+			}
+			if !f.Peak.Equal(f.PredictedPeak) {
+				diffs = append(diffs, fmt.Sprintf("the candidate predicts %s", units.Bytes(f.PredictedPeak)))
+			}
+			verdict = "NOT as predicted: " + strings.Join(diffs, "; ")
+		}
+		fmt.Fprintf(&b, "confirmed at %s: recorded peak %s at operation %d, %s\n", f.Point, units.Bytes(f.Peak), f.PeakOp, verdict)
 	}
+	return b.String()
+}
+
+// contradicted counts the points whose recording contradicts the
+// crossovers.
+func contradicted(m *model.Model, confirmed []model.Confirmation) int {
 	bad := 0
-	for i := 1; i < len(c.Segments); i++ {
-		x := c.Segments[i].From
-		for _, side := range []struct {
-			x      int64
-			holder int
-		}{{x - 1, c.Segments[i-1].Holder}, {x, c.Segments[i].Holder}} {
-			point := make([]record.Dim, len(m.Vars))
-			for j, v := range m.Vars {
-				point[j] = record.Dim{Name: v, Value: base[v]}
-				if v == c.Dim {
-					point[j].Value = side.x
-				}
-			}
-			rec, err := recordAt(sf, point)
-			if err != nil {
-				return err
-			}
-			counts := record.Count(rec)
-			want := m.cands[side.holder]
-			verdict := "as predicted"
-			if counts.PeakOp != want.Op {
-				verdict = fmt.Sprintf("NOT as predicted: expected operation %d", want.Op)
-				bad++
-			}
-			predicted, _ := want.Poly.EvalInt(pointMap(point))
-			if !predicted.Equal(counts.Peak) {
-				verdict += fmt.Sprintf("; the candidate predicts %s bytes", predicted)
-				bad++
-			}
-			fmt.Fprintf(w, "confirmed at %s: recorded peak %s bytes at operation %d, %s\n",
-				record.PointString(point), counts.Peak, counts.PeakOp, verdict)
+	for i := range confirmed {
+		if !confirmed[i].OK(m) {
+			bad++
 		}
 	}
-	if bad > 0 {
-		return fmt.Errorf("the recordings contradict %s of the crossovers", plural(bad, "point", "points"))
-	}
-	return nil
+	return bad
 }
 
-func pointMap(point []record.Dim) map[string]int64 {
-	m := make(map[string]int64)
-	for _, d := range point {
-		m[d.Name] = d.Value
+// confirmBase picks the other dimensions' values for --confirm: those the
+// crossovers fix, else a bundled program's defaults, else the smallest grid
+// value.
+func confirmBase(src source.Source, m *model.Model, c *model.Crossovers) record.Point {
+	var def record.Point
+	if p, ok := src.(*source.Program); ok {
+		def = p.Default()
 	}
-	return m
-}
-
-// confirmBase picks the other dimensions' values for --confirm: --at's, or
-// else the bundled program's defaults, or else the smallest grid value.
-func confirmBase(sf *sourceFlags, m *model, c *dominance.Crossovers) (map[string]int64, error) {
-	base := map[string]int64{}
-	var prog *programs.Program
-	if sf.program != "" {
-		prog, _ = programs.Lookup(sf.program)
-	}
+	base := make(record.Point, len(m.Vars))
 	for i, v := range m.Vars {
+		base[i] = record.Dim{Name: v, Value: m.Grid[i][0]}
 		if x, ok := c.Fixed[v]; ok {
-			base[v] = x
-			continue
-		}
-		base[v] = m.Grid[i][0]
-		if prog != nil {
-			for _, d := range prog.Dims {
-				if d.Name == v {
-					base[v] = d.Default
-				}
-			}
+			base[i].Value = x
+		} else if x, ok := def.Value(v); ok {
+			base[i].Value = x
 		}
 	}
-	return base, nil
-}
-
-// recordAt makes one recording at point from the bundled program or the
-// recorder command.
-func recordAt(sf *sourceFlags, point []record.Dim) (*record.Recording, error) {
-	if sf.program != "" {
-		p, err := programs.Lookup(sf.program)
-		if err != nil {
-			return nil, err
-		}
-		return p.Record(pointMap(point), sf.consts.values())
-	}
-	cmd, err := record.ParseCommand(sf.recorder)
-	if err != nil {
-		return nil, err
-	}
-	cmd.Timeout = sf.timeout
-	var out bytes.Buffer
-	if err := cmd.Run(context.Background(), point, &out); err != nil {
-		return nil, err
-	}
-	name := sourceName("recorder", point)
-	rec, err := record.Read(&out, name)
-	if err != nil {
-		return nil, err
-	}
-	if got, want := record.PointString(rec.Header.Dims), record.PointString(point); got != want {
-		return nil, fmt.Errorf("%s:1: the recorder was asked for %s but its header says %s", name, want, got)
-	}
-	return rec, nil
-}
-
-// sortedKeys returns m's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+	return base
 }

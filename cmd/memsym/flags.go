@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"memsym/record"
 )
 
 // assignments is a repeatable K=V flag of integers.
@@ -44,6 +46,15 @@ func (a *assignments) Set(v string) error {
 	return nil
 }
 
+// point returns the assignments as a point, in the order given.
+func (a assignments) point() record.Point {
+	p := make(record.Point, len(a))
+	for i, x := range a {
+		p[i] = record.Dim{Name: x.name, Value: x.value}
+	}
+	return p
+}
+
 func (a assignments) values() map[string]int64 {
 	m := make(map[string]int64)
 	for _, x := range a {
@@ -77,16 +88,8 @@ func parseAssignments(s string) (map[string]int64, error) {
 }
 
 // checkName refuses a name that no dimension or constant can have, as the
-// recording format does: a letter followed by letters, digits or _.
-func checkName(name string) error {
-	for i, c := range name {
-		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-		if !(letter || i > 0 && (c == '_' || c >= '0' && c <= '9')) {
-			return fmt.Errorf("%q: expected a name, a letter followed by letters, digits or _", name)
-		}
-	}
-	return nil
-}
+// recording format does.
+func checkName(name string) error { return record.CheckName("dimension or constant", name) }
 
 // gridFlag is the repeatable --grid D=a,b,c.
 type gridFlag []gridDim

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"memsym/model"
 	"memsym/poly"
 	"memsym/record"
 )
@@ -93,7 +94,7 @@ func (p fuzzProgram) write(dir string, x []int64) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	path := filepath.Join(dir, strings.ReplaceAll(record.PointString(dims), " ", "")+".jsonl")
+	path := filepath.Join(dir, strings.ReplaceAll(record.Point(dims).String(), " ", "")+".jsonl")
 	f, err := os.Create(path)
 	if err != nil {
 		return "", err
@@ -149,7 +150,7 @@ func FuzzSymbolicJSON(f *testing.F) {
 		text := mustRunCLI(t, args...)
 		js := mustRunCLI(t, append(args, "--json")...)
 
-		var out symbolicJSON
+		var out model.SymbolicJSON
 		if err := json.Unmarshal([]byte(js), &out); err != nil {
 			t.Fatalf("the JSON does not parse: %v\n%s", err, js)
 		}

@@ -9,12 +9,15 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"sort"
+
+	"memsym/source"
 )
 
 // command is one subcommand: its name, a line for the list, and its run
@@ -51,10 +54,9 @@ func exitCode(err error, stderr io.Writer) int {
 	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
-	var u *usageError
-	if errors.As(err, &u) {
-		if u.msg != "" {
-			fmt.Fprintf(stderr, "memsym: %s\n", u.msg)
+	if isUsage(err) {
+		if msg := err.Error(); msg != "" {
+			fmt.Fprintf(stderr, "memsym: %s\n", msg)
 		}
 		return 2
 	}
@@ -71,8 +73,24 @@ func run(stdout, stderr io.Writer, args []string) error {
 	name := args[0]
 	switch name {
 	case "help", "-h", "-help", "--help":
-		printCommands(stdout)
-		return nil
+		if len(args) == 1 {
+			printCommands(stdout)
+			return nil
+		}
+		if len(args) > 2 {
+			return usagef("help takes one command, found %d words: memsym help COMMAND", len(args)-1)
+		}
+		c, ok := commands[args[1]]
+		if !ok {
+			return usagef("unknown command %q: memsym help lists the commands", args[1])
+		}
+		// The command's own -h prints its usage and flags, to stderr as
+		// every command's does; help asked for it, so it goes to stdout.
+		err := c.run(stdout, stdout, []string{"-h"})
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
 	}
 	c, ok := commands[name]
 	if !ok {
@@ -134,4 +152,21 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 		rest = append(rest, args[0])
 		args = args[1:]
 	}
+}
+
+// writeJSON writes v as indented JSON, keys in its types' order.
+func writeJSON(w io.Writer, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
+}
+
+// isUsage reports whether err is bad usage, the user's to correct.
+func isUsage(err error) bool {
+	var u *usageError
+	var s *source.UsageError
+	return errors.As(err, &u) || errors.As(err, &s)
 }

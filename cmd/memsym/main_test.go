@@ -112,7 +112,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"programs", "gpt-course"}, 2, ""},
 
 		{[]string{"record", "--program", "gpt-course"}, 0, ""},
-		{[]string{"record"}, 2, "memsym: record needs --program NAME; memsym programs lists them"},
+		{[]string{"record"}, 2, "memsym: record needs --program NAME or --torch FILE.py:FUNCTION; memsym programs lists the bundled programs"},
 		{[]string{"record", "--program", "gpt-course", "--dim", "B=0"}, 1, ""},
 
 		{[]string{"memory", rec}, 0, ""},
@@ -125,10 +125,10 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"validate", rec, bad}, 1, "memsym: " + bad + ":2: operation 1 reads 1, which is not declared before it"},
 
 		{[]string{"symbolic", "--program", "mlp-train-step"}, 0, ""},
-		{[]string{"symbolic"}, 2, "memsym: no recordings: give recording files, --recorder COMMAND or --program NAME"},
+		{[]string{"symbolic"}, 2, "memsym: no recordings: give recording files, --recorder COMMAND, --torch FILE.py:FUNCTION or --program NAME"},
 		{[]string{"symbolic", "--program", "nope"}, 2, ""},
-		{[]string{"symbolic", "--program", "gpt-course", rec}, 2, "memsym: give recording files, --recorder or --program, not more than one of them"},
-		{[]string{"symbolic", "--program", "gpt-course", "--const", "Q=1"}, 2, "memsym: --const Q: gpt-course has no constant Q; its constants are D, H, L"},
+		{[]string{"symbolic", "--program", "gpt-course", rec}, 2, "memsym: give recording files, --recorder, --torch or --program, not more than one of them"},
+		{[]string{"symbolic", "--program", "gpt-course", "--const", "Q=1"}, 2, "memsym: --const Q: gpt-course has no constant Q; its constants are D, H and L"},
 		{[]string{"symbolic", "--program", "gpt-course", "--const", "T=1"}, 2, "memsym: --const T: T is a dimension of gpt-course, not a constant: give its grid with --grid T=a,b,c"},
 		{[]string{"symbolic", "--program", "gpt-course", "--grid", "B=1,2"}, 2, `memsym: invalid value "B=1,2" for flag -grid: B: a grid has three values per dimension, found 2; memsym symbolic -h lists the flags`},
 		{[]string{"symbolic", "--program", "gpt-course", "--grid", "B=1,1,2"}, 2, `memsym: invalid value "B=1,1,2" for flag -grid: B: 1 is given twice; a grid has three different values per dimension; memsym symbolic -h lists the flags`},
@@ -137,9 +137,9 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"symbolic", "--program", "gpt-course", "--grid", "X=1,2,3"}, 2, "memsym: --grid X: no dimension X (the dimensions are B, T)"},
 		{[]string{"symbolic", "--program", "gpt-course", "--check", "B=2"}, 2, "memsym: --check B=2: no value for T"},
 		{[]string{"symbolic", "--program", "gpt-course", "--const", "H=5"}, 1, "memsym: gpt-course(B=16,T=256): program gpt-course: D = 64 is not divisible by H = 5"},
-		{[]string{"symbolic", "--program", "layers-as-dim"}, 1, ""},
+		{[]string{"symbolic", "--program", "layers-as-dim"}, 0, ""},
 		{[]string{"symbolic", missing}, 1, "memsym: " + missing + ": cannot read the recording: no such file or directory"},
-		{[]string{"symbolic", "--recorder", "true {B}", "--const", "D=2"}, 2, "memsym: --const goes with --program; a recorder command sets its own constants"},
+		{[]string{"symbolic", "--recorder", "true {B}", "--const", "D=2"}, 2, "memsym: --const goes with --program; a recorder sets its own constants (--torch 'FILE.py:FUNCTION --const D=64')"},
 		{[]string{"symbolic", "--recorder", "true {B}"}, 2, "memsym: --recorder needs the grid: --grid B=16,32,48 for each dimension"},
 		{[]string{"symbolic", "--recorder", "true {B} {T}", "--grid", "B=1,2,3"}, 2, "memsym: the recorder command has {T}, which no --grid gives"},
 		{[]string{"symbolic", "--recorder", "true {B}", "--grid", "B=1,2,3", "--grid", "T=1,2,3"}, 2, "memsym: the recorder command has no {T}: each point would record the same thing"},
@@ -155,7 +155,7 @@ func TestExitCodes(t *testing.T) {
 
 		{[]string{"verify", "--program", "mlp-train-step"}, 0, ""},
 		{[]string{"verify", "--program", "strided-conv"}, 0, ""},
-		{[]string{"verify"}, 2, "memsym: verify needs --program NAME, --all or --recorder COMMAND"},
+		{[]string{"verify"}, 2, "memsym: verify needs --program NAME, --all, --recorder COMMAND or --torch FILE.py:FUNCTION"},
 		{[]string{"verify", rec}, 2, "memsym: verify takes no files: it records new points with --program, --all or --recorder"},
 		{[]string{"verify", "--all", "--program", "gpt-course"}, 2, "memsym: give --all, --program or --recorder, not more than one"},
 		{[]string{"verify", "--all", "--const", "D=8"}, 2, "memsym: --const and --grid go with one --program, not with --all"},
@@ -165,11 +165,11 @@ func TestExitCodes(t *testing.T) {
 
 		{[]string{"explain", "--program", "mlp-train-step", "--format", "md", "-o", out}, 0, ""},
 		{[]string{"explain", "--program", "gpt-course"}, 2, "memsym: explain needs -o DIR, the directory to write the chapter into"},
-		{[]string{"explain", "--program", "gpt-course", "-o", out, "--format", "doc"}, 2, "memsym: --format doc: expected some of html, md, pdf, tikz"},
+		{[]string{"explain", "--program", "gpt-course", "-o", out, "--format", "doc"}, 2, "memsym: --format doc: expected some of html, md, pdf, tikz, page"},
 		{[]string{"explain", "--program", "gpt-course", "-o", out, "--verify", "-1"}, 2, ""},
 		{[]string{"explain", rec, "-o", out, "--at", "B=1,T=2"}, 2, ""},
 		{[]string{"explain", "--program", "gpt-course", "-o", out, "--along", "X"}, 2, "memsym: --along X: no dimension X (the dimensions are B, T)"},
-		{[]string{"explain", "--program", "layers-as-dim", "-o", out}, 1, ""},
+		{[]string{"explain", "--program", "layers-as-dim", "-o", out}, 0, ""},
 	} {
 		bogus := append([]string{c.args[0], "--bogus"}, c.args[1:]...)
 		for _, args := range [][]string{c.args, bogus} {

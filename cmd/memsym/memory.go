@@ -1,12 +1,13 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
-	"memsym/poly"
+	"memsym/count"
+	"memsym/doc"
+	"memsym/model"
 	"memsym/record"
 )
 
@@ -27,18 +28,33 @@ and the peak), and a placement of every temp at an offset by its life.
 Then the buffers live at the peak and the calls' table: each call path, a
 fold's iterations together, with its share of the peak (what it made that is
 live there) and its own peak (the most of what it made live while it runs).
-Every number is exact; a fraction of a byte prints as 3/2.
+Every number is exact; a fraction of a byte prints as an exact decimal,
+2.5. Beside each figure of a KiB or more, its size in binary units (--units
+iec, the default: 33.1 GiB), decimal units (--units si: 35.5 GB) or none
+(--units bytes).
 
 With --json, one JSON object with the same counts: bytes and elements as
 strings (they may be fractions or exceed 64 bits), ids, dimensions and
 shapes as in the recording, keys in a fixed order.
+
+With --step, a training step (docs/step.md): of a recording of one, or of a
+bundled program (--program NAME --dim B=16,T=256 --const D=384), recorded
+under --remat, --optimizer and --types. It prints the parameters, the
+optimizer's states, the gradient, the batch, what the forward keeps for the
+backward, each phase's peak and the step's, whose terms sum to it; with
+--compare, the analytic estimates beside them.
 `
 
 func memoryCmd(stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet("memory", memoryUsage, stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object")
+	stepFlags := registerMemoryStep(fs)
+	units := addUnits(fs)
 	files, err := parseFlags(fs, args)
 	if err != nil {
+		return err
+	}
+	if done, err := stepFlags.run(stdout, files, *asJSON); done {
 		return err
 	}
 	switch {
@@ -51,39 +67,39 @@ func memoryCmd(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	c := record.Count(rec)
+	c := count.At(rec)
 	if *asJSON {
-		return writeMemoryJSON(stdout, rec, c)
+		return writeJSON(stdout, model.Memory(rec, c))
 	}
-	_, err = io.WriteString(stdout, memoryText(rec, c))
+	_, err = io.WriteString(stdout, memoryText(rec, c, *units))
 	return err
 }
 
 // memoryText writes the counts as `memsym memory` prints them.
-func memoryText(rec *record.Recording, c *record.Counts) string {
+func memoryText(rec *record.Recording, c *count.Counts, units doc.Units) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "memsym memory: %s: %s, %s\n", memoryTitle(&rec.Header),
-		plural(c.Ops, "operation", "operations"), plural(c.Launches, "launch", "launches"))
+		doc.Plural(c.Ops, "operation", "operations"), doc.Plural(c.Launches, "launch", "launches"))
 	line := func(what, format string, args ...any) {
 		fmt.Fprintf(&b, "  %-11s %s\n", what, fmt.Sprintf(format, args...))
 	}
-	line("parameters", "%s bytes%s", c.Params, paramsDetail(c))
-	line("inputs", "%s bytes, the parameters among them", c.Inputs)
+	line("parameters", "%s%s", units.Bytes(c.Params), paramsDetail(c))
+	line("inputs", "%s, the parameters among them", units.Bytes(c.Inputs))
 	if c.PeakOp == 0 {
 		line("peak", "0 bytes live: no operations")
 	} else {
-		line("peak", "%s bytes live, at operation %d of %d, %s", c.Peak, c.PeakOp, c.Ops, opWhere(&rec.Ops[c.PeakOp-1]))
+		line("peak", "%s live, at operation %d of %d, %s", units.Bytes(c.Peak), c.PeakOp, c.Ops, opWhere(&rec.Ops[c.PeakOp-1]))
 	}
-	line("outputs", "%s bytes", c.Outputs)
-	line("needs", "%s bytes: the inputs and the peak", c.Needs)
-	line("placed", "%s bytes beside the inputs: every buffer at an offset by its life, largest first, rounded to %d", c.Placed, record.Align)
+	line("outputs", "%s", units.Bytes(c.Outputs))
+	line("needs", "%s: the inputs and the peak", units.Bytes(c.Needs))
+	line("placed", "%s beside the inputs: every buffer at an offset by its life, largest first, rounded to %d", units.Bytes(c.Placed), count.Align)
 	if c.PeakOp > 0 {
 		b.WriteString("\n")
-		b.WriteString(liveAtPeakTable(rec, c))
+		b.WriteString(liveAtPeakTable(rec, c, units))
 	}
-	if rows := callRows(c.Calls); len(rows) > 1 {
+	if rows := callRows(c.Calls, units); len(rows) > 1 {
 		b.WriteString("\n")
-		b.WriteString(alignColumns(rows, "lrrr"))
+		b.WriteString(alignColumns(dropEmptyColumns(rows, "lrlrlr")))
 	}
 	return b.String()
 }
@@ -95,7 +111,7 @@ func memoryTitle(h *record.Header) string {
 		s = record.Show(h.Entry)
 	}
 	if len(h.Dims) > 0 {
-		s += " at " + record.PointString(h.Dims)
+		s += " at " + h.Dims.String()
 	}
 	if h.Realization != "" {
 		s += " in " + h.Realization
@@ -105,7 +121,7 @@ func memoryTitle(h *record.Header) string {
 
 // paramsDetail writes ": 112896 elements, 112896 in f64" for the
 // parameters line.
-func paramsDetail(c *record.Counts) string {
+func paramsDetail(c *count.Counts) string {
 	if len(c.ParamsByDType) == 0 {
 		return ": none"
 	}
@@ -113,7 +129,7 @@ func paramsDetail(c *record.Counts) string {
 	unshaped := ""
 	for _, t := range c.ParamsByDType {
 		if t.DType.IsZero() {
-			unshaped = fmt.Sprintf("%s bytes given without a shape", t.Bytes)
+			unshaped = fmt.Sprintf("%s bytes given without a shape", doc.Decimal(t.Bytes))
 			continue
 		}
 		parts = append(parts, fmt.Sprintf("%s in %s", t.Elements, t.DType))
@@ -153,9 +169,9 @@ func opWhere(op *record.Op) string {
 }
 
 // liveAtPeakTable lists the buffers live at the peak.
-func liveAtPeakTable(rec *record.Recording, c *record.Counts) string {
-	lives := record.Lifetimes(rec)
-	rows := [][]string{{"live at the peak", "bytes", "type", "made by"}}
+func liveAtPeakTable(rec *record.Recording, c *count.Counts, units doc.Units) string {
+	lives := count.Lifetimes(rec)
+	rows := [][]string{{"live at the peak", "bytes", "", "type", "made by"}}
 	for _, i := range c.AtPeak {
 		b := &rec.Buffers[i]
 		name := fmt.Sprintf("buffer %d", b.ID)
@@ -168,9 +184,9 @@ func liveAtPeakTable(rec *record.Recording, c *record.Counts) string {
 		if op.Path != "" {
 			by += " in " + op.Path
 		}
-		rows = append(rows, []string{"  " + name, b.Bytes.String(), typeString(b), by})
+		rows = append(rows, []string{"  " + name, doc.Decimal(b.Bytes), approxCell(b.Bytes, units), typeString(b), by})
 	}
-	return alignColumns(rows, "lrll")
+	return alignColumns(dropEmptyColumns(rows, "lrlll"))
 }
 
 // typeString writes a buffer's type and shape, "f64 [2, 16, 256]", or
@@ -179,12 +195,12 @@ func typeString(b *record.Buffer) string {
 	if b.DType.IsZero() {
 		return "bytes"
 	}
-	return b.DType.String() + " " + shapeString(b.Shape)
+	return b.DType.String() + " " + record.ShapeString(b.Shape)
 }
 
 // callRows makes the calls' table, each call indented under its caller.
-func callRows(calls []record.Call) [][]string {
-	rows := [][]string{{"calls", "share", "own peak", "operations"}}
+func callRows(calls []count.Call, units doc.Units) [][]string {
+	rows := [][]string{{"calls", "share", "", "own peak", "", "operations"}}
 	for _, call := range calls {
 		if call.Path == "" && call.Ops == 0 {
 			continue
@@ -197,7 +213,7 @@ func callRows(calls []record.Call) [][]string {
 			name += fmt.Sprintf(" ×%d", call.Iterations)
 		}
 		indent := strings.Repeat("  ", max(call.Depth, 1))
-		rows = append(rows, []string{indent + name, call.Share.String(), call.OwnPeak.String(), fmt.Sprint(call.Ops)})
+		rows = append(rows, []string{indent + name, doc.Decimal(call.Share), approxCell(call.Share, units), doc.Decimal(call.OwnPeak), approxCell(call.OwnPeak, units), fmt.Sprint(call.Ops)})
 	}
 	return rows
 }
@@ -230,129 +246,4 @@ func alignColumns(rows [][]string, align string) string {
 		b.WriteString("\n")
 	}
 	return b.String()
-}
-
-// memoryJSON is `memsym memory --json`'s object; its fields' order is the
-// keys' order.
-type memoryJSON struct {
-	Entry       string      `json:"entry"`
-	Dims        orderedDims `json:"dims"`
-	Realization string      `json:"realization"`
-	Operations  int         `json:"operations"`
-	Launches    int         `json:"launches"`
-	Parameters  paramsJSON  `json:"parameters"`
-	Inputs      string      `json:"inputs"`
-	Peak        peakJSON    `json:"peak"`
-	Outputs     string      `json:"outputs"`
-	Needs       string      `json:"needs"`
-	Placed      string      `json:"placed"`
-	Live        []string    `json:"live"`
-	LiveAtPeak  []liveJSON  `json:"live_at_peak"`
-	Calls       []callJSON  `json:"calls"`
-}
-
-type paramsJSON struct {
-	Bytes    string          `json:"bytes"`
-	Elements string          `json:"elements"`
-	ByDType  []typeCountJSON `json:"by_dtype"`
-}
-
-type typeCountJSON struct {
-	DType    string `json:"dtype"` // "" for the parameters given in bytes
-	Elements string `json:"elements"`
-	Bytes    string `json:"bytes"`
-}
-
-type peakJSON struct {
-	Bytes     string `json:"bytes"`
-	Operation int    `json:"operation"` // 0 when there are no operations
-	Label     string `json:"label"`
-	Path      string `json:"path"`
-}
-
-type liveJSON struct {
-	ID     int64   `json:"id"`
-	Name   string  `json:"name"`
-	DType  string  `json:"dtype"`
-	Shape  []int64 `json:"shape"`
-	Bytes  string  `json:"bytes"`
-	MadeBy int     `json:"made_by"` // the operation that first writes it
-}
-
-type callJSON struct {
-	Path       string `json:"path"`
-	Iterations int    `json:"iterations"`
-	Depth      int    `json:"depth"`
-	Share      string `json:"share"`
-	OwnPeak    string `json:"own_peak"`
-	Operations int    `json:"operations"`
-}
-
-// orderedDims writes the dimensions as an object in the header's order.
-type orderedDims []record.Dim
-
-func (d orderedDims) MarshalJSON() ([]byte, error) {
-	b := []byte{'{'}
-	for i, dim := range d {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		name, err := json.Marshal(dim.Name)
-		if err != nil {
-			return nil, err
-		}
-		b = append(b, name...)
-		b = fmt.Appendf(b, ":%d", dim.Value)
-	}
-	return append(b, '}'), nil
-}
-
-func writeMemoryJSON(w io.Writer, rec *record.Recording, c *record.Counts) error {
-	h := &rec.Header
-	out := memoryJSON{
-		Entry: h.Entry, Dims: orderedDims(h.Dims), Realization: h.Realization,
-		Operations: c.Ops, Launches: c.Launches,
-		Parameters: paramsJSON{Bytes: c.Params.String(), Elements: c.ParamElements.String(), ByDType: []typeCountJSON{}},
-		Inputs:     c.Inputs.String(),
-		Peak:       peakJSON{Bytes: c.Peak.String(), Operation: c.PeakOp},
-		Outputs:    c.Outputs.String(), Needs: c.Needs.String(), Placed: c.Placed.String(),
-		Live: ratStrings(c.Live), LiveAtPeak: []liveJSON{}, Calls: []callJSON{},
-	}
-	for _, t := range c.ParamsByDType {
-		dt := ""
-		if !t.DType.IsZero() {
-			dt = t.DType.String()
-		}
-		out.Parameters.ByDType = append(out.Parameters.ByDType, typeCountJSON{dt, t.Elements.String(), t.Bytes.String()})
-	}
-	if c.PeakOp > 0 {
-		op := &rec.Ops[c.PeakOp-1]
-		out.Peak.Label, out.Peak.Path = op.Label, op.Path
-	}
-	lives := record.Lifetimes(rec)
-	for _, i := range c.AtPeak {
-		b := &rec.Buffers[i]
-		l := liveJSON{ID: b.ID, Name: b.Name, Shape: b.Shape, Bytes: b.Bytes.String(), MadeBy: lives[i].First}
-		if !b.DType.IsZero() {
-			l.DType = b.DType.String()
-		}
-		out.LiveAtPeak = append(out.LiveAtPeak, l)
-	}
-	for _, call := range c.Calls {
-		out.Calls = append(out.Calls, callJSON{call.Path, call.Iterations, call.Depth, call.Share.String(), call.OwnPeak.String(), call.Ops})
-	}
-	data, err := json.MarshalIndent(out, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(data, '\n'))
-	return err
-}
-
-func ratStrings(xs []poly.Rat) []string {
-	out := make([]string, len(xs))
-	for i, x := range xs {
-		out[i] = x.String()
-	}
-	return out
 }

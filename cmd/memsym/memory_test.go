@@ -49,7 +49,8 @@ func TestMemoryGolden(t *testing.T) {
 // numbers worked out by hand: a (5 u4, 5/2 bytes) lives at operations 1-4,
 // the 100 bytes at 2-3, the 200 at 3-4, the 50 (read through a view, in
 // the result) at 4-5; so the peak is 5/2 + 100 + 200 at operation 3.
-// Placed: the 200 at 0, the 100 and the 50 at 256, a at 384: 773/2.
+// Placed: the 200 at 0, the 100 and the 50 at 256, a at 384: 773/2. Half
+// bytes print as exact decimals.
 func TestMemoryByHand(t *testing.T) {
 	out, errs, code := runMemory("memory", "testdata/memory/folds.jsonl")
 	if code != 0 {
@@ -57,11 +58,11 @@ func TestMemoryByHand(t *testing.T) {
 	}
 	for _, want := range []string{
 		"memsym memory: the recording: 5 operations, 4 launches\n",
-		"  parameters  3 bytes: 3 elements, 3 in u4, and 3/2 bytes given without a shape\n",
-		"  peak        605/2 bytes live, at operation 3 of 5, `step` in e.f, iterations e[1], f[0]\n",
+		"  parameters  3 bytes: 3 elements, 3 in u4, and 1.5 bytes given without a shape\n",
+		"  peak        302.5 bytes live, at operation 3 of 5, `step` in e.f, iterations e[1], f[0]\n",
 		"  outputs     50 bytes\n",
-		"  needs       611/2 bytes: the inputs and the peak\n",
-		"  placed      773/2 bytes beside",
+		"  needs       305.5 bytes: the inputs and the peak\n",
+		"  placed      386.5 bytes beside",
 		"  buffer 4 \"line\\tbreak\"    100  bytes   operation 2, `step` in e[0].f[0]\n",
 		"  e ×2               300       300           3\n",
 		"    f ×2             300       300           3\n",
@@ -74,7 +75,8 @@ func TestMemoryByHand(t *testing.T) {
 }
 
 // TestMemoryCourseGPT records the bundled course GPT at the seed's point
-// and checks `memsym memory` against the seed's lines.
+// and checks `memsym memory --units bytes` against the seed's lines, and
+// that by default each figure has its binary units beside it.
 func TestMemoryCourseGPT(t *testing.T) {
 	rec, errs, code := runMemory("record", "--program", "gpt-course", "--dim", "B=2", "--dim", "T=16", "--const", "D=64", "--const", "H=2", "--const", "L=2")
 	if code != 0 {
@@ -85,6 +87,13 @@ func TestMemoryCourseGPT(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, errs, code := runMemory("memory", file)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if want := "  parameters  903168 bytes (882 KiB): 112896 elements"; !strings.Contains(out, want) {
+		t.Errorf("by default, no %q:\n%s", want, out)
+	}
+	out, errs, code = runMemory("memory", "--units", "bytes", file)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}

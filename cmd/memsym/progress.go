@@ -5,26 +5,20 @@ import (
 	"io"
 	"os"
 	"strings"
-	"sync"
 )
 
 // progress draws a bar on stderr while points are recorded, only when stderr
 // is a terminal: a log or a test sees nothing.
 type progress struct {
-	mu    sync.Mutex
-	w     io.Writer
-	total int
-	n     int
-	what  string
+	w    io.Writer
+	what string
 }
 
-func newProgress(w io.Writer, total int, what string) *progress {
+func newProgress(w io.Writer, what string) *progress {
 	if f, ok := w.(*os.File); !ok || !isTerminal(f) {
 		w = nil
 	}
-	p := &progress{w: w, total: total, what: what}
-	p.draw()
-	return p
+	return &progress{w: w, what: what}
 }
 
 func isTerminal(f *os.File) bool {
@@ -32,24 +26,17 @@ func isTerminal(f *os.File) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-func (p *progress) step() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.n++
-	p.draw()
-}
-
-func (p *progress) draw() {
-	if p.w == nil || p.total == 0 {
+// update draws the bar at done of total, and clears it when all are done.
+// Its caller serializes the calls.
+func (p *progress) update(done, total int) {
+	if p.w == nil || total == 0 {
+		return
+	}
+	if done == total {
+		fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", 50+len(p.what)))
 		return
 	}
 	const width = 30
-	filled := width * p.n / p.total
-	fmt.Fprintf(p.w, "\r%s [%s%s] %d/%d", p.what, strings.Repeat("=", filled), strings.Repeat(" ", width-filled), p.n, p.total)
-}
-
-func (p *progress) done() {
-	if p.w != nil {
-		fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", 50+len(p.what)))
-	}
+	filled := width * done / total
+	fmt.Fprintf(p.w, "\r%s [%s%s] %d/%d", p.what, strings.Repeat("=", filled), strings.Repeat(" ", width-filled), done, total)
 }

@@ -194,7 +194,7 @@ func readmeSetUp(t *testing.T, block []string) {
 		t.Chdir(t.TempDir())
 		mustRunCLI(t, args...)
 		// "writes the chapter in Markdown, HTML, PDF and TikZ into chapter13/"
-		for _, f := range []string{"chapter13.md", "chapter13.html", "chapter13.pdf", "chapter13.tex"} {
+		for _, f := range []string{"chapter13.md", "chapter13.html", "chapter13.pdf", "chapter13-tikz.tex", "chapter13-formulas.tex"} {
 			if _, err := os.Stat(filepath.Join("chapter13", f)); err != nil {
 				t.Errorf("README: %q wrote no %s", line, f)
 			}

@@ -1,13 +1,15 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 
-	"memsym/programs"
+	"memsym/doc"
 	"memsym/record"
+	"memsym/source"
 )
 
 func init() {
@@ -18,17 +20,20 @@ func init() {
 	})
 }
 
-const recordUsage = "--program NAME [--dim B=2,T=16] [--const D=64] [-o FILE]"
+const recordUsage = "--program NAME | --torch 'FILE.py:FUNCTION [recorder flags]' [--dim B=2,T=16] [--const D=64] [--step [--remat R] [--optimizer O] [--types T]] [-o FILE]"
 
 // runRecord records a bundled program and writes the recording in the
 // canonical form to stdout, or to a file replaced whole only on success.
 func runRecord(stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet("record", recordUsage, stderr)
 	name := fs.String("program", "", "the bundled program's `name` (memsym programs lists them)")
+	torchArgs := fs.String("torch", "", "record a PyTorch model instead: `FILE.py:FUNCTION [recorder flags]` (docs/torch.md)")
 	var dims, consts assignments
 	fs.Var(&dims, "dim", "dimensions' values `K=V` (repeatable, or B=2,T=16); the others take their defaults")
 	fs.Var(&consts, "const", "constants' values `K=V` (repeatable, or D=64,H=2); the others take their defaults")
 	out := fs.String("o", "", "write the recording to `FILE` instead of stdout")
+	var step stepFlags
+	step.register(fs)
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -36,22 +41,49 @@ func runRecord(stdout, stderr io.Writer, args []string) error {
 	if len(rest) > 0 {
 		return usagef("record takes no arguments, found %q; usage: memsym record %s", rest[0], recordUsage)
 	}
-	if *name == "" {
-		return usagef("record needs --program NAME; memsym programs lists them")
+	if *torchArgs != "" {
+		if *name != "" || len(consts) > 0 {
+			return usagef("--torch records a PyTorch model: drop --program and --const (give constants to the recorder: --torch 'FILE.py:FUNCTION --const D=64')")
+		}
+		src := &source.Torch{Args: *torchArgs, Jobs: 1}
+		defer src.Close()
+		rec, err := src.Record(context.Background(), dims.point())
+		if err != nil {
+			return err
+		}
+		return writeRecording(stdout, *out, rec)
 	}
-	p, err := programs.Lookup(*name)
+	if *name == "" {
+		return usagef("record needs --program NAME or --torch FILE.py:FUNCTION; memsym programs lists the bundled programs")
+	}
+	src, err := source.NewProgram(*name, consts.values()) // a usage error for an unknown program or constant
 	if err != nil {
+		return err
+	}
+	p := src.P
+	for _, d := range dims {
+		if _, ok := src.Default().Value(d.name); !ok {
+			return usagef("--dim %s: %s has no dimension %s; its dimensions are %s", d.name, p.Name, d.name, doc.AndList(src.Default().Names()))
+		}
+	}
+	if p, err = step.stepOf(p); err != nil {
 		return err
 	}
 	rec, err := p.Record(dims.values(), consts.values())
 	if err != nil {
 		return err
 	}
-	if *out == "" {
+	return writeRecording(stdout, *out, rec)
+}
+
+// writeRecording writes rec to stdout, or to the file path when it is not
+// "".
+func writeRecording(stdout io.Writer, path string, rec *record.Recording) error {
+	if path == "" {
 		_, err := rec.WriteTo(stdout)
 		return err
 	}
-	return writeFileAtomic(*out, rec)
+	return writeFileAtomic(path, rec)
 }
 
 // writeFileAtomic writes rec to a new file beside path and renames it to

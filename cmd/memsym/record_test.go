@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"memsym/count"
 	"memsym/poly"
 	"memsym/record"
 )
@@ -47,7 +48,7 @@ func TestRecordCmdReadsBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := record.Count(rec)
+	c := count.At(rec)
 	if !c.Peak.Equal(poly.Int(149504)) || !c.Needs.Equal(poly.Int(1052928)) {
 		t.Errorf("read back: peak %s, needs %s; want 149504 and 1052928", c.Peak, c.Needs)
 	}
@@ -68,8 +69,8 @@ func TestRecordCmdFile(t *testing.T) {
 		t.Fatalf("the file holds %d bytes (%v), stdout %d", len(got), err, len(want))
 	}
 
-	if _, _, code := runRecordCmd("record", "--program", "mlp-width", "--dim", "Q=1", "-o", path); code != 1 {
-		t.Errorf("an unknown dimension: exit %d, want 1", code)
+	if _, _, code := runRecordCmd("record", "--program", "mlp-width", "--dim", "Q=1", "-o", path); code != 2 {
+		t.Errorf("an unknown dimension: exit %d, want 2 (bad usage)", code)
 	}
 	if again, _ := os.ReadFile(path); string(again) != want {
 		t.Errorf("a failed record changed %s", path)
@@ -86,13 +87,14 @@ func TestRecordCmdErrors(t *testing.T) {
 		code int
 		want string // the last line of stderr
 	}{
-		{[]string{"record"}, 2, "memsym: record needs --program NAME; memsym programs lists them"},
+		{[]string{"record"}, 2, "memsym: record needs --program NAME or --torch FILE.py:FUNCTION; memsym programs lists the bundled programs"},
 		{[]string{"record", "--program", "gpt-course", "extra"}, 2, `memsym: record takes no arguments, found "extra"; usage: memsym record ` + recordUsage},
 		{[]string{"record", "--program", "gpt-course", "--dim", "B"}, 2, ""},
 		{[]string{"record", "--program", "gpt-course", "--dim", "B=x"}, 2, ""},
 		{[]string{"record", "--program", "gpt-course", "--dim", "B=2", "--dim", "B=3"}, 2, ""},
-		{[]string{"record", "--program", "gpt"}, 1, `memsym: no bundled program "gpt": expected one of gpt-course, llama2-7b-block, llama2-7b-block-int4, bert-encoder, encdec-cross, decode-kv-cache, mlp-width, mlp-train-step, conv-same, ssm-scan, moe-layer, views-heavy, mixed-precision, synthetic, layers-as-dim, strided-conv`},
-		{[]string{"record", "--program", "gpt-course", "--dim", "N=3"}, 1, `memsym: program gpt-course has no dimension "N": its dimensions are B, T`},
+		{[]string{"record", "--program", "gpt"}, 2, `memsym: no bundled program "gpt": expected one of gpt-course, llama2-7b-block, llama2-7b-block-int4, bert-encoder, encdec-cross, decode-kv-cache, mlp-width, mlp-train-step, conv-same, ssm-scan, moe-layer, views-heavy, mixed-precision, synthetic, layers-as-dim, strided-conv`},
+		{[]string{"record", "--program", "gpt-course", "--dim", "N=3"}, 2, `memsym: --dim N: gpt-course has no dimension N; its dimensions are B and T`},
+		{[]string{"record", "--program", "gpt-course", "--const", "Q=3"}, 2, `memsym: --const Q: gpt-course has no constant Q; its constants are D, H and L`},
 		{[]string{"record", "--program", "gpt-course", "--const", "D=63"}, 1, "memsym: program gpt-course: D = 63 is not divisible by H = 2"},
 		{[]string{"record", "--program", "gpt-course", "--dim", "B=0"}, 1, "memsym: program gpt-course: dimension B = 0: expected an integer from 1 to 1099511627776"},
 		{[]string{"record", "--program", "gpt-course", "-o", "/nonexistent-dir/r.jsonl"}, 1, ""},

@@ -1,13 +1,15 @@
 package main
 
 import (
-	"encoding/json"
+	"context"
 	"fmt"
 	"io"
 	"strings"
 
-	"memsym/dominance"
-	"memsym/interp"
+	"memsym/doc"
+	"memsym/model"
+	"memsym/record"
+	"memsym/source"
 )
 
 func init() {
@@ -27,33 +29,24 @@ that no other is proven to dominate for dimensions >= 1.
 
 The recordings come from files (3^k of them, forming the grid, with --check
 files off it), from --recorder COMMAND run at each point, or from a bundled
---program.
+--program. With --program or --recorder the model is checked at two points off
+the grid by default, chosen to share no divisor with the grid's steps.
+
+With --step, a training step's model (docs/step.md): of recordings of a step,
+or of a bundled program's step under --remat, --optimizer and --types; with
+--compare, the analytic estimates as polynomials beside the exact terms.
 `
 
-// model is a program's symbolic model with its pruned peak candidates.
-type model struct {
-	*interp.Model
-	cands []dominance.Candidate
-	front *dominance.Frontier
-}
-
 // buildModel records (or reads) the grid and the check points, interpolates
-// and prunes.
-func buildModel(sf *sourceFlags, files []string, stderr io.Writer) (*model, error) {
-	grid, checks, cleanup, err := sf.sources(files, stderr)
-	defer cleanup()
+// and prunes. The source it returns stays open for further recordings; the
+// caller closes it, also when err is not nil.
+func buildModel(sf *sourceFlags, files []string, stderr io.Writer) (*model.Model, source.Source, error) {
+	src, spec, err := sf.open(files, stderr)
 	if err != nil {
-		return nil, err
+		return nil, &source.Files{}, err // nothing to close
 	}
-	m, err := interp.Build(grid, checks)
-	if err != nil {
-		return nil, err
-	}
-	cands := make([]dominance.Candidate, len(m.Candidates))
-	for i, c := range m.Candidates {
-		cands[i] = dominance.Candidate{Poly: c.Poly, Op: c.Op}
-	}
-	return &model{Model: m, cands: cands, front: dominance.Prune(cands)}, nil
+	m, err := model.Build(context.Background(), src, spec)
+	return m, src, err
 }
 
 func symbolicCmd(stdout, stderr io.Writer, args []string) error {
@@ -61,77 +54,85 @@ func symbolicCmd(stdout, stderr io.Writer, args []string) error {
 	var sf sourceFlags
 	sf.register(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
+	var step stepFlags
+	step.register(fs)
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	m, err := buildModel(&sf, files, stderr)
+	if step.step {
+		if *asJSON {
+			return usagef("--json does not go with --step")
+		}
+		return symbolicStep(stdout, stderr, &step, &sf, files)
+	}
+	if err := step.check(false); err != nil {
+		return err
+	}
+	m, src, err := buildModel(&sf, files, stderr)
+	defer src.Close()
 	if err != nil {
 		return err
 	}
 	if *asJSON {
-		return writeSymbolicJSON(stdout, m)
+		return writeJSON(stdout, m.JSON())
 	}
 	_, err = io.WriteString(stdout, symbolicText(m))
 	return err
 }
 
 // symbolicText writes the model as the seed's presk memory --symbolic does.
-func symbolicText(m *model) string {
+func symbolicText(m *model.Model) string {
 	var b strings.Builder
-	rec := m.Structure
-	fmt.Fprintf(&b, "memsym symbolic: %s, in %s: each buffer's bytes interpolated on %s, %s\n",
-		entryName(rec.Header.Entry, rec.Header.Realization), andList(m.Vars), gridString(m.Vars, m.Grid), checkedString(m.Vars, m.Checked))
+	h := m.Header()
+	if len(m.Vars) == 0 {
+		fmt.Fprintf(&b, "memsym symbolic: %s has no dimensions: its bytes are the same at every point, read from one recording\n", entryName(h))
+	} else {
+		fmt.Fprintf(&b, "memsym symbolic: %s, in %s, in bytes: each buffer's bytes interpolated on %s, %s\n",
+			entryName(h), doc.AndList(m.Vars), gridString(m), checkedString(m))
+	}
 	fmt.Fprintf(&b, "  %-11s %s\n", "parameters", m.Params)
 	fmt.Fprintf(&b, "  %-11s %s\n", "inputs", m.Inputs)
 	fmt.Fprintf(&b, "  %-11s %s\n", "outputs", m.Outputs)
-	kept := m.front.Kept
+	kept := m.Front.Kept
 	if len(kept) == 1 {
-		fmt.Fprintf(&b, "  %-11s %s, %s\n", "peak", m.cands[kept[0]].Poly, m.opString(m.cands[kept[0]].Op))
+		fmt.Fprintf(&b, "  %-11s %s, at %s\n", "peak", m.Cands[kept[0]].Poly, m.Where(m.Cands[kept[0]].Op))
 	} else {
 		claim := "none of which dominates another"
-		if n := len(m.front.Undecided); n > 0 {
-			claim = fmt.Sprintf("none proven to dominate another; %s undecided (kept, neither proven nor refuted)", plural(n, "pair", "pairs"))
+		if n := len(m.Front.Undecided); n > 0 {
+			claim = fmt.Sprintf("none proven to dominate another; %s undecided (kept, neither proven nor refuted)", doc.Plural(n, "pair", "pairs"))
 		}
 		fmt.Fprintf(&b, "  %-11s the largest of %d, %s:\n", "peak", len(kept), claim)
 		for _, i := range kept {
-			fmt.Fprintf(&b, "                %s, %s\n", m.cands[i].Poly, m.opString(m.cands[i].Op))
+			fmt.Fprintf(&b, "                %s, at %s\n", m.Cands[i].Poly, m.Where(m.Cands[i].Op))
 		}
-		for _, pr := range m.front.Undecided {
-			fmt.Fprintf(&b, "              undecided: operation %d against operation %d\n", m.cands[pr[0]].Op, m.cands[pr[1]].Op)
+		for _, pr := range m.Front.Undecided {
+			fmt.Fprintf(&b, "              undecided: operation %d against operation %d\n", m.Cands[pr[0]].Op, m.Cands[pr[1]].Op)
 		}
 	}
-	fmt.Fprintf(&b, "  %-11s %d live-bytes polynomials among %d operations, %d pruned by a proof of dominance\n",
-		"candidates", len(m.cands), len(rec.Ops), len(m.cands)-len(kept))
+	fmt.Fprintf(&b, "  %-11s %s among %s, %d pruned by a proof of dominance\n", "candidates",
+		doc.Plural(len(m.Cands), "live-bytes polynomial", "live-bytes polynomials"), doc.Plural(len(m.Structure.Ops), "operation", "operations"), len(m.Cands)-len(kept))
 	return b.String()
 }
 
-// opString names an operation: "at operation 19 (`Linear.apply/%5` in blocks[0].ff.up)".
-func (m *model) opString(op int) string {
-	o := &m.Structure.Ops[op-1]
-	if o.Path == "" {
-		return fmt.Sprintf("at operation %d (`%s`)", op, o.Label)
-	}
-	return fmt.Sprintf("at operation %d (`%s` in %s)", op, o.Label, o.Path)
-}
-
-func entryName(entry, realization string) string {
+// entryName writes "`GPT.apply` in f64".
+func entryName(h *record.Header) string {
 	s := "the recording"
-	if entry != "" {
-		s = "`" + entry + "`"
+	if h.Entry != "" {
+		s = "`" + h.Entry + "`"
 	}
-	if realization != "" {
-		s += " in " + realization
+	if h.Realization != "" {
+		s += " in " + h.Realization
 	}
 	return s
 }
 
 // gridString writes "B ∈ {16, 32, 48}, T ∈ {256, 512, 768}".
-func gridString(vars []string, grid [][]int64) string {
+func gridString(m *model.Model) string {
 	var parts []string
-	for i, v := range vars {
+	for i, v := range m.Vars {
 		var xs []string
-		for _, x := range grid[i] {
+		for _, x := range m.Grid[i] {
 			xs = append(xs, fmt.Sprint(x))
 		}
 		parts = append(parts, fmt.Sprintf("%s ∈ {%s}", v, strings.Join(xs, ", ")))
@@ -139,112 +140,16 @@ func gridString(vars []string, grid [][]int64) string {
 	return strings.Join(parts, ", ")
 }
 
-func pointString(vars []string, p []int64) string {
-	var parts []string
-	for i, v := range vars {
-		parts = append(parts, fmt.Sprintf("%s = %d", v, p[i]))
-	}
-	return strings.Join(parts, ", ")
-}
-
-func checkedString(vars []string, checked [][]int64) string {
-	if len(checked) == 0 {
-		return "checked at no point off the grid (give --check to check one)"
+// checkedString writes "checked at B = 64, T = 1024 and B = 65, T = 1025",
+// or says that the model is unchecked.
+func checkedString(m *model.Model) string {
+	checks := m.CheckPoints()
+	if len(checks) == 0 {
+		return "UNCHECKED: no point off the grid was recorded to check them (give --check)"
 	}
 	var parts []string
-	for _, p := range checked {
-		parts = append(parts, pointString(vars, p))
+	for _, p := range checks {
+		parts = append(parts, p.String())
 	}
 	return "checked at " + strings.Join(parts, "; ")
-}
-
-// andList writes "B", "B and T", "B, S and T".
-func andList(xs []string) string {
-	switch len(xs) {
-	case 0:
-		return "no dimensions"
-	case 1:
-		return xs[0]
-	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
-type polyJSON struct {
-	Poly string `json:"poly"`
-}
-
-type candidateJSON struct {
-	Poly  string `json:"poly"`
-	Op    int    `json:"op"`
-	Label string `json:"label"`
-	Path  string `json:"path"`
-}
-
-type undecidedJSON struct {
-	A candidateJSON `json:"a"`
-	B candidateJSON `json:"b"`
-}
-
-type symbolicJSON struct {
-	Entry       string             `json:"entry"`
-	Realization string             `json:"realization"`
-	Dims        []string           `json:"dims"`
-	Grid        map[string][]int64 `json:"grid"`
-	Checked     []map[string]int64 `json:"checked"`
-	Operations  int                `json:"operations"`
-	Params      polyJSON           `json:"params"`
-	Inputs      polyJSON           `json:"inputs"`
-	Outputs     polyJSON           `json:"outputs"`
-	Peak        []candidateJSON    `json:"peak"`
-	Undecided   []undecidedJSON    `json:"undecided"`
-	Candidates  int                `json:"candidates"`
-}
-
-func (m *model) candidateJSON(i int) candidateJSON {
-	c := m.cands[i]
-	o := &m.Structure.Ops[c.Op-1]
-	return candidateJSON{Poly: c.Poly.ASCII(), Op: c.Op, Label: o.Label, Path: o.Path}
-}
-
-func writeSymbolicJSON(w io.Writer, m *model) error {
-	out := symbolicJSON{
-		Entry:       m.Structure.Header.Entry,
-		Realization: m.Structure.Header.Realization,
-		Dims:        m.Vars,
-		Grid:        map[string][]int64{},
-		Checked:     []map[string]int64{},
-		Operations:  len(m.Structure.Ops),
-		Params:      polyJSON{m.Params.ASCII()},
-		Inputs:      polyJSON{m.Inputs.ASCII()},
-		Outputs:     polyJSON{m.Outputs.ASCII()},
-		Peak:        []candidateJSON{},
-		Undecided:   []undecidedJSON{},
-		Candidates:  len(m.cands),
-	}
-	for i, v := range m.Vars {
-		out.Grid[v] = m.Grid[i]
-	}
-	for _, p := range m.Checked {
-		pt := map[string]int64{}
-		for i, v := range m.Vars {
-			pt[v] = p[i]
-		}
-		out.Checked = append(out.Checked, pt)
-	}
-	for _, i := range m.front.Kept {
-		out.Peak = append(out.Peak, m.candidateJSON(i))
-	}
-	for _, pr := range m.front.Undecided {
-		out.Undecided = append(out.Undecided, undecidedJSON{m.candidateJSON(pr[0]), m.candidateJSON(pr[1])})
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"memsym/model"
 	"memsym/poly"
 	"memsym/programs"
 )
@@ -46,7 +47,7 @@ func TestSymbolicGolden(t *testing.T) {
 func TestSymbolicSeed(t *testing.T) {
 	out := mustRunCLI(t, "symbolic", "--program", "gpt-course", "--const", courseConsts)
 	want := []string{
-		"memsym symbolic: `GPT.apply` in f64, in B and T: each buffer's bytes interpolated on B ∈ {16, 32, 48}, T ∈ {256, 512, 768}, checked at B = 64, T = 1024",
+		"memsym symbolic: `GPT.apply` in f64, in B and T, in bytes: each buffer's bytes interpolated on B ∈ {16, 32, 48}, T ∈ {256, 512, 768}, checked at B = 64, T = 1024",
 		"  inputs      8 · B · T + 3072 · T + 85745664",
 		"  outputs     736 · B · T",
 		"  peak        the largest of 3, none of which dominates another:",
@@ -139,7 +140,7 @@ func TestSymbolicJSONParsesBack(t *testing.T) {
 		want, ops := textPolys(t, text)
 		js := mustRunCLI(t, append([]string{"symbolic", "--json"}, args...)...)
 
-		var out symbolicJSON
+		var out model.SymbolicJSON
 		if err := json.Unmarshal([]byte(js), &out); err != nil {
 			t.Fatalf("%v: %v", args, err)
 		}
@@ -208,13 +209,12 @@ func walkPolys(v any, f func(string)) {
 	}
 }
 
-// TestSymbolicRefuses: the two programs memsym must refuse are refused,
-// with a message that says why.
+// TestSymbolicRefuses: the program memsym must refuse is refused, with a
+// message that says why.
 func TestSymbolicRefuses(t *testing.T) {
 	for _, c := range []struct {
 		program, want string
 	}{
-		{"layers-as-dim", "cannot be interpolated: make it a constant"},
 		{"strided-conv", "not a polynomial of degree ≤ 2"},
 	} {
 		out, errs, code := runCLI("symbolic", "--program", c.program)
@@ -250,6 +250,9 @@ func TestSymbolicFiles(t *testing.T) {
 	for p, path := range recordGrid(t, dir, []int64{64}, []int64{1024}) {
 		paths[p] = path
 	}
+	for p, path := range recordGrid(t, dir, []int64{115}, []int64{1795}) {
+		paths[p] = path
+	}
 	var grid []string
 	for _, b := range []int64{16, 32, 48} {
 		for _, tt := range []int64{256, 512, 768} {
@@ -257,9 +260,10 @@ func TestSymbolicFiles(t *testing.T) {
 		}
 	}
 	check := paths[[2]int64{64, 1024}]
+	check2 := paths[[2]int64{115, 1795}] // the program's second default check point
 
 	want := mustRunCLI(t, "symbolic", "--program", "gpt-course", "--const", courseConsts)
-	got := mustRunCLI(t, append([]string{"symbolic", "--check", check}, grid...)...)
+	got := mustRunCLI(t, append([]string{"symbolic", "--check", check, "--check", check2}, grid...)...)
 	if got != want {
 		t.Errorf("from files:\n%s\nwith --program:\n%s", got, want)
 	}
@@ -268,7 +272,7 @@ func TestSymbolicFiles(t *testing.T) {
 	for i, g := range grid {
 		reversed[len(grid)-1-i] = g
 	}
-	if got := mustRunCLI(t, append(append([]string{"symbolic"}, reversed...), "--check", check)...); got != want {
+	if got := mustRunCLI(t, append(append([]string{"symbolic"}, reversed...), "--check", check, "--check", check2)...); got != want {
 		t.Errorf("from the files in reverse order:\n%s", got)
 	}
 
@@ -276,7 +280,7 @@ func TestSymbolicFiles(t *testing.T) {
 	noCheck := mustRunCLI(t, append([]string{"symbolic"}, grid...)...)
 	head, rest, _ := strings.Cut(noCheck, "\n")
 	_, wantRest, _ := strings.Cut(want, "\n")
-	if !strings.HasSuffix(head, "checked at no point off the grid (give --check to check one)") || rest != wantRest {
+	if !strings.HasSuffix(head, "UNCHECKED: no point off the grid was recorded to check them (give --check)") || rest != wantRest {
 		t.Errorf("without --check:\n%s", noCheck)
 	}
 

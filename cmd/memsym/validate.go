@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"memsym/doc"
 	"memsym/record"
 )
 
@@ -33,26 +34,23 @@ func validateCmd(stdout, stderr io.Writer, args []string) error {
 		return usagef("validate needs one or more recording files")
 	}
 	for _, f := range files {
-		rec, err := record.ReadFile(f)
+		sum, err := record.ValidateFile(f)
 		if err != nil {
 			return err
 		}
-		views := 0
-		for i := range rec.Buffers {
-			if rec.Buffers[i].IsView {
-				views++
-			}
-		}
-		name, parts := f, plural(len(rec.Buffers)-views, "buffer", "buffers")
+		name, parts := f, doc.Plural(sum.Buffers, "buffer", "buffers")
 		if f == "-" {
 			name = "<stdin>"
 		}
-		if views > 0 {
-			parts += ", " + plural(views, "view", "views")
+		if sum.Views > 0 {
+			parts += ", " + doc.Plural(sum.Views, "view", "views")
 		}
-		fmt.Fprintf(stdout, "%s: ok: %s, %s, %s at %s\n", name,
-			parts, plural(len(rec.Ops), "operation", "operations"),
-			entryName(rec.Header.Entry, rec.Header.Realization), record.PointString(rec.Header.Dims))
+		at := "with no dimensions"
+		if len(sum.Header.Dims) > 0 {
+			at = "at " + sum.Header.Dims.String()
+		}
+		fmt.Fprintf(stdout, "%s: ok: %s, %s, %s %s\n", name,
+			parts, doc.Plural(sum.Ops, "operation", "operations"), entryName(&sum.Header), at)
 	}
 	return nil
 }

@@ -1,0 +1,277 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"memsym/doc"
+	"memsym/dominance"
+	"memsym/model"
+	"memsym/poly"
+)
+
+func init() {
+	register(&command{
+		name:  "eval",
+		short: "evaluate the model at a point, or the peak piece by piece along a dimension, without recording",
+		run:   evalCmd,
+	})
+}
+
+const evalUsage = `--at B=8,T=4096 | --along T [--at B=8] [--units iec|si|bytes] [--json] [source flags] [R1.jsonl ...]
+
+Builds the symbolic model as memsym symbolic does, then evaluates it from
+its polynomials alone; nothing more is recorded.
+
+With --at giving every dimension a value: the parameters, inputs, outputs,
+each kept peak candidate, the peak and the candidate that holds it (the
+first operation whose live bytes reach it, as in a recording) and the
+needs (the inputs and the peak), each in bytes with its polynomial.
+
+With --along DIM: the peak along DIM as one table of pieces, from–to, the
+candidate holding the peak there and the peak's and the needs' polynomials
+on it, the other dimensions fixed by --at or, where the holder does not
+depend on them, free. Then the kept candidates proven never to hold the
+peak alone: at every point with dimensions >= 1 they are at most the
+largest of the others.
+`
+
+func evalCmd(stdout, stderr io.Writer, args []string) error {
+	fs := newFlagSet("eval", evalUsage, stderr)
+	var sf sourceFlags
+	sf.register(fs)
+	var at assignments
+	fs.Var(&at, "at", "the point, `B=8,T=4096` (repeatable); with --along, the other dimensions to fix")
+	along := fs.String("along", "", "the `dimension` to follow the peak along, piece by piece")
+	units := addUnits(fs)
+	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
+	files, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if *along == "" && len(at) == 0 {
+		return usagef("eval needs --at B=N,T=N, a value for each dimension, or --along DIM")
+	}
+	m, src, err := buildModel(&sf, files, stderr)
+	defer src.Close()
+	if err != nil {
+		return err
+	}
+	if *along != "" {
+		return evalAlong(stdout, m, *along, at, *asJSON)
+	}
+	p, err := m.PointOf(at.values())
+	if err != nil {
+		return usagef("--at %s: %v", at.String(), err)
+	}
+	t, err := m.Eval(p)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(stdout, m.EvalJSON(t))
+	}
+	_, err = io.WriteString(stdout, evalText(m, t, *units))
+	return err
+}
+
+// bytesCells writes a figure as two cells of a table: "98328576 bytes"
+// and "(93.8 MiB)", the second empty when the units add nothing.
+func bytesCells(x poly.Rat, units doc.Units) []string {
+	approx := units.Approx(x)
+	if approx != "" {
+		approx = "(" + approx + ")"
+	}
+	noun := " bytes"
+	if x.Equal(poly.Int(1)) {
+		noun = " byte"
+	}
+	return []string{doc.Decimal(x) + noun, approx}
+}
+
+// evalText writes the terms at a point as a table.
+func evalText(m *model.Model, t *model.Terms, units doc.Units) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "memsym eval: %s at %s, from the polynomials (in bytes); nothing recorded:\n", entryName(m.Header()), pointOrNone(t.Point.String()))
+	row := func(what string, x poly.Rat, formula string) []string {
+		return append(append([]string{"  " + what}, bytesCells(x, units)...), formula)
+	}
+	peakWhere := "no operations"
+	if t.PeakOp > 0 {
+		peakWhere = "at " + whereAt(m, t.Op, t.PeakOp)
+	}
+	holder := "0"
+	if t.Holder >= 0 {
+		holder = m.Cands[t.Holder].Poly.String()
+	}
+	rows := [][]string{
+		row("parameters", t.Params, m.Params.String()),
+		row("inputs", t.Inputs, m.Inputs.String()),
+		row("outputs", t.Outputs, m.Outputs.String()),
+		row("peak", t.Peak, holder+", "+peakWhere),
+		row("needs", t.Needs, "the inputs and the peak"),
+	}
+	b.WriteString(alignColumns(rows, "lrll"))
+	if len(m.Front.Kept) > 1 {
+		fmt.Fprintf(&b, "the peak is the largest of %d candidates there:\n", len(m.Front.Kept))
+		rows = nil
+		for i, k := range m.Front.Kept {
+			c := m.Cands[k]
+			mark := ""
+			if t.Holder >= 0 && t.Kept[i].Equal(t.Peak) {
+				mark = "  ← the peak"
+			}
+			rows = append(rows, append(append([]string{fmt.Sprintf("  operation %d", c.Op)}, bytesCells(t.Kept[i], units)...), c.Poly.String()+mark))
+		}
+		b.WriteString(alignColumns(rows, "lrll"))
+	}
+	return b.String()
+}
+
+// whereAt names the model's operation op as operation n of a recording at
+// the point: "operation 12 (`SelfAttention.apply/%21` in blocks[0].attn)".
+func whereAt(m *model.Model, op, n int) string {
+	w := m.Where(op)
+	return fmt.Sprintf("operation %d%s", n, w[strings.Index(w, " ("):])
+}
+
+func pointOrNone(s string) string {
+	if s == "" {
+		return "its one point"
+	}
+	return s
+}
+
+// evalAlong prints the peak along a dimension piece by piece, and the
+// candidates never holding it alone.
+func evalAlong(stdout io.Writer, m *model.Model, along string, at assignments, asJSON bool) error {
+	if len(m.Vars) == 0 {
+		return usagef("--along %s: the program has no dimensions", along)
+	}
+	if !contains(m.Vars, along) {
+		return usagef("--along %s: no dimension %s (the dimensions are %s)", along, along, strings.Join(m.Vars, ", "))
+	}
+	fixed := at.values()
+	for _, a := range at {
+		if !contains(m.Vars, a.name) || a.name == along {
+			return usagef("--at %s: expected one of the other dimensions (%s)", a.name, strings.Join(without(m.Vars, along), ", "))
+		}
+		if a.value < 1 {
+			return usagef("--at %s=%d: dimensions are integers of at least 1", a.name, a.value)
+		}
+	}
+	pw, err := m.Piecewise(along, fixed)
+	var dep *dominance.DependsError
+	if errors.As(err, &dep) {
+		return usagef("along %s the candidate holding the peak may depend on %s: give a value with --at %s", dep.Dim, doc.AndList(dep.Vars), strings.Join(placeholders(dep.Vars), ","))
+	}
+	if err != nil {
+		return err
+	}
+	cov := m.Coverage()
+	if asJSON {
+		return writeJSON(stdout, m.PiecewiseJSON(pw, cov))
+	}
+	_, err = io.WriteString(stdout, piecewiseText(m, pw, cov))
+	return err
+}
+
+func placeholders(vars []string) []string {
+	out := make([]string, len(vars))
+	for i, v := range vars {
+		out[i] = v + "=N"
+	}
+	return out
+}
+
+// piecewiseText writes the pieces as a table, the holders' operations
+// named below it, then the candidates never holding the peak alone.
+func piecewiseText(m *model.Model, pw *model.Piecewise, cov []model.Coverage) string {
+	var b strings.Builder
+	var where []string
+	if len(pw.Fixed) > 0 {
+		where = append(where, "at "+pw.Fixed.String())
+	}
+	if len(pw.Free) > 0 {
+		where = append(where, "for every "+strings.Join(pw.Free, ", ")+" ≥ 1")
+	}
+	ctx := ""
+	if len(where) > 0 {
+		ctx = ", " + strings.Join(where, " and ")
+	}
+	fmt.Fprintf(&b, "memsym eval: %s, the peak along %s%s, in bytes; nothing recorded:\n", entryName(m.Header()), pw.Dim, ctx)
+	rows := [][]string{{"  " + pw.Dim, "holder", "peak", "needs"}}
+	var ops []int
+	for _, p := range pw.Pieces {
+		op := m.Cands[p.Holder].Op
+		if !containsInt(ops, op) {
+			ops = append(ops, op)
+		}
+		rows = append(rows, []string{"  " + spanString(p.From, p.To), fmt.Sprintf("operation %d", op), p.Peak.String(), p.Needs.String()})
+	}
+	b.WriteString(alignColumns(rows, "llll"))
+	for _, op := range ops {
+		fmt.Fprintf(&b, "%s\n", m.Where(op))
+	}
+	covered := m.Covered(cov)
+	if len(covered) > 0 {
+		fmt.Fprintf(&b, "never holding the peak alone, proven for every %s ≥ 1:\n", strings.Join(m.Vars, ", "))
+		for _, c := range covered {
+			fmt.Fprintf(&b, "  %s, %s: %s\n", m.Where(m.Cands[c.Cand].Op), m.Cands[c.Cand].Poly, coverageProof(m, c))
+		}
+	}
+	for _, c := range cov {
+		if c.Verdict == dominance.Undecided {
+			fmt.Fprintf(&b, "undecided whether it ever holds the peak alone: %s, at %s\n", m.Cands[c.Cand].Poly, m.Where(m.Cands[c.Cand].Op))
+		}
+	}
+	return b.String()
+}
+
+// coverageProof says why a covered candidate never holds the peak alone.
+func coverageProof(m *model.Model, c model.Coverage) string {
+	var ops []string
+	for _, k := range c.By {
+		ops = append(ops, fmt.Sprint(m.Cands[k].Op))
+	}
+	which := "operation " + ops[0]
+	if len(ops) > 1 {
+		which = "the largest of operations " + doc.AndList(ops)
+		if len(ops) == 2 {
+			which = "the larger of operations " + doc.AndList(ops)
+		}
+	}
+	if c.Along != "" {
+		return fmt.Sprintf("at most %s, which hold the peak along %s on stretches proven for every other dimension", which, c.Along)
+	}
+	if len(c.Weights) == 0 {
+		return "at most " + which
+	}
+	var terms []string
+	for i, k := range c.By {
+		terms = append(terms, fmt.Sprintf("%s × operation %d's", c.Weights[i], m.Cands[k].Op))
+	}
+	return fmt.Sprintf("at most %s, a weighted mean, so at most %s", strings.Join(terms, " + "), which)
+}
+
+// spanString writes "1 to 149", "150", or "≥ 150" (to 0: without end).
+func spanString(from, to int64) string {
+	switch {
+	case to == 0:
+		return fmt.Sprintf("≥ %d", from)
+	case from == to:
+		return fmt.Sprint(from)
+	}
+	return fmt.Sprintf("%d to %d", from, to)
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"memsym/model"
+)
+
+// TestEvalGolden: the model's terms at a point, and the peak along T piece
+// by piece, with the candidates that never hold it alone; go test -update
+// rewrites the goldens.
+func TestEvalGolden(t *testing.T) {
+	for _, c := range []struct {
+		golden string
+		args   []string
+		want   []string
+	}{
+		{"eval/gpt-course-course.txt",
+			[]string{"eval", "--program", "gpt-course", "--const", courseConsts, "--at", "B=8,T=4096"},
+			[]string{
+				"memsym eval: `GPT.apply` in f64 at B = 8, T = 4096, ",
+				"  parameters     98328576 bytes  (93.8 MiB)  3072 · T + 85745664",
+				"  peak        19662897152 bytes  (18.3 GiB)  144 · B · T² + 6144 · B · T + 8 · T², at operation 12 ",
+				"  operation 12  19662897152 bytes  (18.3 GiB)  144 · B · T² + 6144 · B · T + 8 · T²  ← the peak",
+			}},
+		{"eval/gpt-course-course-along.txt",
+			[]string{"eval", "--program", "gpt-course", "--const", courseConsts, "--along", "T"},
+			[]string{
+				"memsym eval: `GPT.apply` in f64, the peak along T, for every B ≥ 1, in bytes",
+				"  1 to 149  operation 19  27648 · B · T + 8 · T² ",
+				"  ≥ 150     operation 12  144 · B · T² + 6144 · B · T + 8 · T² ",
+				"never holding the peak alone, proven for every B, T ≥ 1:",
+				"  operation 10 (`SelfAttention.apply/%13` in blocks[0].attn), 48 · B · T² + 12288 · B · T + 8 · T²: at most the larger of operations 12 and 19",
+			}},
+		{"eval/llama2-7b-block-along.txt",
+			[]string{"eval", "--program", "llama2-7b-block", "--along", "T", "--at", "B=1"},
+			[]string{
+				"  1 to 445  operation 19  148480 · T ",
+				"  ≥ 446     operation 11  260 · T² + 32768 · T ",
+				"never holding the peak alone, proven for every B, T ≥ 1:",
+				"  operation 7 ",
+				"  operation 10 ",
+			}},
+		{"eval/mixed-precision.txt",
+			[]string{"eval", "--program", "mixed-precision", "--at", "B=4,T=8"},
+			nil},
+	} {
+		out := mustRunCLI(t, c.args...)
+		golden(t, c.golden, []byte(out))
+		checkLinesInOrder(t, out, c.want)
+	}
+}
+
+// TestEvalAgreesWithMemory: eval at a point says what memory says of a
+// recording there.
+func TestEvalAgreesWithMemory(t *testing.T) {
+	var e model.EvalJSON
+	if err := json.Unmarshal([]byte(mustRunCLI(t, "eval", "--program", "gpt-course", "--at", "B=3,T=77", "--json")), &e); err != nil {
+		t.Fatal(err)
+	}
+	rec := filepath.Join(t.TempDir(), "rec.jsonl")
+	if err := os.WriteFile(rec, []byte(mustRunCLI(t, "record", "--program", "gpt-course", "--dim", "B=3", "--dim", "T=77")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var mj model.MemoryJSON
+	if err := json.Unmarshal([]byte(mustRunCLI(t, "memory", "--json", rec)), &mj); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range [][2]string{
+		{e.Params.Bytes, mj.Parameters.Bytes}, {e.Inputs.Bytes, mj.Inputs}, {e.Outputs.Bytes, mj.Outputs},
+		{e.Peak.Bytes, mj.Peak.Bytes}, {e.Needs.Bytes, mj.Needs},
+	} {
+		if c[0] != c[1] {
+			t.Errorf("eval says %s, memory %s", c[0], c[1])
+		}
+	}
+	if e.Peak.Operation != mj.Peak.Operation {
+		t.Errorf("eval's peak at operation %d, memory's at %d", e.Peak.Operation, mj.Peak.Operation)
+	}
+}
+
+func TestEvalJSONGolden(t *testing.T) {
+	golden(t, "eval/gpt-course-course.json", []byte(mustRunCLI(t, "eval", "--program", "gpt-course", "--const", courseConsts, "--at", "B=8,T=4096", "--json")))
+	out := mustRunCLI(t, "eval", "--program", "gpt-course", "--const", courseConsts, "--along", "T", "--json")
+	golden(t, "eval/gpt-course-course-along.json", []byte(out))
+	var p model.PiecewiseJSON
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Pieces) != 2 || len(p.NeverAlone) != 1 || p.NeverAlone[0].Candidate.Op != 10 || strings.Join(p.ForAll, ",") != "B" {
+		t.Errorf("%+v", p)
+	}
+}
+
+func TestEvalRefusals(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{}, "memsym: eval needs --at B=N,T=N, a value for each dimension, or --along DIM"},
+		{[]string{"--at", "B=8"}, "memsym: --at B=8: no value for T: every dimension (B, T) needs one"},
+		{[]string{"--at", "B=8,T=2,L=3"}, "memsym: --at B=8,L=3,T=2: no dimension L (the dimensions are B, T)"},
+		{[]string{"--along", "L"}, "memsym: --along L: no dimension L (the dimensions are B, T)"},
+		{[]string{"--along", "T", "--at", "T=3"}, "memsym: --at T: expected one of the other dimensions (B)"},
+		{[]string{"--along", "B"}, "memsym: along B the candidate holding the peak may depend on T: give a value with --at T=N"},
+	} {
+		out, errs, code := runCLI(append([]string{"eval", "--program", "gpt-course"}, c.args...)...)
+		if code != 2 || out != "" || errs != c.want+"\n" {
+			t.Errorf("%v: exit %d, stdout %q\n got %s\nwant %s", c.args, code, out, errs, c.want)
+		}
+	}
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"memsym/model"
+	"memsym/page"
+	"memsym/record"
+	"memsym/source"
+)
+
+func init() {
+	register(&command{
+		name:  "page",
+		short: "write the interactive memory page: one HTML file, sliders and exact counts",
+		run:   pageCmd,
+	})
+}
+
+const pageUsage = `-o DIR [--name NAME] [--at B=2,T=16] [--max T=65536] [source flags] [R1.jsonl ...]
+
+Writes NAME.html into DIR: one self-contained page (its style, script and
+data inline; it fetches nothing) with a slider and a number box per
+dimension, a stored type per parameter group and a memory budget. It shows
+the parameters, inputs, outputs, the peak and the operation that reaches
+it, the needs and where they cross the budget, the live bytes over the
+operations and the network coloured by each call's share of the peak, all
+counted exactly from the model's polynomials by the page's own script.
+The model is at one set of constants, --const's or the program's defaults
+(the course GPT: --const D=384 --const H=6 --const L=6). memsym explain
+--format page writes the same page beside the chapter.
+`
+
+func pageCmd(stdout, stderr io.Writer, args []string) error {
+	fs := newFlagSet("page", pageUsage, stderr)
+	var sf sourceFlags
+	sf.register(fs)
+	out := fs.String("o", "", "the `directory` to write into (required)")
+	name := fs.String("name", "", "the page's file `name` (default: the program's name, or memory)")
+	var at, maxes assignments
+	fs.Var(&at, "at", "the sliders' first values: `B=2,T=16` (default: a bundled program's own point, else the first grid point)")
+	fs.Var(&maxes, "max", "a dimension's largest value on the page: `T=65536` (default: 512 for B, 32768 for the others, or twice the largest recorded)")
+	files, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		return usagef("page needs -o DIR, the directory to write the page into")
+	}
+	if sf.program != "" && len(at) == 0 {
+		p, err := source.NewProgram(sf.program, nil)
+		if err != nil {
+			return err
+		}
+		for _, d := range p.Default() {
+			at = append(at, assignment{d.Name, d.Value})
+		}
+	}
+	m, src, err := buildModel(&sf, files, stderr)
+	defer src.Close()
+	if err != nil {
+		return err
+	}
+	opt := page.Options{Title: pageTitle(&sf, files), Max: maxes.values()}
+	if len(at) > 0 {
+		given := at.values()
+		for _, v := range m.Vars {
+			x, ok := given[v]
+			if !ok {
+				return usagef("--at: no value for %s", v)
+			}
+			opt.At = append(opt.At, record.Dim{Name: v, Value: x})
+		}
+	}
+	for k := range opt.Max {
+		if !contains(m.Vars, k) {
+			return usagef("--max %s: no dimension %s", k, k)
+		}
+	}
+	if *name == "" {
+		*name = "memory"
+		if sf.program != "" {
+			*name = sf.program
+		}
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	path, err := page.Write(m, *out, *name, opt)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "memsym page: wrote %s into %s\n", filepath.Base(path), *out)
+	return nil
+}
+
+// pageTitle names the program at the top of its page.
+func pageTitle(sf *sourceFlags, files []string) string {
+	switch {
+	case sf.program != "":
+		return sf.program
+	case len(files) > 0:
+		return filepath.Base(files[0])
+	}
+	return "the recorder's program"
+}
+
+// writeExplainPage writes the page beside explain's chapter, as
+// STEM-page.html, and adds its name to written.
+func writeExplainPage(written []string, m *model.Model, dir, stem, program string, at record.Point) ([]string, error) {
+	path, err := page.Write(m, dir, stem+"-page", page.Options{Title: program, At: at})
+	if err != nil {
+		return written, fmt.Errorf("writing the page: %w", err)
+	}
+	return append(written, filepath.Base(path)), nil
+}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// memsym page writes one page; memsym explain --format page writes the
+// same page beside the chapter; bad flags are usage errors.
+func TestPageCommand(t *testing.T) {
+	dir := t.TempDir()
+	out, errs, code := runMemory("page", "--program", "llama2-7b-block", "-o", dir)
+	if code != 0 || out != "memsym page: wrote llama2-7b-block.html into "+dir+"\n" {
+		t.Fatalf("exit %d: %q %q", code, out, errs)
+	}
+	alone, err := os.ReadFile(filepath.Join(dir, "llama2-7b-block.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(alone), `<script type="application/json" id="memsym-data">`) {
+		t.Error("the page holds no data")
+	}
+
+	out, errs, code = runMemory("explain", "--program", "llama2-7b-block", "-o", dir, "--format", "md,page", "--verify", "0", "--name", "ch")
+	if code != 0 || !strings.Contains(out, "ch-page.html") {
+		t.Fatalf("explain --format page: exit %d: %q %q", code, out, errs)
+	}
+	beside, err := os.ReadFile(filepath.Join(dir, "ch-page.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(beside) != string(alone) {
+		t.Error("explain's page differs from memsym page's")
+	}
+
+	for _, args := range [][]string{
+		{"page", "--program", "llama2-7b-block"},
+		{"page", "--program", "llama2-7b-block", "-o", dir, "--max", "Q=5"},
+		{"page", "--program", "llama2-7b-block", "-o", dir, "--at", "B=2"},
+	} {
+		if _, errs, code := runMemory(args...); code != 2 {
+			t.Errorf("%v: exit %d (%s), want 2", args, code, strings.TrimSpace(errs))
+		}
+	}
+	if _, errs, code := runMemory("page", "--program", "llama2-7b-block", "-o", dir, "--max", "T=8"); code != 1 || !strings.Contains(errs, "below its first value") {
+		t.Errorf("--max T=8 under the first value 384: exit %d: %s", code, errs)
+	}
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestStepGolden runs memory --step and symbolic --step on the course GPT
+// at the seed's point and on a small step; go test -update rewrites the
+// goldens. The numbers are checked in packages programs and model.
+func TestStepGolden(t *testing.T) {
+	course := []string{"--program", "gpt-course", "--const", "D=384,H=6,L=6"}
+	for _, c := range []struct {
+		golden string
+		args   []string
+	}{
+		{"step/gpt-course-both.txt", append([]string{"memory", "--step", "--dim", "B=16,T=256", "--remat", "both", "--compare"}, course...)},
+		{"step/gpt-course-sgd-mixed.txt", append([]string{"memory", "--step", "--dim", "B=16,T=256", "--optimizer", "sgd", "--types", "params=bf16,activations=bf16,gradient=f32,states=f32,master=f32"}, course...)},
+		{"step/llama-symbolic.txt", []string{"symbolic", "--step", "--program", "llama2-7b-block", "--remat", "both", "--compare"}},
+		{"step/small-file.txt", []string{"memory", "--step", "--compare", "testdata/step/small.jsonl"}},
+	} {
+		out, errs, code := runMemory(c.args...)
+		if code != 0 || errs != "" {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errs)
+		}
+		golden(t, c.golden, []byte(out))
+	}
+}
+
+// TestStepRecordRoundTrip records a step with memsym record and counts
+// the file as memory --step counts the program.
+func TestStepRecordRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "step.jsonl")
+	if _, errs, code := runMemory("record", "--program", "gpt-course", "--step", "--remat", "recompute", "--optimizer", "lion", "-o", path); code != 0 {
+		t.Fatalf("record: %s", errs)
+	}
+	fromFile, errs, code := runMemory("memory", "--step", path)
+	if code != 0 {
+		t.Fatalf("memory --step FILE: %s", errs)
+	}
+	fromProgram, errs, code := runMemory("memory", "--step", "--program", "gpt-course", "--remat", "recompute", "--optimizer", "lion")
+	if code != 0 {
+		t.Fatalf("memory --step --program: %s", errs)
+	}
+	// The file's column is named "step", the program's "recompute"; the
+	// title of the program's says how it was trained.
+	norm := func(s string) string {
+		s = strings.ReplaceAll(s, "recompute", "step")
+		return strings.Join(strings.Fields(s[strings.Index(s, "\n"):]), " ")
+	}
+	if norm(fromFile) != norm(fromProgram) {
+		t.Errorf("memory --step on the recorded file:\n%s\non the program:\n%s", fromFile, fromProgram)
+	}
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(text), `{"memsym": 2,`) || !strings.Contains(string(text), `"phase": "optimizer"`) {
+		t.Errorf("the recording is not a version-2 step: %.200s", text)
+	}
+}
+
+// TestStepUsage checks the step's flags' misuse.
+func TestStepUsage(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"memory", "--remat", "both", "testdata/memory/mlp.jsonl"}, "memsym: --remat goes with --step\n"},
+		{[]string{"memory", "--program", "gpt-course"}, "memsym: --program, --dim and --const go with --step; memory counts a recording file\n"},
+		{[]string{"memory", "--step", "--optimizer", "sgd", "testdata/step/small.jsonl"}, "memsym: --optimizer goes with --program: a recording of a step was made with its own\n"},
+		{[]string{"memory", "--step", "--program", "gpt-course", "--remat", "sometimes"}, "memsym: --remat sometimes: expected store, recompute or both\n"},
+		{[]string{"memory", "--step", "--program", "gpt-course", "--optimizer", "adam"}, "memsym: --optimizer: unknown optimizer \"adam\": expected adamw, adamw-inplace, sgd, lion, adafactor\n"},
+		{[]string{"memory", "--step", "--json", "--program", "gpt-course"}, "memsym: --json does not go with --step\n"},
+		{[]string{"symbolic", "--compare", "--program", "gpt-course"}, "memsym: --compare goes with --step\n"},
+		{[]string{"record", "--program", "gpt-course", "--step", "--remat", "both"}, "memsym: --remat both: a recording is of one step; record store and recompute apart\n"},
+	} {
+		_, errs, code := runMemory(c.args...)
+		if code != 2 || errs != c.want {
+			t.Errorf("%v: exit %d, %q; want exit 2, %q", c.args, code, errs, c.want)
+		}
+	}
+	_, errs, code := runMemory("memory", "--step", "testdata/memory/mlp.jsonl")
+	if code != 1 || !strings.Contains(errs, "testdata/memory/mlp.jsonl: the recording's operations have no phases") {
+		t.Errorf("memory --step on a recording of one call: exit %d, %q", code, errs)
+	}
+	_, errs, code = runMemory("memory", "--step", "--program", "mlp-train-step")
+	if code != 1 || !strings.Contains(errs, "mlp-train-step has no --step: it records a training step already") {
+		t.Errorf("memory --step on mlp-train-step: exit %d, %q", code, errs)
+	}
+}

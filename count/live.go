@@ -1,0 +1,82 @@
+package count
+
+import "memsym/record"
+
+// Life is the span of operations during which a buffer is live: from First to
+// Last, both included, numbered from 1. The zero Life is never live.
+type Life struct {
+	First, Last int
+}
+
+// Live reports whether the buffer is live at operation op.
+func (l Life) Live(op int) bool { return l.First != 0 && l.First <= op && op <= l.Last }
+
+// Lifetimes returns the life of each buffer of rec, by its position in
+// rec.Buffers, under the seed's rules:
+//
+//   - a temp buffer lives from the first operation that writes it to the last
+//     that reads or writes it, both included, so that an operation's inputs
+//     and outputs are live together; one written and never read lives at its
+//     writing operations only;
+//   - reading or writing a view reads or writes its base;
+//   - the result's buffers live to the last operation;
+//   - views and caller-held buffers (parameters, inputs) are never live: they
+//     are counted apart.
+//
+// Lives depend only on the operations, not on the sizes, so recordings of
+// one program at different points share them.
+func Lifetimes(rec *record.Recording) []Life {
+	lives := make([]Life, len(rec.Buffers))
+	base := baseIndex(rec)
+	touch := func(id int64, op int, write bool) {
+		i := base[position(rec, id)]
+		l := &lives[i]
+		if l.First == 0 {
+			if !write {
+				return // a caller-held buffer: a Recording has no temp read before it is written
+			}
+			l.First = op
+		}
+		l.Last = op
+	}
+	for n := range rec.Ops {
+		op := &rec.Ops[n]
+		for _, id := range op.Writes {
+			touch(id, n+1, true)
+		}
+		for _, id := range op.Reads {
+			touch(id, n+1, false)
+		}
+	}
+	for _, id := range rec.Result {
+		if l := &lives[base[position(rec, id)]]; l.First != 0 {
+			l.Last = len(rec.Ops)
+		}
+	}
+	for i := range rec.Buffers {
+		if b := &rec.Buffers[i]; b.IsView || b.Role.Held() {
+			lives[i] = Life{}
+		}
+	}
+	return lives
+}
+
+// baseIndex maps each buffer's position to the position of its base.
+func baseIndex(rec *record.Recording) []int {
+	base := make([]int, len(rec.Buffers))
+	for i := range rec.Buffers {
+		if b := &rec.Buffers[i]; b.IsView {
+			base[i] = base[position(rec, b.Of)] // a view's base is declared before it
+		} else {
+			base[i] = i
+		}
+	}
+	return base
+}
+
+// position returns the position of the buffer or view id, which a
+// Recording's checks guarantee is declared.
+func position(rec *record.Recording, id int64) int {
+	i, _ := rec.Position(id)
+	return i
+}

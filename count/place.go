@@ -1,0 +1,176 @@
+package count
+
+import (
+	"math"
+	"math/big"
+	"slices"
+
+	"memsym/poly"
+	"memsym/record"
+)
+
+// Align is the alignment of every placed buffer's offset, in bytes.
+const Align = 64
+
+// Placement is where Place puts each temp buffer.
+type Placement struct {
+	Offsets []poly.Rat // by position in rec.Buffers; zero for a buffer not placed
+	Placed  []bool     // by position: the buffer is a temp with bytes and a life
+	Size    poly.Rat   // the largest end, offset plus bytes, over the placed buffers
+}
+
+// Place puts every temp buffer that has bytes and a life at an offset: the
+// largest first (ties in declaration order), each at the lowest offset, a
+// multiple of Align, where it overlaps no buffer already placed whose life
+// overlaps its life. Views, caller-held buffers and empty buffers take no
+// room. The size is at least the peak of live bytes.
+//
+// Finding the buffers placed beside one takes an interval tree over the
+// lives, so placing n buffers costs O(n log n) plus O(k log n) for each
+// buffer whose life overlaps k placed ones: near n log n when few buffers
+// live at once, as in a forward pass, and quadratic only when most lives
+// overlap most others.
+func Place(rec *record.Recording, lives []Life) *Placement {
+	p := &Placement{Offsets: make([]poly.Rat, len(rec.Buffers)), Placed: make([]bool, len(rec.Buffers))}
+	var items []int // positions of the buffers to place
+	for i, l := range lives {
+		if b := &rec.Buffers[i]; l.First != 0 && !b.IsView && !b.Role.Held() && b.Bytes.Sign() > 0 {
+			items = append(items, i)
+			p.Placed[i] = true
+		}
+	}
+	if len(items) == 0 {
+		return p
+	}
+	// The tree's leaves are the items by the start of their lives.
+	byFirst := sortByFirst(items, lives, len(rec.Ops))
+	leafOf := make([]int, len(rec.Buffers))
+	for leaf, i := range byFirst {
+		leafOf[i] = leaf
+	}
+	tree := newLifeTree(len(byFirst))
+
+	order := slices.Clone(items)
+	slices.SortStableFunc(order, func(a, b int) int { return rec.Buffers[b].Bytes.Cmp(rec.Buffers[a].Bytes) })
+	extent := make([]poly.Rat, len(rec.Buffers)) // offset plus bytes rounded up to Align
+	var beside []int
+	for _, i := range order {
+		life := lives[i]
+		// The placed buffers whose lives overlap: among those whose lives
+		// start no later than this one ends, those that end no earlier.
+		starts, _ := slices.BinarySearchFunc(byFirst, life.Last+1, func(j, first int) int { return lives[j].First - first })
+		beside = tree.collect(beside[:0], starts, life.First)
+		for k, leaf := range beside {
+			beside[k] = byFirst[leaf]
+		}
+		if len(beside) > 1 {
+			slices.SortFunc(beside, func(a, b int) int { return p.Offsets[a].Cmp(p.Offsets[b]) })
+		}
+		need := roundUp(rec.Buffers[i].Bytes)
+		var off poly.Rat
+		for _, j := range beside {
+			if off.Add(need).Cmp(p.Offsets[j]) <= 0 {
+				break
+			}
+			if extent[j].Cmp(off) > 0 {
+				off = extent[j]
+			}
+		}
+		p.Offsets[i] = off
+		extent[i] = off.Add(need)
+		if end := off.Add(rec.Buffers[i].Bytes); end.Cmp(p.Size) > 0 {
+			p.Size = end
+		}
+		tree.set(leafOf[i], life.Last)
+	}
+	return p
+}
+
+// sortByFirst returns items ordered by the start of their lives, stably:
+// a counting sort, as lives start at operations 1 to ops.
+func sortByFirst(items []int, lives []Life, ops int) []int {
+	start := make([]int, ops+2)
+	for _, i := range items {
+		start[lives[i].First+1]++
+	}
+	for k := 1; k < len(start); k++ {
+		start[k] += start[k-1]
+	}
+	out := make([]int, len(items))
+	for _, i := range items {
+		f := lives[i].First
+		out[start[f]] = i
+		start[f]++
+	}
+	return out
+}
+
+// roundUp returns the bytes x rounded up to a multiple of Align.
+func roundUp(x poly.Rat) poly.Rat {
+	if n, d, ok := x.Small(); ok && n >= 0 {
+		q := n / d
+		if n%d != 0 {
+			q++
+		}
+		if q <= math.MaxInt64-Align {
+			return poly.Int((q + Align - 1) / Align * Align)
+		}
+	}
+	q, m := new(big.Int).DivMod(x.Num(), x.Den(), new(big.Int))
+	if m.Sign() != 0 {
+		q.Add(q, big.NewInt(1))
+	}
+	a := big.NewInt(Align)
+	q.Add(q, big.NewInt(Align-1))
+	q.Quo(q, a)
+	return poly.FromBigInt(q.Mul(q, a))
+}
+
+// lifeTree is a segment tree over leaves (buffers ordered by the start of
+// their lives) holding, for each range, the latest end of a life among the
+// leaves set so far (0 for none).
+type lifeTree struct {
+	size  int
+	last  []int
+	stack []lifeSpan // collect's, reused
+}
+
+type lifeSpan struct{ k, lo, hi int }
+
+func newLifeTree(n int) *lifeTree {
+	size := 1
+	for size < n {
+		size *= 2
+	}
+	return &lifeTree{size: size, last: make([]int, 2*size)}
+}
+
+// set marks a leaf placed, with the end of its life.
+func (t *lifeTree) set(leaf, last int) {
+	k := leaf + t.size
+	t.last[k] = last
+	for k /= 2; k >= 1; k /= 2 {
+		t.last[k] = max(t.last[2*k], t.last[2*k+1])
+	}
+}
+
+// collect appends the placed leaves below limit whose lives end at or after
+// from.
+func (t *lifeTree) collect(dst []int, limit, from int) []int {
+	stack := append(t.stack[:0], lifeSpan{1, 0, t.size})
+	for len(stack) > 0 {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if s.lo >= limit || t.last[s.k] < from {
+			continue
+		}
+		if s.k >= t.size {
+			dst = append(dst, s.k-t.size)
+			continue
+		}
+		mid := (s.lo + s.hi) / 2
+		stack = append(stack, lifeSpan{2*s.k + 1, mid, s.hi}, lifeSpan{2 * s.k, s.lo, mid})
+	}
+	t.stack = stack
+	return dst
+}

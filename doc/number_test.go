@@ -1,0 +1,146 @@
+package doc
+
+import (
+	"math/big"
+	"strings"
+	"testing"
+
+	"memsym/poly"
+)
+
+func bigRat(t *testing.T, s string) poly.Rat {
+	t.Helper()
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		t.Fatalf("bad rational %q", s)
+	}
+	return poly.FromBig(r)
+}
+
+func TestGroup(t *testing.T) {
+	for _, c := range []struct {
+		in, sep, want string
+	}{
+		{"0", ThinSpace, "0"},
+		{"999", ThinSpace, "999"},
+		{"1000", ThinSpace, "1\u2009000"},
+		{"4608", ThinSpace, "4\u2009608"},
+		{"86532096", ThinSpace, "86\u2009532\u2009096"},
+		{"86532096", LaTeXThinSpace, `86\,532\,096`},
+		{"86532096", NarrowNoBreakSpace, "86\u202f532\u202f096"},
+		{"-1234", ThinSpace, "-1\u2009234"},
+		{"3/2", ThinSpace, "3/2"},
+		{"-3/2", ThinSpace, "-3/2"},
+		{"2469135/2", " ", "2 469 135/2"},
+		{"123456789012345678901234567890", " ", "123 456 789 012 345 678 901 234 567 890"},
+	} {
+		if got := Group(bigRat(t, c.in), c.sep); got != c.want {
+			t.Errorf("Group(%s) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestHuman(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"3238627392", "3.2 GB"}, // the seed's kept-for-the-backward
+		{"920254480", "0.92 GB"}, // the seed's recompute peak
+		{"3762854984", "3.8 GB"},
+		{"903168", "0.90 MB"},
+		{"149504", "150 kB"},
+		{"23552", "24 kB"},
+		{"0", "0 B"},
+		{"512", "512 B"},
+		{"3/2", "3/2 B"}, // half a byte more than one: exact, never 1.5
+		{"899", "899 B"},
+		{"900", "0.90 kB"},
+		{"2250", "2.2 kB"}, // half to even
+		{"2350", "2.4 kB"},
+		{"22500", "22 kB"},
+		{"899999", "900 kB"},
+		{"1864417280", "1.9 GB"},
+		{"-3238627392", "-3.2 GB"},
+		{"5000000000000000000000", "5000 EB"},
+	} {
+		if got := Human(bigRat(t, c.in)); got != c.want {
+			t.Errorf("Human(%s) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestSignificant(t *testing.T) {
+	for _, c := range []struct {
+		in     string
+		digits int
+		want   string
+	}{
+		{"9/10", 2, "0.90"},
+		{"450123/1000", 2, "450"},
+		{"3762854984/920254480", 2, "4.1"}, // the seed's "4.1 times less"
+		{"1/3", 3, "0.333"},
+		{"25/10", 1, "2"},
+		{"35/10", 1, "4"},
+		{"7", 3, "7.00"},
+		{"0", 2, "0"},
+	} {
+		if got := Significant(bigRat(t, c.in), c.digits); got != c.want {
+			t.Errorf("Significant(%s, %d) = %q, want %q", c.in, c.digits, got, c.want)
+		}
+	}
+}
+
+func TestFixed(t *testing.T) {
+	for _, c := range []struct {
+		in     string
+		places int
+		want   string
+	}{
+		{"149504", 6, "149504"},
+		{"3/2", 6, "1.5"},
+		{"1/8", 6, "0.125"},
+		{"-5/2", 6, "-2.5"},
+		{"1/3", 6, "0.333333"},
+		{"2/3", 6, "0.666667"},
+		{"1/2", 0, "0"}, // half to even
+		{"3/2", 0, "2"},
+		{"-1/3", 2, "-0.33"},
+		{"100000000000000000000001/10", 1, "10000000000000000000000.1"},
+	} {
+		if got := Fixed(bigRat(t, c.in), c.places); got != c.want {
+			t.Errorf("Fixed(%s, %d) = %q, want %q", c.in, c.places, got, c.want)
+		}
+	}
+}
+
+func TestTimes(t *testing.T) {
+	if got := Times(poly.Int(1232256), poly.Int(149504)); got != "8.2" {
+		t.Errorf("Times = %q, want 8.2", got)
+	}
+	if got := Times(poly.Int(1), poly.Int(0)); got != "" {
+		t.Errorf("Times by 0 = %q, want empty", got)
+	}
+}
+
+// Group must write the same number as poly's String, separators aside.
+func FuzzGroup(f *testing.F) {
+	f.Add(int64(86532096), int64(1))
+	f.Add(int64(-3), int64(2))
+	f.Add(int64(-9223372036854775808), int64(7))
+	f.Fuzz(func(t *testing.T, n, d int64) {
+		if d == 0 {
+			return
+		}
+		x := poly.Frac(n, d)
+		got := strings.ReplaceAll(Group(x, ThinSpace), ThinSpace, "")
+		if got != x.String() {
+			t.Fatalf("Group(%v) without separators = %q", x, got)
+		}
+		for _, part := range strings.Split(strings.TrimPrefix(Group(x, ThinSpace), "-"), "/") {
+			groups := strings.Split(part, ThinSpace)
+			for i, g := range groups {
+				if len(g) > 3 || len(g) == 0 || (i > 0 && len(g) != 3) {
+					t.Fatalf("Group(%v) = %q: bad group %q", x, Group(x, ThinSpace), g)
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,226 @@
+package doc
+
+import (
+	"fmt"
+	"math/big"
+	"regexp"
+	"strings"
+
+	"memsym/poly"
+)
+
+// Units says how a byte figure is written beside its exact value: with
+// binary units (IEC, the default: 33.1 GiB), decimal units (SI: 35.5 GB),
+// or not at all (Bytes).
+type Units int
+
+const (
+	IEC   Units = iota // KiB, MiB, GiB, …: powers of 1024
+	SI                 // kB, MB, GB, …: powers of 1000
+	Bytes              // the exact figure alone
+)
+
+// unitNames are each system's units, from 1024¹ (or 1000¹) up.
+var unitNames = map[Units][]string{
+	IEC: {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"},
+	SI:  {"kB", "MB", "GB", "TB", "PB", "EB"},
+}
+
+// ParseUnits reads the name of a system of units: "iec", "si" or "bytes".
+func ParseUnits(s string) (Units, error) {
+	switch s {
+	case "iec":
+		return IEC, nil
+	case "si":
+		return SI, nil
+	case "bytes":
+		return Bytes, nil
+	}
+	return IEC, fmt.Errorf("expected bytes, si or iec, found %q", s)
+}
+
+func (u Units) String() string {
+	switch u {
+	case SI:
+		return "si"
+	case Bytes:
+		return "bytes"
+	}
+	return "iec"
+}
+
+// base returns 1024 for IEC and 1000 for SI.
+func (u Units) base() int64 {
+	if u == SI {
+		return 1000
+	}
+	return 1024
+}
+
+// Bytes writes a count of bytes exactly, with its size in u's units
+// beside it when it is at least one of them: "35500589056 bytes (33.1 GiB)",
+// "24578.5 bytes (24.0 KiB)", "512 bytes".
+func (u Units) Bytes(x poly.Rat) string {
+	noun := "bytes"
+	if x.Equal(poly.Int(1)) {
+		noun = "byte"
+	}
+	s := Decimal(x) + " " + noun
+	if a := u.Approx(x); a != "" {
+		s += " (" + a + ")"
+	}
+	return s
+}
+
+// Approx writes a count of bytes in the largest of u's units of which it
+// holds at least one, to three significant digits: "33.1 GiB", "24.0 KiB"
+// for 24578.5 bytes. A value that three digits or fewer give exactly is
+// written without trailing zeros: "80 GiB", "1.5 GiB". It returns "" when
+// u is Bytes or the count is less than one unit (1024 or 1000 bytes), whose
+// exact figure says it all. Rounding is half-to-even, in exact decimal
+// arithmetic.
+func (u Units) Approx(x poly.Rat) string {
+	names, ok := unitNames[u]
+	if !ok {
+		return ""
+	}
+	sign := ""
+	if x.Sign() < 0 {
+		sign, x = "-", x.Neg()
+	}
+	base := poly.Int(u.base())
+	if x.Cmp(base) < 0 {
+		return ""
+	}
+	unit, v := 0, x.Quo(base)
+	for unit+1 < len(names) && v.Cmp(base) >= 0 {
+		unit, v = unit+1, v.Quo(base)
+	}
+	s := significantUnit(v, 3)
+	if whole := len(strings.Split(s, ".")[0]); whole > 3 {
+		if unit+1 < len(names) {
+			// 999.5 KiB and more round to four digits: say it in MiB.
+			unit, v = unit+1, v.Quo(base)
+			s = significantUnit(v, 3)
+		} else {
+			s = significantUnit(v, whole) // beyond EiB: every digit of the whole part
+		}
+	}
+	return sign + s + " " + names[unit]
+}
+
+// significantUnit writes v (> 0) to the given number of significant
+// digits, or exactly without trailing zeros when as many digits or fewer
+// hold it exactly.
+func significantUnit(v poly.Rat, digits int) string {
+	s := Significant(v, digits)
+	if r, err := poly.ParseRat(s); err == nil && r.Equal(v) {
+		if strings.Contains(s, ".") {
+			s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+		}
+	}
+	return s
+}
+
+// Decimal writes x exactly as a plain decimal when its expansion ends (it
+// does when its denominator has no prime factor but 2 and 5): "24578.5",
+// "2.125", "-3". Any other rational is written n/d: "1/3".
+func Decimal(x poly.Rat) string {
+	if x.IsInt() {
+		return x.Num().String()
+	}
+	den := x.Den()
+	places := 0
+	for _, p := range []int64{2, 5} {
+		n := 0
+		q, r := new(big.Int), new(big.Int)
+		for {
+			q.QuoRem(den, big.NewInt(p), r)
+			if r.Sign() != 0 {
+				break
+			}
+			den.Set(q)
+			n++
+		}
+		places = max(places, n)
+	}
+	if den.Cmp(big.NewInt(1)) != 0 {
+		return x.String()
+	}
+	return Fixed(x, places)
+}
+
+// sizeUnits are the units ParseSize reads, by their name in lower case.
+var sizeUnits = map[string]struct {
+	base int64
+	pow  int
+}{
+	"": {1, 0}, "b": {1, 0},
+	"kb": {1000, 1}, "mb": {1000, 2}, "gb": {1000, 3}, "tb": {1000, 4}, "pb": {1000, 5}, "eb": {1000, 6},
+	"kib": {1024, 1}, "mib": {1024, 2}, "gib": {1024, 3}, "tib": {1024, 4}, "pib": {1024, 5}, "eib": {1024, 6},
+}
+
+// sizeSyntax is a decimal number, perhaps with an exponent, then perhaps
+// a unit.
+var sizeSyntax = regexp.MustCompile(`^([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE]([+-]?[0-9]{1,4}))?\s*([A-Za-z]*)$`)
+
+// maxExponent bounds a size's exponent, so that "1e999999" cannot ask for
+// a number of a million digits.
+const maxExponent = 30
+
+// SizeHelp says what a size may be, for messages.
+const SizeHelp = "expected a size such as 80GiB, 80GB or 8e10: a number of bytes, perhaps with a unit (kB, MB, GB, TB, PB, EB: powers of 1000; KiB, MiB, GiB, TiB, PiB, EiB: powers of 1024)"
+
+// ParseSize reads a size in bytes, exactly: "80GiB" is 85899345920,
+// "80GB" 80000000000, "8e10" 80000000000, "1.5GiB" 1610612736, "2.5"
+// two and a half bytes. Units are read in upper or lower case and all count
+// bytes; a bare "G" is refused as it may mean either GB or GiB.
+func ParseSize(s string) (poly.Rat, error) {
+	m := sizeSyntax.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return poly.Rat{}, fmt.Errorf("%s", SizeHelp)
+	}
+	unit, ok := sizeUnits[strings.ToLower(m[3])]
+	if !ok {
+		switch l := strings.ToLower(m[3]); l {
+		case "k", "m", "g", "t", "p", "e", "ki", "mi", "gi", "ti", "pi", "ei":
+			up := strings.ToUpper(l[:1])
+			if up == "K" {
+				return poly.Rat{}, fmt.Errorf("%q may mean kB (1000 bytes) or KiB (1024 bytes): say which", m[3])
+			}
+			return poly.Rat{}, fmt.Errorf("%q may mean %sB (powers of 1000) or %siB (powers of 1024): say which", m[3], up, up)
+		}
+		return poly.Rat{}, fmt.Errorf("unknown unit %q: %s", m[3], SizeHelp)
+	}
+	whole, frac, _ := strings.Cut(m[1], ".")
+	num, ok := new(big.Int).SetString(whole+frac, 10)
+	if !ok {
+		return poly.Rat{}, fmt.Errorf("%s", SizeHelp)
+	}
+	exp := -len(frac)
+	if m[2] != "" {
+		var e int
+		fmt.Sscan(m[2], &e)
+		if e > maxExponent || e < -maxExponent {
+			return poly.Rat{}, fmt.Errorf("exponent %d: expected one from -%d to %d", e, maxExponent, maxExponent)
+		}
+		exp += e
+	}
+	v := new(big.Rat).SetInt(num)
+	ten := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs(exp))), nil))
+	if exp >= 0 {
+		v.Mul(v, ten)
+	} else {
+		v.Quo(v, ten)
+	}
+	scale := new(big.Int).Exp(big.NewInt(unit.base), big.NewInt(int64(unit.pow)), nil)
+	v.Mul(v, new(big.Rat).SetInt(scale))
+	return poly.FromBig(v), nil
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}

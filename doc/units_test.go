@@ -1,0 +1,151 @@
+package doc
+
+import (
+	"math/big"
+	"strings"
+	"testing"
+
+	"memsym/poly"
+)
+
+func TestUnitsBytes(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		units Units
+		want  string
+	}{
+		{"35500589056", IEC, "35500589056 bytes (33.1 GiB)"},
+		{"35500589056", SI, "35500589056 bytes (35.5 GB)"},
+		{"35500589056", Bytes, "35500589056 bytes"},
+		{"49157/2", IEC, "24578.5 bytes (24.0 KiB)"},
+		{"24576", IEC, "24576 bytes (24 KiB)"},
+		{"85899345920", IEC, "85899345920 bytes (80 GiB)"},
+		{"80000000000", SI, "80000000000 bytes (80 GB)"},
+		{"1610612736", IEC, "1610612736 bytes (1.5 GiB)"},
+		{"1023", IEC, "1023 bytes"},
+		{"999", SI, "999 bytes"},
+		{"1000", SI, "1000 bytes (1 kB)"},
+		{"1024", IEC, "1024 bytes (1 KiB)"},
+		{"1048063", IEC, "1048063 bytes (1.00 MiB)"},  // 1023.499 KiB, four digits at three significant
+		{"1024000", IEC, "1024000 bytes (0.977 MiB)"}, // 1000 KiB
+		{"1022976", IEC, "1022976 bytes (999 KiB)"},
+		{"1048575", IEC, "1048575 bytes (1.00 MiB)"},
+		{"999999", SI, "999999 bytes (1.00 MB)"},
+		{"1", IEC, "1 byte"},
+		{"0", IEC, "0 bytes"},
+		{"5/2", IEC, "2.5 bytes"},
+		{"1/3", IEC, "1/3 bytes"},
+		{"17/8", IEC, "2.125 bytes"},
+		{"-2048", IEC, "-2048 bytes (-2 KiB)"},
+		{"1180591620717411303424", IEC, "1180591620717411303424 bytes (1024 EiB)"}, // beyond the largest unit
+	} {
+		r, _ := new(big.Rat).SetString(c.in)
+		if got := c.units.Bytes(poly.FromBig(r)); got != c.want {
+			t.Errorf("%v.Bytes(%s) = %q, want %q", c.units, c.in, got, c.want)
+		}
+	}
+}
+
+func TestDecimal(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"0", "0"}, {"-7", "-7"}, {"1/2", "0.5"}, {"-1/8", "-0.125"}, {"3/20", "0.15"},
+		{"1/1024", "0.0009765625"}, {"2/3", "2/3"}, {"1/6", "1/6"},
+		{"123456789012345678901234567891/2", "61728394506172839450617283945.5"},
+	} {
+		r, _ := new(big.Rat).SetString(c.in)
+		if got := Decimal(poly.FromBig(r)); got != c.want {
+			t.Errorf("Decimal(%s) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"80GiB", "85899345920"},
+		{"80GB", "80000000000"},
+		{"8e10", "80000000000"},
+		{"8E+10", "80000000000"},
+		{"1.5GiB", "1610612736"},
+		{"1.5 gib", "1610612736"},
+		{"0.1KiB", "512/5"},
+		{".5kB", "500"},
+		{"2.5", "5/2"},
+		{"12345", "12345"},
+		{"1e-3", "1/1000"},
+		{"3.", "3"},
+		{"1EiB", "1152921504606846976"},
+		{"16eib", "18446744073709551616"},
+		{"0", "0"},
+		{"24B", "24"},
+	} {
+		got, err := ParseSize(c.in)
+		if err != nil {
+			t.Errorf("ParseSize(%q): %v", c.in, err)
+			continue
+		}
+		if got.String() != c.want {
+			t.Errorf("ParseSize(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+	for _, c := range []struct{ in, want string }{
+		{"80 gigs", `unknown unit "gigs"`},
+		{"-5GB", "expected a size such as 80GiB"},
+		{"80G", `"G" may mean GB (powers of 1000) or GiB (powers of 1024): say which`},
+		{"8k", `"k" may mean kB (1000 bytes) or KiB (1024 bytes): say which`},
+		{"1e999", "exponent 999: expected one from -30 to 30"},
+		{"1e99999", "expected a size such as"},
+		{"", "expected a size such as"},
+		{"GiB", "expected a size such as"},
+		{"1/2", "expected a size such as"},
+		{"0x10", "expected a size such as"},
+		{"1,5GiB", "expected a size such as"},
+	} {
+		_, err := ParseSize(c.in)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ParseSize(%q): error %v, want one containing %q", c.in, err, c.want)
+		}
+	}
+}
+
+// TestParseSizeRoundTrip checks that every figure Bytes writes reads back
+// as its value.
+func TestParseSizeRoundTrip(t *testing.T) {
+	for _, s := range []string{"0", "1", "49157/2", "35500589056", "17/8", "123456789012345678901234567890"} {
+		r, _ := new(big.Rat).SetString(s)
+		x := poly.FromBig(r)
+		back, err := ParseSize(Decimal(x))
+		if err != nil || !back.Equal(x) {
+			t.Errorf("ParseSize(Decimal(%s)) = %v, %v", s, back, err)
+		}
+	}
+}
+
+func TestParseUnits(t *testing.T) {
+	for _, u := range []Units{IEC, SI, Bytes} {
+		got, err := ParseUnits(u.String())
+		if err != nil || got != u {
+			t.Errorf("ParseUnits(%q) = %v, %v", u.String(), got, err)
+		}
+	}
+	if _, err := ParseUnits("GiB"); err == nil {
+		t.Error("ParseUnits(GiB) succeeded")
+	}
+}
+
+func FuzzParseSize(f *testing.F) {
+	for _, s := range []string{"80GiB", "8e10", "1.5 gib", "80G", "", ".5kB", "1e-30"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		x, err := ParseSize(s)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("ParseSize(%q): error spans lines", s)
+			}
+			return
+		}
+		if x.Sign() < 0 {
+			t.Errorf("ParseSize(%q) = %s, negative", s, x)
+		}
+	})
+}

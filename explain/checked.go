@@ -1,0 +1,119 @@
+package explain
+
+import (
+	"memsym/doc"
+)
+
+// checked is the section that says how the counts and the polynomials were
+// checked, and what they were not checked against.
+func (w *writer) checked() doc.Section {
+	in := w.in
+	s := doc.Section{Title: "How it was checked"}
+	sym := in.Symbolic
+	switch {
+	case len(in.Vars) == 0:
+		s.Blocks = append(s.Blocks, para("Nothing was interpolated: ", doc.Code(in.Entry),
+			" has no dimensions, so its counts come from one recording and hold at every call at the same constants. Nothing further was checked."))
+		return s
+	case sym == nil && in.Point == nil:
+		s.Blocks = append(s.Blocks, para("Nothing was counted: neither a point nor polynomials were asked for."))
+		return s
+	case sym == nil:
+		s.Blocks = append(s.Blocks, para("The counts come from one recording at ", point(in.Point.At),
+			"; no polynomials were made, so there was nothing to check them against."))
+		return s
+	}
+	grid := []any{"Each buffer's bytes were interpolated exactly from recordings on a grid of three values per dimension, "}
+	grid = append(grid, gridWords(in.Vars, sym.Grid)...)
+	grid = append(grid, ". The operations must be the same at every point, so a dimension that counts a fold's iterations is refused.")
+	s.Blocks = append(s.Blocks, para(grid...))
+
+	if n := len(sym.Checked); n > 0 {
+		off := []any{"The polynomials were checked against ", pick(n == 1, "a recording at one point", "recordings at "+doc.Spell(n)+" points"), " off the grid, "}
+		for i, p := range sym.Checked {
+			switch {
+			case i > 0 && i == n-1:
+				off = append(off, " and ")
+			case i > 0:
+				off = append(off, "; ")
+			}
+			if len(p) > 1 && n > 1 {
+				off = append(off, append(append(doc.Math{doc.S("(")}, point(p)...), doc.S(")")))
+			} else {
+				off = append(off, point(p))
+			}
+		}
+		x := in.Vars[len(in.Vars)-1]
+		off = append(off, ": every buffer's bytes there ", pick(n == 1, "is", "are"), " what the polynomials give. ",
+			"A few points that agree are evidence, not proof: a size padded to a multiple of 64, ⌈"+x+"/64⌉ · 64, is 64 · "+x+" wherever "+x+" is a multiple of 64, so a check point that shares a divisor with the grid's step can miss it.")
+		s.Blocks = append(s.Blocks, para(off...))
+	} else {
+		s.Blocks = append(s.Blocks, para("No recording off the grid was checked against the polynomials: the model is UNCHECKED. ",
+			"Three values per dimension fit a polynomial of degree two in each exactly, whatever the sizes are, so only a recording at a further point can show that a buffer's bytes are no such polynomial."))
+	}
+
+	if len(in.Verified) == 0 {
+		why := in.Unverified
+		if why == "" {
+			why = "it was not asked for"
+		}
+		s.Blocks = append(s.Blocks, para("Check M3, which records the program afresh at further points and compares everything with the polynomials, was not run: ", why, "."))
+		return s
+	}
+	ok := 0
+	for _, v := range in.Verified {
+		if v.Err == "" {
+			ok++
+		}
+	}
+	n := len(in.Verified)
+	verdict := "All " + doc.Spell(n) + " agree."
+	switch {
+	case n == 1 && ok == 1:
+		verdict = "It agrees."
+	case n == 1:
+		verdict = "It disagrees."
+	case ok < n:
+		verdict = doc.Capital(doc.Spell(n-ok)) + " of them " + doc.Inflect(n-ok, "disagrees", "disagree") + "."
+	}
+	name := w.table()
+	s.Blocks = append(s.Blocks, para("Check M3 records the program afresh at points off the grid and compares everything with the polynomials: ",
+		"every buffer's bytes, the inputs, the outputs, the live bytes at every operation, and the peak with its operation. ",
+		"It was run at ", doc.Spell(n), " ", doc.Inflect(n, "point", "points"), " (", name, "). ", verdict))
+	t := &doc.Table{
+		Caption: inlines("Check M3: fresh recordings against the polynomials."),
+		Header:  []doc.Cell{cell("point"), cell("result")},
+		Align:   []doc.Align{doc.AlignLeft, doc.AlignLeft},
+	}
+	for _, v := range in.Verified {
+		result := cell("agrees")
+		if v.Err != "" {
+			result = cell("disagrees: " + v.Err)
+		}
+		t.Rows = append(t.Rows, []doc.Cell{cell(point(v.Point)), result})
+	}
+	s.Blocks = append(s.Blocks, t)
+	return s
+}
+
+// gridWords writes a grid: "B ∈ {16, 32, 48} and T ∈ {256, 512, 768}".
+func gridWords(vars []string, grid [][]int64) []any {
+	var parts []any
+	for i, values := range grid {
+		switch {
+		case i > 0 && i == len(grid)-1:
+			parts = append(parts, " and ")
+		case i > 0:
+			parts = append(parts, ", ")
+		}
+		m := doc.Math{doc.V(vars[i]), doc.S("∈"), doc.S("{")}
+		for j, v := range values {
+			if j > 0 {
+				m = append(m, doc.S(","))
+			}
+			m = append(m, doc.NInt(v))
+		}
+		parts = append(parts, append(m, doc.S("}")))
+	}
+	return parts
+}

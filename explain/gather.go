@@ -1,0 +1,123 @@
+package explain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"memsym/model"
+	"memsym/record"
+	"memsym/source"
+)
+
+// Request says what a chapter is to show of one program.
+type Request struct {
+	// Program names the program in the chapter.
+	Program string
+	// Source and Spec give the recordings of the model, at the chapter's
+	// constants.
+	Source source.Source
+	Spec   source.Spec
+	// At is the point to count; nil counts none, but a program without
+	// dimensions is always counted at its one recording.
+	At record.Point
+	// Along is the dimension of the crossovers; "" takes the last.
+	Along string
+	// Verify is how many points off the grid check M3 records afresh.
+	Verify int
+	// Confirm records both sides of every crossover.
+	Confirm bool
+	// Elsewhere are the program at other constants, whose crossovers the
+	// chapter gives too: sources that record at those constants.
+	Elsewhere []source.Source
+	// Scale says how the candidates' figure draws its axes.
+	Scale Scale
+}
+
+// Gather records, models, counts and checks what r asks, and returns the
+// chapter's content.
+func Gather(ctx context.Context, r *Request) (*Content, error) {
+	m, err := model.Build(ctx, r.Source, r.Spec)
+	if err != nil {
+		return nil, err
+	}
+	c := &Content{Program: r.Program, Model: m, Along: r.Along, Scale: r.Scale}
+	if r.Along != "" && !contains(m.Vars, r.Along) {
+		return nil, &source.UsageError{Msg: fmt.Sprintf("--along %s: no dimension %s (the dimensions are %s)", r.Along, r.Along, wordsList(m.Vars))}
+	}
+	if r.At != nil && len(m.Vars) > 0 {
+		if c.Counted, err = r.Source.Record(ctx, r.At); err != nil {
+			return nil, err
+		}
+	}
+	if c.Crossovers, err = Crossovers(m, r.Along, r.At); err != nil {
+		return nil, err
+	}
+	c.Confirmed, c.Unconfirmed, err = confirm(ctx, m, r.Source, c.Crossovers, r.At, r.Confirm)
+	if err != nil {
+		return nil, err
+	}
+	switch _, files := r.Source.(*source.Files); {
+	case r.Verify > 0:
+		c.Verified = m.Verify(ctx, r.Source, r.Verify, 1)
+	case files:
+		c.Unverified = "recordings read from files cannot be made at new points"
+	default:
+		c.Unverified = "it was not asked for"
+	}
+	for _, src := range r.Elsewhere {
+		om, err := model.Build(ctx, src, r.Spec)
+		if err != nil {
+			return nil, err
+		}
+		o := Other{Model: om}
+		if o.Crossovers, err = Crossovers(om, r.Along, r.At); err != nil {
+			return nil, err
+		}
+		if o.Crossovers == nil {
+			continue
+		}
+		if o.Confirmed, o.Unconfirmed, err = confirm(ctx, om, src, o.Crossovers, r.At, r.Confirm); err != nil {
+			return nil, err
+		}
+		c.Elsewhere = append(c.Elsewhere, o)
+	}
+	return c, nil
+}
+
+// confirm records src on both sides of each of c's crossovers, or says
+// why it did not.
+func confirm(ctx context.Context, m *model.Model, src source.Source, c *model.Crossovers, at record.Point, asked bool) ([]model.Confirmation, string, error) {
+	if c == nil || len(c.Segments) < 2 {
+		return nil, "", nil
+	}
+	if !asked {
+		return nil, "none was asked for", nil
+	}
+	out, err := m.Confirm(ctx, src, c, ConfirmBase(m, c, at))
+	if errors.Is(err, source.ErrCannotRecord) {
+		return nil, "recordings read from files cannot be made at new points", nil
+	}
+	return out, "", err
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// wordsList joins names with commas: "B, T".
+func wordsList(names []string) string {
+	s := ""
+	for i, n := range names {
+		if i > 0 {
+			s += ", "
+		}
+		s += n
+	}
+	return s
+}

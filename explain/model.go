@@ -1,0 +1,349 @@
+package explain
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"memsym/count"
+	"memsym/dominance"
+	"memsym/model"
+	"memsym/poly"
+	"memsym/record"
+)
+
+// Content is what a chapter is written from: one model, the recording
+// counted at one point at the model's constants, the model's checks, and
+// the crossovers at other constants.
+type Content struct {
+	// Program names the program: a bundled program's name or a file.
+	Program string
+	// Model is the memory model; nil for a chapter of counts alone.
+	Model *model.Model
+	// Along is the dimension along which the chapter says where each
+	// candidate holds the peak; "" takes the model's last.
+	Along string
+	// Crossovers are the model's along Along, as Crossovers finds them;
+	// nil has Build find them.
+	Crossovers *model.Crossovers
+	// Confirmed are recordings on both sides of each crossover (from
+	// Model.Confirm); Unconfirmed says why there are none, if there are
+	// crossovers.
+	Confirmed   []model.Confirmation
+	Unconfirmed string
+	// Counted is the recording counted at one point; nil for none. Its
+	// constants must be the model's.
+	Counted *record.Recording
+	// Verified are the model's checks at further points (check M3);
+	// Unverified says why there are none.
+	Verified   []model.Check
+	Unverified string
+	// Elsewhere are the crossovers at other constants.
+	Elsewhere []Other
+	// Scale says how the candidates' figure draws its axes.
+	Scale Scale
+}
+
+// Other is a model at other constants than the chapter's, of which the
+// chapter gives the crossovers.
+type Other struct {
+	Model       *model.Model
+	Crossovers  *model.Crossovers
+	Confirmed   []model.Confirmation
+	Unconfirmed string
+}
+
+// Build turns content into the chapter's input.
+func Build(c *Content) (*Input, error) {
+	in := &Input{Program: c.Program, Scale: c.Scale, Unverified: c.Unverified}
+	var h *record.Header
+	switch {
+	case c.Model != nil:
+		h = c.Model.Header()
+	case c.Counted != nil:
+		h = &c.Counted.Header
+	default:
+		return nil, fmt.Errorf("a chapter needs a model or a recording counted at a point")
+	}
+	in.Entry, in.Realization, in.Vars = h.Entry, h.Realization, h.Dims.Names()
+	in.Consts = nameValues(h.Consts)
+	if c.Counted != nil {
+		if c.Model != nil && constsString(c.Counted.Header.Consts) != constsString(h.Consts) {
+			return nil, fmt.Errorf("the point is counted at %s but the model is at %s: a chapter has one set of constants",
+				constsWords(c.Counted.Header.Consts), constsWords(h.Consts))
+		}
+		in.Point = pointCounts(c.Counted)
+	}
+	if c.Model != nil && len(c.Model.Vars) == 0 && in.Point == nil {
+		// Without dimensions the one recording is the program at every
+		// call: its counts are the model's.
+		in.Point = pointCounts(c.Model.Structure)
+	}
+	if c.Model != nil {
+		var at record.Point
+		if c.Counted != nil {
+			at = c.Counted.Header.Dims
+		}
+		sym, err := symbolicInput(c.Model, c.Along, at, c.Crossovers, c.Confirmed, c.Unconfirmed)
+		if err != nil {
+			return nil, err
+		}
+		in.Symbolic = sym
+	}
+	for _, o := range c.Elsewhere {
+		if o.Model == nil || o.Crossovers == nil {
+			return nil, fmt.Errorf("the crossovers at other constants need their model and their crossovers")
+		}
+		cands, cross, _ := crossRowsIndexed(o.Model, o.Crossovers, o.Confirmed, o.Unconfirmed)
+		common := nameCandidates(o.Model, cands)
+		in.Elsewhere = append(in.Elsewhere, Elsewhere{Consts: nameValues(o.Model.Header().Consts), Candidates: cands, Common: common, Cross: cross})
+	}
+	for _, chk := range c.Verified {
+		row := VerifyRow{Point: chk.Point}
+		if chk.Err != nil {
+			row.Err = strings.ReplaceAll(chk.Err.Error(), "\n", " ")
+		}
+		in.Verified = append(in.Verified, row)
+	}
+	return in, nil
+}
+
+// Crossovers finds the model's crossovers along the dimension along ("":
+// the last): for every value of the others where their order is proven
+// not to depend on them, else with the others at at's values (or, for
+// those at leaves out, the grid's smallest). It is nil for a model
+// without dimensions.
+func Crossovers(m *model.Model, along string, at record.Point) (*model.Crossovers, error) {
+	if len(m.Vars) == 0 {
+		return nil, nil
+	}
+	if along == "" {
+		along = m.Vars[len(m.Vars)-1]
+	}
+	c, err := m.Crossovers(along, nil)
+	var dep *dominance.DependsError
+	if !errors.As(err, &dep) {
+		return c, err
+	}
+	fixed := map[string]int64{}
+	for i, v := range m.Vars {
+		if v == along {
+			continue
+		}
+		fixed[v] = m.Grid[i][0]
+		if x, ok := at.Value(v); ok {
+			fixed[v] = x
+		}
+	}
+	return m.Crossovers(along, fixed)
+}
+
+// ConfirmBase is the point whose other dimensions recordings that
+// confirm c are made at: c's fixed values, else at's, else the grid's
+// smallest.
+func ConfirmBase(m *model.Model, c *model.Crossovers, at record.Point) record.Point {
+	base := make(record.Point, len(m.Vars))
+	for i, v := range m.Vars {
+		base[i] = record.Dim{Name: v, Value: m.Grid[i][0]}
+		if x, ok := c.Fixed[v]; ok {
+			base[i].Value = x
+		} else if x, ok := at.Value(v); ok {
+			base[i].Value = x
+		}
+	}
+	return base
+}
+
+func nameValues(cs []record.Const) []NameValue {
+	var out []NameValue
+	for _, c := range cs {
+		out = append(out, NameValue{Name: c.Name, Value: c.Value})
+	}
+	return out
+}
+
+func constsString(cs []record.Const) string {
+	var parts []string
+	for _, c := range cs {
+		parts = append(parts, c.Name+"="+c.Value)
+	}
+	return strings.Join(parts, ",")
+}
+
+func constsWords(cs []record.Const) string {
+	if len(cs) == 0 {
+		return "no constants"
+	}
+	var parts []string
+	for _, c := range cs {
+		parts = append(parts, c.Name+" = "+c.Value)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// pointCounts turns the counts of one recording into the chapter's.
+func pointCounts(rec *record.Recording) *PointCounts {
+	c := count.At(rec)
+	pc := &PointCounts{
+		At:  rec.Header.Dims,
+		Ops: c.Ops, Launches: c.Launches,
+		Params: c.Params, ParamElements: poly.FromBigInt(c.ParamElements),
+		Inputs: c.Inputs, Peak: c.Peak, Outputs: c.Outputs, Needs: c.Needs, Placed: c.Placed,
+		PeakOp: c.PeakOp, Live: c.Live,
+	}
+	if c.PeakOp > 0 {
+		op := &rec.Ops[c.PeakOp-1]
+		pc.PeakLabel, pc.PeakPath = op.Label, op.Path
+	}
+	lives := count.Lifetimes(rec)
+	for _, i := range c.AtPeak {
+		b := &rec.Buffers[i]
+		lb := LiveBuffer{Name: b.Name, Bytes: b.Bytes}
+		if lb.Name == "" {
+			lb.Name = fmt.Sprintf("buffer %d", b.ID)
+		}
+		if !b.DType.IsZero() {
+			lb.DType = b.DType.String()
+		}
+		if b.Shape != nil {
+			lb.Shape = shapeString(b.Shape)
+		}
+		if f := lives[i].First; f > 0 {
+			lb.MadeBy = rec.Ops[f-1].Path
+		}
+		pc.LiveAtPeak = append(pc.LiveAtPeak, lb)
+	}
+	sortedByBytes(pc.LiveAtPeak)
+	for _, call := range c.Calls {
+		it := max(call.Iterations, 1)
+		pc.Calls = append(pc.Calls, CallRow{Path: call.Path, Iterations: it, Depth: call.Depth, Share: call.Share, OwnPeak: call.OwnPeak})
+	}
+	pc.Bands = callBands(rec)
+	return pc
+}
+
+// callBands returns the runs of operations of each top-level call
+// (blocks[0], then blocks[1]), in order.
+func callBands(rec *record.Recording) []CallBand {
+	var out []CallBand
+	for i := range rec.Ops {
+		top, _, _ := strings.Cut(rec.Ops[i].Path, ".")
+		if top == "" {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].Name == top && out[n-1].Last == i {
+			out[n-1].Last = i + 1
+			continue
+		}
+		out = append(out, CallBand{Name: top, First: i + 1, Last: i + 1})
+	}
+	return out
+}
+
+func shapeString(shape []int64) string {
+	parts := make([]string, len(shape))
+	for i, n := range shape {
+		parts[i] = fmt.Sprint(n)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// symbolicInput turns the model into the chapter's, with its crossovers
+// (found here when cross is nil) and their confirmations.
+func symbolicInput(m *model.Model, along string, at record.Point, cross *model.Crossovers, confirmed []model.Confirmation, unconfirmed string) (*SymbolicModel, error) {
+	s := &SymbolicModel{Grid: m.Grid, Checked: m.CheckPoints(), Inputs: m.Inputs, Params: m.Params, Outputs: m.Outputs,
+		Ops: len(m.Structure.Ops), Distinct: len(m.Cands), Pruned: len(m.Front.PrunedBy), Kept: len(m.Front.Kept)}
+	for i := range m.Structure.Buffers {
+		b := &m.Structure.Buffers[i]
+		if b.IsView {
+			continue
+		}
+		s.Buffers++
+		if b.Shape == nil {
+			s.Shapeless++
+		}
+	}
+	if cross == nil && len(m.Vars) > 0 {
+		var err error
+		if cross, err = Crossovers(m, along, at); err != nil {
+			return nil, err
+		}
+	}
+	var cands []CandidateRow
+	var index map[int]int
+	cands, s.Cross, index = crossRowsIndexed(m, cross, confirmed, unconfirmed)
+	s.Common = nameCandidates(m, cands)
+	s.Candidates = cands
+	for _, pr := range m.Front.Undecided {
+		s.Undecided = append(s.Undecided, [2]int{index[pr[0]], index[pr[1]]})
+	}
+	return s, nil
+}
+
+// crossRowsIndexed returns the kept candidates' rows, with any pruned
+// candidate that holds the peak after them, the crossovers' rows (nil
+// when cross is), and each candidate's row by its index in m.Cands.
+func crossRowsIndexed(m *model.Model, cross *model.Crossovers, confirmed []model.Confirmation, unconfirmed string) ([]CandidateRow, *CrossRows, map[int]int) {
+	index := map[int]int{}
+	var cands []CandidateRow
+	add := func(i int) int {
+		if k, ok := index[i]; ok {
+			return k
+		}
+		c := m.Cands[i]
+		op := m.Op(c.Op)
+		index[i] = len(cands)
+		cands = append(cands, CandidateRow{Poly: c.Poly, Op: c.Op, Label: op.Label, Path: op.Path})
+		return index[i]
+	}
+	for _, i := range m.Front.Kept {
+		add(i)
+	}
+	if cross == nil {
+		return cands, nil, index
+	}
+	rows := &CrossRows{Along: cross.Dim, Unconfirmed: unconfirmed}
+	for _, v := range m.Vars {
+		if v == cross.Dim {
+			continue
+		}
+		if x, ok := cross.Fixed[v]; ok {
+			rows.Fixed = append(rows.Fixed, record.Dim{Name: v, Value: x})
+		} else {
+			rows.Free = append(rows.Free, v)
+		}
+	}
+	for _, seg := range cross.Segments {
+		rows.Segments = append(rows.Segments, SegmentRow{From: seg.From, To: seg.To, Holder: add(seg.Holder)})
+	}
+	for _, f := range confirmed {
+		rows.Confirmed = append(rows.Confirmed, ConfirmRow{Point: f.Point, Peak: f.Peak, PeakOp: f.PeakOp,
+			Predicted: add(f.Predicted), PredictedPeak: f.PredictedPeak, PredictedOp: m.Cands[f.Predicted].Op})
+	}
+	return cands, rows, index
+}
+
+// nameCandidates names each candidate by its largest live buffer (see
+// candidateNames) and returns the buffers live at every one of them that
+// it leaves out, if any.
+func nameCandidates(m *model.Model, cands []CandidateRow) *BufferName {
+	ops := make([]int, len(cands))
+	for i, c := range cands {
+		ops[i] = c.Op
+	}
+	names, common := candidateNames(m, ops, topOfGrid(m))
+	for i := range cands {
+		cands[i].Largest = names[i]
+	}
+	return common
+}
+
+// topOfGrid is each dimension at its largest grid value: the point at
+// which buffers are compared to name a live set by its largest.
+func topOfGrid(m *model.Model) map[string]int64 {
+	ref := map[string]int64{}
+	for i, v := range m.Vars {
+		ref[v] = m.Grid[i][len(m.Grid[i])-1]
+	}
+	return ref
+}

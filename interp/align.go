@@ -1,0 +1,359 @@
+package interp
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"memsym/record"
+)
+
+// A dimension that counts blocks. A layer count L changes the operations:
+// the recording at L holds one block of operations L times, each an
+// iteration of a fold (layers[0], layers[1], ...), so the grid's recordings
+// cannot be compared record by record. They are aligned instead: each
+// operation and buffer is placed on a template, a fixed one once, one in a
+// block by its place in the block and its iteration. Then every aligned
+// term is interpolated in L as in any other dimension: the parameters,
+// inputs and outputs, each fixed operation's live bytes and each block
+// operation's at the first and the last iteration, and likewise each
+// buffer's bytes.
+//
+// The iterations after the first step by equal bytes to the last (a
+// forward pass keeps each block's activations for the backward, or none):
+// at iteration t ≥ 1 of L, an operation's live bytes are the last's less
+// (L − 1 − t) steps. The first iteration stands apart, for it reads the
+// caller's inputs where the others read the block before. The step, a
+// polynomial in the other dimensions, is read from the grid's recordings
+// at L ≥ 3 and must be ≥ 0, so that the largest of the iterations after
+// the first is the last and the peak, the largest of the first's, the
+// last's and the fixed operations', is exact. All of it is checked at every
+// grid point and check point, exactly.
+
+// place is where an operation or buffer of one recording lies on the
+// template: its slot, and its iteration in the order of execution (0 for a
+// fixed one).
+type place struct {
+	slot, iter int
+}
+
+// template is what the recordings at every value of the folding dimension
+// share: the fixed operations and buffers and the blocks' runs, each
+// identified by a key.
+type template struct {
+	opKeys  []string // per operation slot
+	opRun   []int    // per operation slot: its run, −1 for a fixed one
+	bufKeys []string
+	bufRun  []int
+	runs    []runShape
+}
+
+// runShape is a run of iterations: how many operations each holds, and
+// whether they run from the last index down to 0.
+type runShape struct {
+	width int
+	down  bool
+	known bool // the direction is known: the run has two iterations or more
+}
+
+// layout is one recording placed on its template.
+type layout struct {
+	rec    *record.Recording
+	name   string // the source's name
+	n      int64  // the folding dimension's value
+	prefix string // the fold's call path
+	tmpl   template
+	ops    []place // per operation
+	bufs   []place // per buffer position
+	index  []int   // per operation: its fold index, −1 outside the fold
+}
+
+// foldIndex returns the iteration of the fold prefix in path ("layers[2]"
+// in "layers[2].up" for the prefix "layers"), or −1.
+func foldIndex(path, prefix string) int64 {
+	rest, ok := strings.CutPrefix(path, prefix+"[")
+	if !ok {
+		return -1
+	}
+	digits, _, ok := strings.Cut(rest, "]")
+	if !ok {
+		return -1
+	}
+	var k int64
+	if _, err := fmt.Sscan(digits, &k); err != nil {
+		return -1
+	}
+	return k
+}
+
+// pattern returns path with the fold prefix's iteration taken out.
+func pattern(path, prefix string) string {
+	if foldIndex(path, prefix) < 0 {
+		return path
+	}
+	_, rest, _ := strings.Cut(path[len(prefix):], "]")
+	return prefix + "[*]" + rest
+}
+
+// foldPrefixes returns the call paths (without their iteration) whose
+// iterations in rec are exactly 0 to n−1, as "layers" or "model.blocks".
+func foldPrefixes(rec *record.Recording, n int64) []string {
+	seen := map[string]map[int64]bool{}
+	for i := range rec.Ops {
+		path := rec.Ops[i].Path
+		for j := 0; j < len(path); j++ {
+			if path[j] != '[' {
+				continue
+			}
+			prefix := path[:j]
+			k := foldIndex(path, prefix)
+			if k < 0 {
+				continue
+			}
+			if seen[prefix] == nil {
+				seen[prefix] = map[int64]bool{}
+			}
+			seen[prefix][k] = true
+		}
+	}
+	var out []string
+	for prefix, ks := range seen {
+		if int64(len(ks)) != n {
+			continue
+		}
+		all := true
+		for k := int64(0); k < n; k++ {
+			all = all && ks[k]
+		}
+		if all {
+			out = append(out, prefix)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// misaligned is a refusal naming the first operation or buffer that does
+// not align.
+func (l *layout) misaligned(op int, why string) error {
+	o := &l.rec.Ops[op]
+	return fmt.Errorf("%s: operation %d (%q%s) does not align: %s; a dimension that changes the operations must count blocks that repeat one block exactly (as a layer count L does), else make it a constant",
+		at(l.name, o.Line), op+1, o.Label, inPath(o.Path), why)
+}
+
+// layoutOf places rec's operations and buffers, n being the folding
+// dimension's value and prefix the fold's call path.
+func layoutOf(rec *record.Recording, name string, n int64, prefix string) (*layout, error) {
+	l := &layout{rec: rec, name: name, n: n, prefix: prefix, ops: make([]place, len(rec.Ops)), index: make([]int, len(rec.Ops))}
+	t := &l.tmpl
+	type open struct {
+		run, iter  int
+		index      int64
+		start, pos int // the run's first operation; the position within the iteration
+	}
+	var cur *open
+	closeRun := func(end int) error {
+		if cur == nil {
+			return nil
+		}
+		if r := &t.runs[cur.run]; cur.iter == 0 {
+			r.width = cur.pos + 1
+		} else if cur.pos+1 != r.width {
+			return l.misaligned(end-1, fmt.Sprintf("the last iteration of %s holds %d operations, the first %d", prefix, cur.pos+1, r.width))
+		}
+		if int64(cur.iter+1) != n {
+			return l.misaligned(end-1, fmt.Sprintf("the run of %s's iterations it ends has %d, not %s = %d", prefix, cur.iter+1, "the dimension's value", n))
+		}
+		cur = nil
+		return nil
+	}
+	for i := range rec.Ops {
+		o := &rec.Ops[i]
+		k := foldIndex(o.Path, prefix)
+		l.index[i] = int(k)
+		key := o.Label + " @ " + pattern(o.Path, prefix)
+		switch {
+		case k < 0:
+			if err := closeRun(i); err != nil {
+				return nil, err
+			}
+			l.ops[i] = place{slot: len(t.opKeys)}
+			t.opKeys, t.opRun = append(t.opKeys, key), append(t.opRun, -1)
+			continue
+		case cur != nil && k == cur.index:
+			cur.pos++
+		case cur != nil && cur.iter == 0 && (k == cur.index+1 || k == cur.index-1) || cur != nil && cur.iter > 0 && k == cur.index+step(t.runs[cur.run].down):
+			r := &t.runs[cur.run]
+			if cur.iter == 0 {
+				r.width = cur.pos + 1
+				r.down, r.known = k < cur.index, true
+			} else if cur.pos+1 != r.width {
+				return nil, l.misaligned(i-1, fmt.Sprintf("iteration %d of %s holds %d operations, the first %d", cur.index, prefix, cur.pos+1, r.width))
+			}
+			cur.iter++
+			cur.index, cur.pos = k, 0
+		default:
+			if err := closeRun(i); err != nil {
+				return nil, err
+			}
+			if k != 0 && k != n-1 {
+				return nil, l.misaligned(i, fmt.Sprintf("it begins a run of %s's iterations at %d, not at 0 or %d", prefix, k, n-1))
+			}
+			t.runs = append(t.runs, runShape{})
+			cur = &open{run: len(t.runs) - 1, index: k, start: i}
+		}
+		r := &t.runs[cur.run]
+		if cur.iter == 0 {
+			l.ops[i] = place{slot: len(t.opKeys)}
+			t.opKeys, t.opRun = append(t.opKeys, key), append(t.opRun, cur.run)
+			continue
+		}
+		if cur.pos >= r.width {
+			return nil, l.misaligned(i, fmt.Sprintf("iteration %d of %s holds more operations than the first, %d", k, prefix, r.width))
+		}
+		first := cur.start + cur.pos
+		slot := l.ops[first].slot
+		if t.opKeys[slot] != key {
+			f := &rec.Ops[first]
+			return nil, l.misaligned(i, fmt.Sprintf("the first iteration's operation %d there is %q%s", first+1, f.Label, inPath(f.Path)))
+		}
+		l.ops[i] = place{slot: slot, iter: cur.iter}
+	}
+	if err := closeRun(len(rec.Ops)); err != nil {
+		return nil, err
+	}
+	return l, l.placeBuffers()
+}
+
+func step(down bool) int64 {
+	if down {
+		return -1
+	}
+	return 1
+}
+
+// placeBuffers places each buffer in the iteration its group names (as
+// "layers[1]") when the recording gives groups, a buffer without one being
+// fixed; else with the operation declared next after it: a buffer declared
+// within an iteration belongs to it.
+func (l *layout) placeBuffers() error {
+	rec, t := l.rec, &l.tmpl
+	l.bufs = make([]place, len(rec.Buffers))
+	type key struct{ run, iter int }
+	counts := map[key]int{}
+	firstSlots := map[key][]int{} // per run, the first iteration's buffer slots
+	grouped := slices.ContainsFunc(rec.Buffers, func(b record.Buffer) bool { return b.Group != "" })
+	op := 0
+	for i := range rec.Buffers {
+		b := &rec.Buffers[i]
+		for op < len(rec.Ops) && rec.Ops[op].Line < b.Line {
+			op++
+		}
+		next := min(op, len(rec.Ops)-1)
+		bkey := fmt.Sprintf("%s %s %s view=%v", b.Name, b.Role, typeName(b.DType), b.IsView)
+		run := -1
+		if next >= 0 {
+			run = t.opRun[l.ops[next].slot]
+		}
+		if grouped && (b.Group == "" || foldIndex(b.Group, l.prefix) != int64(l.index[next])) {
+			run = -1 // fixed, or an iteration's declared where it does not run: misaligned below
+		}
+		if run < 0 {
+			l.bufs[i] = place{slot: len(t.bufKeys)}
+			t.bufKeys, t.bufRun = append(t.bufKeys, bkey), append(t.bufRun, -1)
+			continue
+		}
+		iter := l.ops[next].iter
+		k := key{run, iter}
+		j := counts[k]
+		counts[k]++
+		if iter == 0 {
+			l.bufs[i] = place{slot: len(t.bufKeys)}
+			t.bufKeys, t.bufRun = append(t.bufKeys, bkey), append(t.bufRun, run)
+			firstSlots[key{run, 0}] = append(firstSlots[key{run, 0}], len(t.bufKeys)-1)
+			continue
+		}
+		slots := firstSlots[key{run, 0}]
+		if j >= len(slots) || t.bufKeys[slots[j]] != bkey {
+			return l.misaligned(next, fmt.Sprintf("its iteration declares buffer %d%s, which the first iteration does not declare there", b.ID, quoted(b.Name)))
+		}
+		l.bufs[i] = place{slot: slots[j], iter: iter}
+	}
+	for k, c := range counts {
+		if c != len(firstSlots[key{k.run, 0}]) {
+			return fmt.Errorf("%s: an iteration declares %d buffers, the first iteration %d: the blocks that a dimension counts must be one block repeated", l.name, c, len(firstSlots[key{k.run, 0}]))
+		}
+	}
+	return nil
+}
+
+// alignTo checks that l's template is ref's, l being at another value of
+// the folding dimension, and names the first operation that differs.
+func (l *layout) alignTo(ref *layout) error {
+	a, b := &l.tmpl, &ref.tmpl
+	for s := range max(len(a.opKeys), len(b.opKeys)) {
+		if s < len(a.opKeys) && s < len(b.opKeys) && a.opKeys[s] == b.opKeys[s] && a.opRun[s] == b.opRun[s] {
+			continue
+		}
+		op := l.firstOp(s)
+		if s >= len(b.opKeys) {
+			return l.misaligned(op, fmt.Sprintf("the recording at %s has no operation there", ref.point()))
+		}
+		want := b.opKeys[s]
+		if s >= len(a.opKeys) {
+			return fmt.Errorf("%s: the recording ends where the recording at %s has %q: a dimension that changes the operations must count blocks that repeat one block exactly, else make it a constant", l.name, ref.point(), want)
+		}
+		return l.misaligned(op, fmt.Sprintf("the recording at %s has %q there", ref.point(), strings.Replace(want, " @ ", " in ", 1)))
+	}
+	for r := range a.runs {
+		if a.runs[r].width != b.runs[r].width || a.runs[r].known && b.runs[r].known && a.runs[r].down != b.runs[r].down {
+			return fmt.Errorf("%s: the %s run of iterations differs from the recording's at %s: a dimension that changes the operations must count blocks that repeat one block exactly, else make it a constant", l.name, ordinal(r+1), ref.point())
+		}
+	}
+	if !slices.Equal(a.bufKeys, b.bufKeys) || !slices.Equal(a.bufRun, b.bufRun) {
+		for s := range a.bufKeys {
+			if s >= len(b.bufKeys) || a.bufKeys[s] != b.bufKeys[s] || a.bufRun[s] != b.bufRun[s] {
+				return fmt.Errorf("%s: buffer %d does not align with the recording's at %s: a dimension that changes the operations must count blocks that repeat one block exactly, else make it a constant", l.name, l.rec.Buffers[l.firstBuf(s)].ID, ref.point())
+			}
+		}
+		return fmt.Errorf("%s: the recording declares fewer buffers than the recording at %s outside the blocks: a dimension that changes the operations must count blocks that repeat one block exactly, else make it a constant", l.name, ref.point())
+	}
+	return nil
+}
+
+func (l *layout) point() string { return pointName(l.rec.Header.Dims) }
+
+// firstOp returns the first operation placed on slot s (at the first
+// iteration), or the last operation.
+func (l *layout) firstOp(s int) int {
+	for i, p := range l.ops {
+		if p.slot == s && p.iter == 0 {
+			return i
+		}
+	}
+	return len(l.ops) - 1
+}
+
+func (l *layout) firstBuf(s int) int {
+	for i, p := range l.bufs {
+		if p.slot == s && p.iter == 0 {
+			return i
+		}
+	}
+	return 0
+}
+
+func ordinal(n int) string {
+	switch n {
+	case 1:
+		return "first"
+	case 2:
+		return "second"
+	case 3:
+		return "third"
+	}
+	return fmt.Sprintf("%dth", n)
+}
+
+// lastIter returns the last iteration, in execution order, of n.
+func lastIter(n int64) int { return int(n - 1) }

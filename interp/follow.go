@@ -1,0 +1,344 @@
+package interp
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"memsym/poly"
+	"memsym/record"
+)
+
+// Reading all the recordings at once. The recordings of a grid hold the
+// same lines but for their sizes and their headers. Point 0's recording is
+// read whole, by the Scanner and the Builder, and as it is read its lines
+// are handed on, in chunks, to a reader of each other grid point and each
+// check point, which reads its own recording by comparison with them
+// (record.Scanner.Follow): a line equal to point 0's but for its size needs
+// only the size read. A merger numbers the sizes of each chunk, point by
+// point, in the order of the chunks. All of it runs at once, on as many
+// cores as there are, and holds a few chunks at a time.
+//
+// A recording that is not so like point 0's (an error, a line written
+// otherwise, a stream that cannot compare) stops its reader. Then, for a
+// grid point, the grid is read again the usual way, record by record, as
+// readStructure and readPoints do, which also says exactly where the
+// recordings differ; a check point is checked the usual way (build.check).
+
+// keeper is a stream that can keep its lines for others to follow:
+// record.Scanner and record.File are.
+type keeper interface {
+	record.Stream
+	Keep(t *record.Templates)
+}
+
+// follower is a stream that can read by comparison: record.Scanner and
+// record.File are.
+type follower interface {
+	record.Stream
+	Follow(t *record.Templates, from int, sizes []poly.Rat) (int, []poly.Rat)
+}
+
+const (
+	// chunkBytes is how much of point 0's text a chunk holds.
+	chunkBytes = 256 << 10
+	// chunksAhead bounds the chunks read and not yet merged.
+	chunksAhead = 32
+)
+
+// chunk is some consecutive lines of point 0, and the sizes of their
+// buffers and views at every point.
+type chunk struct {
+	t     record.Templates
+	sizes [][]poly.Rat // [0]: point 0's; [1 + i]: reader i's
+	left  atomic.Int32 // readers yet to read it
+	read  chan struct{}
+}
+
+// reading is one reading of the grid and the check points at once.
+type reading struct {
+	b       *build
+	readers []*reader // grid points 1..n−1, then the check points
+	grid    int       // how many of readers are grid points
+	free    chan *chunk
+	slots   chan struct{} // a chunk takes one until it is merged
+	merge   chan *chunk
+	cur     *chunk
+	stop    atomic.Bool // some grid point cannot be read so: give up
+	checks  []*pointValues
+	running sync.WaitGroup
+}
+
+// reader reads one recording by comparison with point 0's.
+type reader struct {
+	src    Source
+	dims   []record.Dim // its point, as its header said when first read
+	in     chan *chunk
+	header record.Header
+	ok     bool // it read its whole recording so
+}
+
+// readFollowing reads the grid and the check points at once, as above. It
+// returns false, having read nothing for good, when the grid must be read
+// the usual way; and the values of the check points read so (nil for one
+// to check the usual way).
+func (b *build) readFollowing(grid, checks []Source, checkDims [][]record.Dim) (bool, []*pointValues, error) {
+	n := len(b.g.order)
+	if n+len(checks) < 2 {
+		return false, nil, nil
+	}
+	src0 := grid[b.g.order[0]]
+	s, err := open(src0)
+	if err != nil {
+		return false, nil, err
+	}
+	defer release(s)
+	k, ok := s.(keeper)
+	if !ok {
+		return false, nil, nil
+	}
+	r := &reading{b: b, grid: n - 1, free: make(chan *chunk, chunksAhead+1), slots: make(chan struct{}, chunksAhead), merge: make(chan *chunk, chunksAhead)}
+	for p := 1; p < n; p++ {
+		src := b.g.order[p]
+		r.readers = append(r.readers, &reader{src: grid[src], dims: b.g.dims[src]})
+	}
+	for i, src := range checks {
+		r.readers = append(r.readers, &reader{src: src, dims: checkDims[i]})
+	}
+	// The merger fills every point's level at once.
+	b.pre = &prefixes{levels: make([]level, n)}
+	for j := range b.pre.levels {
+		b.pre.levels[j].cur = make(map[link]int32)
+	}
+	for i, rd := range r.readers {
+		rd.in = make(chan *chunk, chunksAhead)
+		r.running.Add(1)
+		go rd.run(r, 1+i)
+	}
+	r.running.Add(1)
+	go r.merger(n)
+	r.cur = r.get()
+
+	b.st, err = readStructurePiped(s, src0, pointName(b.g.dims[b.g.order[0]]), func(rec *record.Record) error {
+		k.Keep(&r.cur.t)
+		switch rec.Kind {
+		case record.KindBuffer:
+			r.cur.sizes[0] = append(r.cur.sizes[0], rec.Buffer.Bytes)
+		case record.KindView:
+			r.cur.sizes[0] = append(r.cur.sizes[0], poly.Rat{})
+		}
+		if r.cur.t.Size() >= chunkBytes {
+			if r.stop.Load() {
+				return errStopped
+			}
+			r.send()
+		}
+		return nil
+	})
+	if err == nil && !r.stop.Load() {
+		r.send()
+	}
+	for _, rd := range r.readers {
+		close(rd.in)
+	}
+	close(r.merge)
+	r.running.Wait()
+	if err != nil && err != errStopped {
+		return false, nil, err
+	}
+	if err == errStopped || r.stop.Load() {
+		return false, nil, nil
+	}
+	for _, rd := range r.readers[:r.grid] {
+		if !rd.ok || !b.sameHeader(&rd.header, rd.dims) {
+			return false, nil, nil
+		}
+	}
+	checkVals := make([]*pointValues, len(checks))
+	for i, rd := range r.readers[r.grid:] {
+		if rd.ok && b.sameHeader(&rd.header, rd.dims) {
+			checkVals[i] = r.checks[i]
+		}
+	}
+	b.followed = true
+	return true, checkVals, nil
+}
+
+// get returns an empty chunk.
+func (r *reading) get() *chunk {
+	select {
+	case c := <-r.free:
+		return c
+	default:
+	}
+	return &chunk{sizes: make([][]poly.Rat, 1+len(r.readers))}
+}
+
+// put gives back a chunk merged.
+func (r *reading) put(c *chunk) {
+	c.t.Reset()
+	for i := range c.sizes {
+		c.sizes[i] = c.sizes[i][:0]
+	}
+	select {
+	case r.free <- c:
+	default:
+	}
+}
+
+// send hands the current chunk to the readers and the merger.
+func (r *reading) send() {
+	c := r.cur
+	if c.t.Len() == 0 {
+		return
+	}
+	r.slots <- struct{}{}
+	c.left.Store(int32(len(r.readers)))
+	c.read = make(chan struct{})
+	for _, rd := range r.readers {
+		rd.in <- c
+	}
+	r.merge <- c
+	r.cur = r.get()
+}
+
+// run reads rd's recording, chunk by chunk; i is rd's place in the chunks'
+// sizes. It takes every chunk, read or not, until there are no more.
+func (rd *reader) run(r *reading, i int) {
+	defer r.running.Done()
+	grid := i <= r.grid
+	f := rd.start()
+	if f == nil && grid {
+		r.stop.Store(true)
+	}
+	for c := range rd.in {
+		if f != nil && !(grid && r.stop.Load()) {
+			var k int
+			k, c.sizes[i] = f.Follow(&c.t, 0, c.sizes[i][:0])
+			if k < c.t.Len() {
+				release(f)
+				f = nil
+				if grid {
+					r.stop.Store(true)
+				}
+			}
+		}
+		if c.left.Add(-1) == 0 {
+			close(c.read)
+		}
+	}
+	if f == nil {
+		return
+	}
+	defer release(f)
+	// The recording must end where point 0's did.
+	rd.ok = !r.stop.Load() && !f.Scan() && f.Err() == nil
+	if !rd.ok && grid {
+		r.stop.Store(true)
+	}
+}
+
+// start opens rd's recording and reads its header; it returns nil when the
+// stream cannot follow or the first record is not a header.
+func (rd *reader) start() follower {
+	s, err := open(rd.src)
+	if err != nil {
+		return nil
+	}
+	f, ok := s.(follower)
+	if !ok || !f.Scan() || f.Record().Kind != record.KindHeader {
+		release(s)
+		return nil
+	}
+	h := f.Record().Header
+	rd.header = h
+	rd.header.Dims = append(record.Point(nil), h.Dims...)
+	rd.header.Consts = append([]record.Const(nil), h.Consts...)
+	return f
+}
+
+// merger numbers the sizes of each chunk, in the chunks' order, once every
+// reader has read it: each buffer's value vector, point by point, and each
+// check point's values.
+func (r *reading) merger(n int) {
+	defer r.running.Done()
+	r.checks = make([]*pointValues, len(r.readers)-r.grid)
+	tables := make([]*values, len(r.checks))
+	for i := range r.checks {
+		tables[i] = newValues(0)
+		tables[i].id(poly.Rat{})
+		r.checks[i] = &pointValues{}
+	}
+	for c := range r.merge {
+		<-c.read
+		if !r.stop.Load() {
+			r.mergeChunk(c, n, tables)
+		}
+		r.put(c)
+		<-r.slots
+	}
+	for i, t := range tables {
+		r.checks[i].table = t.list
+	}
+}
+
+// mergeChunk extends the value vectors of a chunk's buffers and views with
+// their sizes at every grid point, and records the check points' sizes.
+func (r *reading) mergeChunk(c *chunk, n int, tables []*values) {
+	b := r.b
+	first := c.sizes[0]
+	for p := 1; p < n; p++ {
+		if len(c.sizes[p]) != len(first) {
+			r.stop.Store(true)
+			return
+		}
+	}
+	for j, size := range first {
+		class := b.pre.extendAt(0, -1, b.vals.id(size))
+		for p := 1; p < n; p++ {
+			class = b.pre.extendAt(p, class, b.vals.id(c.sizes[p][j]))
+		}
+		b.class = append(b.class, class)
+	}
+	for i, t := range tables {
+		sizes := c.sizes[n+i]
+		if len(sizes) != len(first) {
+			continue // that check point is read again
+		}
+		pv := r.checks[i]
+		for _, size := range sizes {
+			pv.local = append(pv.local, t.id(size))
+		}
+	}
+}
+
+// sameHeader reports whether h is the structure's header but for its
+// point, which is dims.
+func (b *build) sameHeader(h *record.Header, dims []record.Dim) bool {
+	sh := &b.st.rec.Header
+	return h.Version == sh.Version && h.Entry == sh.Entry && h.Realization == sh.Realization &&
+		equalConsts(h.Consts, sh.Consts) && equalDims(h.Dims, dims) && dimNames(h.Dims) == dimNames(sh.Dims)
+}
+
+func equalConsts(a, b []record.Const) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func equalDims(a, b []record.Dim) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

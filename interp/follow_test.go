@@ -1,0 +1,179 @@
+package interp
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"memsym/record"
+)
+
+// Reading by comparison (follow.go) must give what reading record by
+// record gives: the same model, or the same error, whatever the
+// recordings hold. These tests build each grid twice, from the recordings'
+// text read by Scanners, which can follow, and from the same text behind a
+// stream that cannot, which reads it the usual way.
+
+// textFile is one recording's text and name.
+type textFile struct {
+	name string
+	text []byte
+}
+
+// textOf writes rec as text.
+func textOf(t testing.TB, rec *record.Recording) textFile {
+	t.Helper()
+	var b bytes.Buffer
+	if _, err := rec.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	return textFile{record.Point(rec.Header.Dims).String(), b.Bytes()}
+}
+
+// scanned serves files through Scanners; hidden, through streams that
+// cannot keep or follow lines.
+func scanned(files []textFile, hidden bool) []Source {
+	var out []Source
+	for _, f := range files {
+		out = append(out, Source{Name: f.name, Open: func() (record.Stream, error) {
+			s := record.NewScanner(bytes.NewReader(f.text), f.name)
+			if hidden {
+				return struct{ record.Stream }{s}, nil
+			}
+			return s, nil
+		}})
+	}
+	return out
+}
+
+// describeModel writes everything Build found.
+func describeModel(m *Model, err error) string {
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "vars %v grid %v checked %v den %v\n", m.Vars, m.Grid, m.Checked, m.Denominator())
+	fmt.Fprintf(&b, "params %v inputs %v outputs %v\n", m.Params, m.Inputs, m.Outputs)
+	for i, p := range m.Bytes {
+		fmt.Fprintf(&b, "buffer %d: %v\n", i, p)
+	}
+	for _, c := range m.Candidates {
+		fmt.Fprintf(&b, "candidate %v at %d\n", c.Poly, c.Op)
+	}
+	fmt.Fprintf(&b, "live at %v\n", m.LiveAt)
+	return b.String()
+}
+
+// programFiles records p as text on a random grid and at one or two check
+// points off it.
+func programFiles(t testing.TB, p *randProgram, r *rand.Rand) (grid, checks []textFile) {
+	k := len(p.vars)
+	values := make([][]int64, k)
+	for j := range values {
+		values[j] = distinctValues(r, smallValues, 3, nil)
+	}
+	point := make([]int64, k)
+	var walk func(j int)
+	walk = func(j int) {
+		if j == k {
+			rec, err := p.record(point)
+			if err != nil {
+				t.Fatal(err)
+			}
+			grid = append(grid, textOf(t, rec))
+			return
+		}
+		for _, v := range values[j] {
+			point[j] = v
+			walk(j + 1)
+		}
+	}
+	walk(0)
+	for range 1 + r.IntN(2) {
+		x := make([]int64, k)
+		for j := range x {
+			x[j] = distinctValues(r, smallValues, 1, values[j])[0]
+		}
+		rec, err := p.record(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checks = append(checks, textOf(t, rec))
+	}
+	return grid, checks
+}
+
+// bothWays builds the grid both ways and compares; it returns whether the
+// grid was read by comparison.
+func bothWays(t *testing.T, grid, checks []textFile) bool {
+	t.Helper()
+	m, err := Build(scanned(grid, false), scanned(checks, false))
+	got := describeModel(m, err)
+	want := describeModel(Build(scanned(grid, true), scanned(checks, true)))
+	if got != want {
+		t.Fatalf("by comparison:\n%s\nrecord by record:\n%s", got, want)
+	}
+	return err == nil && m.b.followed
+}
+
+func TestFollowingAgreesOnRandomPrograms(t *testing.T) {
+	followed := 0
+	for seed := range uint64(150) {
+		p := generate(seed, smallPrograms)
+		grid, checks := programFiles(t, p, rand.New(rand.NewPCG(seed, 5)))
+		if bothWays(t, grid, checks) {
+			followed++
+		}
+	}
+	if followed < 140 {
+		t.Errorf("%d of 150 grids were read by comparison: expected nearly all", followed)
+	}
+}
+
+// edit changes a recording's text: a number, a line dropped, doubled or
+// blank, spaces, a byte.
+func edit(r *rand.Rand, text []byte) []byte {
+	lines := bytes.SplitAfter(text, []byte("\n"))
+	i := r.IntN(len(lines))
+	line := append([]byte(nil), lines[i]...)
+	switch r.IntN(6) {
+	case 0: // a number changed
+		var at []int
+		for j, c := range line {
+			if c >= '0' && c <= '9' {
+				at = append(at, j)
+			}
+		}
+		if len(at) > 0 {
+			line[at[r.IntN(len(at))]] = byte('0' + r.IntN(10))
+		}
+	case 1:
+		line = nil
+	case 2:
+		line = append(line, line...)
+	case 3:
+		line = append([]byte("\n"), line...)
+	case 4:
+		line = bytes.Replace(line, []byte(", "), []byte(",  "), 1)
+	case 5:
+		if len(line) > 0 {
+			line[r.IntN(len(line))] = "x\"{}[],: 9-"[r.IntN(11)]
+		}
+	}
+	lines[i] = line
+	return bytes.Join(lines, nil)
+}
+
+func TestFollowingAgreesOnEdits(t *testing.T) {
+	for seed := range uint64(300) {
+		r := rand.New(rand.NewPCG(seed, 9))
+		p := generate(seed%40, smallPrograms)
+		grid, checks := programFiles(t, p, r)
+		all := append(append([]textFile(nil), grid...), checks...)
+		f := &all[r.IntN(len(all))]
+		f.text = edit(r, f.text)
+		bothWays(t, all[:len(grid)], all[len(grid):])
+	}
+}

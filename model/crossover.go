@@ -1,0 +1,88 @@
+package model
+
+import (
+	"context"
+	"fmt"
+
+	"memsym/count"
+	"memsym/dominance"
+	"memsym/poly"
+	"memsym/record"
+	"memsym/source"
+)
+
+// Crossovers says which candidate holds the peak along one dimension, the
+// others fixed or, where it was proven not to matter, free. Holder indices
+// are into Cands.
+type Crossovers = dominance.Crossovers
+
+// DependsError is the error of Crossovers when which candidate holds the
+// peak may depend on a dimension left free: it needs a value.
+type DependsError = dominance.DependsError
+
+// Crossovers finds exactly from which integer along dim each candidate
+// holds the peak, the dimensions in fixed set to their values: at each
+// integer the largest candidate, and of those tied for largest the one at
+// the earliest operation, as a recording's peak is the first operation that
+// reaches it (so a pruned candidate holds it where it ties a kept one at an
+// earlier operation). It returns
+// a *DependsError when the holder may depend on a free dimension.
+func (m *Model) Crossovers(dim string, fixed map[string]int64) (*Crossovers, error) {
+	if !contains(m.Vars, dim) {
+		return nil, fmt.Errorf("no dimension %s (the dimensions are %v)", dim, m.Vars)
+	}
+	return dominance.AlongAll(m.Cands, m.Front, dim, fixed)
+}
+
+// Confirmation is one recording made beside a crossover to confirm it.
+type Confirmation struct {
+	Point record.Point
+	// Predicted is the candidate (an index into Cands) the crossovers say
+	// holds the peak there, PredictedPeak its bytes.
+	Predicted     int
+	PredictedPeak poly.Rat
+	// Peak and PeakOp are the recording's.
+	Peak   poly.Rat
+	PeakOp int
+}
+
+// OK reports whether the recording is as predicted: the peak's bytes and
+// its operation both.
+func (c *Confirmation) OK(m *Model) bool {
+	return c.Peak.Equal(c.PredictedPeak) && c.PeakOp == m.OpAt(m.Cands[c.Predicted].Op, c.Point.Map())
+}
+
+// Confirm records src on both sides of each crossover, the other dimensions
+// at base's values, and returns what each recording shows.
+func (m *Model) Confirm(ctx context.Context, src source.Source, c *Crossovers, base record.Point) ([]Confirmation, error) {
+	var out []Confirmation
+	for i := 1; i < len(c.Segments); i++ {
+		x := c.Segments[i].From
+		for _, side := range []struct {
+			x      int64
+			holder int
+		}{{x - 1, c.Segments[i-1].Holder}, {x, c.Segments[i].Holder}} {
+			p := base.With(c.Dim, side.x)
+			rec, err := src.Record(ctx, p)
+			if err != nil {
+				return nil, err
+			}
+			counts := count.At(rec)
+			want, err := m.Cands[side.holder].Poly.EvalInt(p.Map())
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, Confirmation{Point: p, Predicted: side.holder, PredictedPeak: want, Peak: counts.Peak, PeakOp: counts.PeakOp})
+		}
+	}
+	return out, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,304 @@
+package model
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"memsym/count"
+	"memsym/poly"
+	"memsym/programs"
+	"memsym/record"
+)
+
+// The analytic estimates users know, evaluated on the same program as the
+// exact step, term by term (memory --step --compare, and the chapter):
+//
+//   - the handbook's static memory, the 14P rule: fp16 parameters (2P
+//     bytes), an fp32 gradient (4P) and fp32 optimizer states, two moments
+//     for Adam (8P), one for Lion and SGD (4P), a tenth of a state per
+//     parameter for Adafactor (2P/5), P the parameters' elements;
+//   - Korthikanti et al.'s activations per layer, s·b·h·(34 + 5·a·s/h)
+//     bytes (fp16, with dropout), and 2·s·b·h with full recomputation.
+
+// CompareRow is one term: its estimate and the exact count.
+type CompareRow struct {
+	Term     string    // what is estimated
+	Rule     string    // the estimate's formula
+	Estimate poly.Poly // bytes, as the rule gives them on this program
+	Exact    poly.Poly // bytes, as memsym counts them
+	Why      string    // what the rule assumes that this program does otherwise
+}
+
+// CompareInput is what the estimates are evaluated on.
+type CompareInput struct {
+	Header *record.Header
+	// Symbolic is set when the dimensions are variables (the exact terms
+	// are polynomials in them); else they take the header's values.
+	Symbolic bool
+	Opts     programs.StepOptions
+	Shape    *programs.Transformer // nil: no activation estimate
+	Act      record.DType          // the activations' stored type
+	// ParamType, GradType and StateType are the stored types of the
+	// parameters, the gradient and the states (but the step count),
+	// zero when they are of several types.
+	ParamType, GradType, StateType record.DType
+
+	ParamElements                            poly.Poly
+	Params, Gradient, States, Kept, InLayers poly.Poly
+	Frozen                                   poly.Poly  // the parameters' elements that get no gradient
+	Peak                                     *poly.Poly // the step's peak, at a point only
+}
+
+// Comparison is the estimates on one step: P, the parameters' elements,
+// and the rows.
+type Comparison struct {
+	P    poly.Poly
+	Rows []CompareRow
+}
+
+// Compare evaluates the estimates on in, term by term.
+func Compare(in CompareInput) (*Comparison, error) {
+	p := in.ParamElements
+	c := func(n int64) poly.Poly { return p.Scale(poly.Int(n)) }
+	states, statesRule, statesWhy := handbookStates(in.Opts.Optimizer, p)
+	rows := []CompareRow{
+		{Term: "parameters", Rule: "2·P (fp16)", Estimate: c(2), Exact: in.Params,
+			Why: "the rule stores parameters in fp16, 2 bytes; here " + in.typesOf("params")},
+		{Term: "gradient", Rule: "4·P (fp32)", Estimate: c(4), Exact: in.Gradient,
+			Why: "the rule has an fp32 gradient for every parameter; here " + in.typesOf("gradient") + frozenNote(in.Frozen)},
+		{Term: "optimizer's states", Rule: statesRule, Estimate: states, Exact: in.States, Why: statesWhy + "; here " + in.typesOf("states") + ", and the step count"},
+	}
+	static := rows[0].Estimate.Add(rows[1].Estimate).Add(rows[2].Estimate)
+	exactStatic := in.Params.Add(in.Gradient).Add(in.States)
+	rows = append(rows, CompareRow{Term: "static memory", Rule: "the sum of the three", Estimate: static, Exact: exactStatic,
+		Why: "the sum of the differences above"})
+	acts := poly.New(nil, nil)
+	if in.Shape != nil {
+		r, err := in.activations()
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, r...)
+		acts = r[len(r)-1].Estimate
+	}
+	if in.Peak != nil {
+		why := "the rule adds every term, but the gradient, the activations and the optimizer's new values are never all live at once"
+		rows = append(rows, CompareRow{Term: "the step", Rule: "static memory + activations (without the handbook's 512 MB for the framework)",
+			Estimate: static.Add(acts), Exact: *in.Peak, Why: why})
+	}
+	var vars []string
+	for _, d := range in.Header.Dims {
+		vars = append(vars, d.Name)
+	}
+	zero := poly.New(vars, nil) // the estimates' variables in the dimensions' order
+	for i := range rows {
+		rows[i].Estimate = zero.Add(rows[i].Estimate)
+	}
+	return &Comparison{P: p, Rows: rows}, nil
+}
+
+// handbookStates returns the handbook's optimizer states: its multiplier
+// of fp32 states per parameter.
+func handbookStates(o programs.Optimizer, p poly.Poly) (poly.Poly, string, string) {
+	switch o {
+	case programs.SGD:
+		return p.Scale(poly.Int(4)), "4·P (one fp32 momentum)", "the rule has one fp32 state per parameter"
+	case programs.Lion:
+		return p.Scale(poly.Int(4)), "4·P (one fp32 momentum)", "the rule has one fp32 state per parameter"
+	case programs.Adafactor:
+		return p.Scale(poly.Frac(2, 5)), "2·P/5 (a tenth of an fp32 state per parameter)",
+			"the rule takes a tenth of a state per parameter; the factors are a row and a column per matrix"
+	}
+	return p.Scale(poly.Int(8)), "8·P (two fp32 moments)", "the rule has two fp32 moments per parameter"
+}
+
+func frozenNote(frozen poly.Poly) string {
+	if frozen.IsZero() {
+		return ""
+	}
+	return "; " + frozen.String() + " of the parameters' elements are not trained and have none"
+}
+
+// typesOf says in words the stored type of a kind of buffer.
+func (in *CompareInput) typesOf(kind string) string {
+	d := map[string]record.DType{"params": in.ParamType, "gradient": in.GradType, "states": in.StateType}[kind]
+	if d.IsZero() {
+		return "of several types"
+	}
+	return fmt.Sprintf("%s, %s bytes", d, poly.Frac(int64(d.Bits), 8))
+}
+
+// activations returns Korthikanti et al.'s rows.
+func (in *CompareInput) activations() ([]CompareRow, error) {
+	sh := in.Shape
+	var vals [5]poly.Poly
+	for i, name := range []string{sh.S, sh.B, sh.H, sh.A, sh.L} {
+		v, err := in.value(name)
+		if err != nil {
+			return nil, err
+		}
+		vals[i] = v
+	}
+	s, b, h, a, l := vals[0], vals[1], vals[2], vals[3], vals[4]
+	sbh := s.Mul(b).Mul(h)
+	as2b := a.Mul(s).Mul(s).Mul(b)
+	e := poly.Frac(int64(in.Act.Bits), 16) // the element's bytes over fp16's 2
+	exactPerLayer, err := divide(in.InLayers, l)
+	if err != nil {
+		return nil, err
+	}
+	act := fmt.Sprintf("%s (%s bytes)", in.Act, poly.Frac(int64(in.Act.Bits), 8))
+	sameWhy := func(est poly.Poly, but string) string {
+		if est.Equal(exactPerLayer) {
+			return "none: the formula's layer keeps what this program's keeps, but for " + but
+		}
+		return "what remains differs with the layer's own operations (the formula's are a GPT-2 layer's: two layer norms, attention, a GELU MLP of width 4h)"
+	}
+	if in.Opts.Remat == programs.Recompute {
+		perLayer := sbh.Scale(poly.Int(2))
+		same := perLayer.Scale(e)
+		return []CompareRow{
+			{Term: "kept per layer, recomputing", Rule: "2·s·b·h", Estimate: perLayer, Exact: exactPerLayer,
+				Why: "the formula keeps each layer's input in fp16 (2 bytes); here " + act},
+			{Term: "kept per layer, recomputing, at the program's type", Rule: fmt.Sprintf("2·s·b·h·%s", e), Estimate: same, Exact: exactPerLayer, Why: sameWhy(same, "the type")},
+			{Term: "kept, all layers, recomputing", Rule: "2·s·b·h·L", Estimate: perLayer.Mul(l), Exact: in.Kept,
+				Why: "besides the layers' inputs, what the layers do not recompute (the embedding, the final norm, the head, the loss) is kept"},
+		}, nil
+	}
+	perLayer := sbh.Scale(poly.Int(34)).Add(as2b.Scale(poly.Int(5)))
+	same := sbh.Scale(poly.Int(32)).Add(as2b.Scale(poly.Int(2))).Scale(e)
+	rows := []CompareRow{
+		{Term: "kept per layer", Rule: "s·b·h·(34 + 5·a·s/h)", Estimate: perLayer, Exact: exactPerLayer,
+			Why: "the formula counts fp16 activations (2 bytes) and dropout's masks and outputs (2·s·b·h + 3·a·s²·b bytes); here " + act + " and no dropout"},
+		{Term: "kept per layer, at the program's type, without dropout", Rule: fmt.Sprintf("(32·s·b·h + 2·a·s²·b)·%s", e), Estimate: same, Exact: exactPerLayer, Why: sameWhy(same, "the type and dropout")},
+		{Term: "kept, all layers", Rule: "s·b·h·(34 + 5·a·s/h)·L", Estimate: perLayer.Mul(l), Exact: in.Kept,
+			Why: "besides the layers' differences, the embedding, the final norm, the head and the loss keep what is outside the layers"},
+	}
+	return rows, nil
+}
+
+// value returns a dimension (a variable, or its value at the point) or a
+// constant by name; "" is 1.
+func (in *CompareInput) value(name string) (poly.Poly, error) {
+	if name == "" {
+		return poly.Const(poly.Int(1)), nil
+	}
+	if v, ok := in.Header.Dim(name); ok {
+		if in.Symbolic {
+			return poly.Var(name), nil
+		}
+		return poly.Const(poly.Int(v)), nil
+	}
+	for _, c := range in.Header.Consts {
+		if c.Name == name {
+			n, err := strconv.ParseInt(c.Value, 10, 64)
+			if err != nil {
+				return poly.Poly{}, fmt.Errorf("constant %s = %s: expected an integer", name, c.Value)
+			}
+			return poly.Const(poly.Int(n)), nil
+		}
+	}
+	return poly.Poly{}, fmt.Errorf("the recording has no dimension or constant %s", name)
+}
+
+// divide divides p by a constant polynomial q.
+func divide(p, q poly.Poly) (poly.Poly, error) {
+	c, ok := q.IsConst()
+	if !ok || c.Sign() <= 0 {
+		return poly.Poly{}, fmt.Errorf("the layer count %s is not a positive constant", q)
+	}
+	return p.Scale(poly.Int(1).Quo(c)), nil
+}
+
+// CompareAt evaluates the estimates on a step's recording at its point.
+// The program, when not nil, gives the transformer's shape; act is the
+// activations' type.
+func CompareAt(rec *record.Recording, s *count.Step, p *programs.Program, opts programs.StepOptions, act record.DType) (*Comparison, error) {
+	in := CompareInput{Header: &rec.Header, Opts: opts, Act: act}
+	if p != nil {
+		in.Shape = p.Transformer
+	}
+	lives := count.Lifetimes(rec)
+	bytes := make([]poly.Poly, len(rec.Buffers))
+	for i := range rec.Buffers {
+		bytes[i] = poly.Const(rec.Buffers[i].Bytes)
+	}
+	in.fill(rec, s.Class, lives, bytes, nil)
+	peak := poly.Const(s.Peak.Terms.Sum())
+	in.Peak = &peak
+	return Compare(in)
+}
+
+// Compare evaluates the estimates on the step's polynomials.
+func (s *Step) Compare(p *programs.Program, opts programs.StepOptions, act record.DType) (*Comparison, error) {
+	in := CompareInput{Header: s.Header(), Symbolic: true, Opts: opts, Act: act}
+	if p != nil {
+		in.Shape = p.Transformer
+	}
+	in.fill(s.Structure, s.Class, s.Lives, s.Bytes, s.Vars)
+	return Compare(in)
+}
+
+// fill sums the exact terms from each buffer's class and bytes.
+func (in *CompareInput) fill(rec *record.Recording, class []count.Class, lives []count.Life, bytes []poly.Poly, vars []string) {
+	zero := poly.New(vars, nil)
+	in.ParamElements, in.Params, in.Gradient, in.States, in.Kept, in.InLayers = zero, zero, zero, zero, zero, zero
+	gradElements := zero
+	types := map[count.Class]*typeOf{count.ClassParam: {}, count.ClassGradient: {}, count.ClassState: {}}
+	for i := range rec.Buffers {
+		b := &rec.Buffers[i]
+		if t, ok := types[class[i]]; ok && !(class[i] == count.ClassState && len(b.Shape) == 0) {
+			t.see(b.DType)
+		}
+		var elements poly.Poly
+		if b.DType.Bits > 0 {
+			elements = bytes[i].Scale(poly.Frac(8, int64(b.DType.Bits)))
+		}
+		switch class[i] {
+		case count.ClassParam:
+			in.Params = in.Params.Add(bytes[i])
+			if b.DType.Bits > 0 {
+				in.ParamElements = in.ParamElements.Add(elements)
+			}
+		case count.ClassState:
+			in.States = in.States.Add(bytes[i])
+		case count.ClassGradient:
+			in.Gradient = in.Gradient.Add(bytes[i])
+			if b.DType.Bits > 0 {
+				gradElements = gradElements.Add(elements)
+			}
+		case count.ClassKept:
+			in.Kept = in.Kept.Add(bytes[i])
+			if in.Shape != nil && inLayer(rec.Ops[lives[i].First-1].Path, in.Shape.Layer) {
+				in.InLayers = in.InLayers.Add(bytes[i])
+			}
+		}
+	}
+	in.Frozen = in.ParamElements.Sub(gradElements)
+	in.ParamType, in.GradType, in.StateType = types[count.ClassParam].t, types[count.ClassGradient].t, types[count.ClassState].t
+}
+
+// typeOf finds the one type of some buffers, zero when they have several.
+type typeOf struct {
+	t     record.DType
+	mixed bool
+}
+
+func (t *typeOf) see(d record.DType) {
+	switch {
+	case t.mixed:
+	case t.t.IsZero():
+		t.t = d
+	case t.t != d:
+		t.t, t.mixed = record.DType{}, true
+	}
+}
+
+// inLayer reports whether an operation at path runs in the layers' call.
+func inLayer(path, layer string) bool {
+	if layer == "" {
+		return false
+	}
+	return path == layer || strings.HasPrefix(path, layer+".") || strings.HasPrefix(path, layer+"[")
+}

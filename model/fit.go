@@ -1,0 +1,337 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"sort"
+	"strings"
+
+	"memsym/count"
+	"memsym/poly"
+	"memsym/record"
+	"memsym/source"
+)
+
+// FitKind says how a budget meets the needs along a dimension.
+type FitKind int
+
+const (
+	// FitsNone: no value ≥ 1 fits the budget.
+	FitsNone FitKind = iota
+	// FitsUpTo: Largest fits, and no larger value does.
+	FitsUpTo
+	// FitsFrom: every value from From on fits, without end: the needs
+	// are bounded along the dimension (or fall along it).
+	FitsFrom
+)
+
+// Fit is the answer to "what is the largest value of Along whose needs
+// (the inputs and the peak) fit Budget", the other dimensions fixed.
+type Fit struct {
+	Along  string
+	Fixed  record.Point // the other dimensions, in the model's order
+	Budget poly.Rat
+	Kind   FitKind
+	// Largest is the largest value that fits (FitsUpTo); From the first of
+	// the values that all fit (FitsFrom).
+	Largest, From int64
+	// Gaps are the values below Largest (or From) that do not fit,
+	// ascending: empty when every smaller value fits too, as it does when
+	// the needs grow along the dimension.
+	Gaps []Span
+	// Bounded is true when the needs do not depend on Along at all.
+	Bounded bool
+	// At is the terms at Largest (FitsUpTo) or From (FitsFrom); Past those
+	// one beyond, which do not fit: at Largest+1, at From−1 when From > 1,
+	// or at 1 when nothing fits. Either may be nil when there is no such
+	// value.
+	At, Past *Terms
+}
+
+// Span is the integers From to To, both included.
+type Span struct{ From, To int64 }
+
+// Line checks that along is a dimension of the model and that fixed gives
+// every other one a value ≥ 1 and names no other; it returns fixed as a
+// point in the model's order, along set to 1.
+func (m *Model) Line(along string, fixed map[string]int64) (record.Point, error) {
+	if !contains(m.Vars, along) {
+		return nil, fmt.Errorf("no dimension %s (the dimensions are %s)", along, m.varList())
+	}
+	if _, ok := fixed[along]; ok {
+		return nil, fmt.Errorf("%s is the dimension gone along: give only the others a value", along)
+	}
+	all := map[string]int64{along: 1}
+	for k, v := range fixed {
+		all[k] = v
+	}
+	for _, v := range m.Vars {
+		if _, ok := all[v]; !ok && m.knows(fixed) {
+			return nil, fmt.Errorf("no value for %s: every dimension but %s needs one", v, along)
+		}
+	}
+	return m.PointOf(all)
+}
+
+// knows reports whether every name in values is one of the model's
+// dimensions.
+func (m *Model) knows(values map[string]int64) bool {
+	for k := range values {
+		if !contains(m.Vars, k) {
+			return false
+		}
+	}
+	return true
+}
+
+// Fit finds, exactly, the largest value of along ≥ 1 whose needs are at
+// most budget, the other dimensions at fixed (which must give each a
+// value). The needs are the inputs and the largest kept candidate, each a
+// polynomial; no assumption is made that they grow: every value that does
+// not fit below the answer is found and listed in Gaps.
+func (m *Model) Fit(along string, fixed map[string]int64, budget poly.Rat) (*Fit, error) {
+	base, err := m.Line(along, fixed)
+	if err != nil {
+		return nil, err
+	}
+	f := &Fit{Along: along, Budget: budget, Bounded: true}
+	for _, d := range base {
+		if d.Name != along {
+			f.Fixed = append(f.Fixed, d)
+		}
+	}
+	// The values that fit are those at which every kept candidate's needs
+	// are at most the budget: the peak is the largest of them.
+	fits := []Run{{From: big.NewInt(1)}}
+	for _, k := range m.Front.Kept {
+		cs, err := m.along(m.NeedsPoly(k).Sub(poly.Const(budget)), along, f.Fixed)
+		if err != nil {
+			return nil, err
+		}
+		if len(cs) > 1 {
+			f.Bounded = false
+		}
+		fits = intersect(fits, integerPoly(cs).nonPositive())
+	}
+	if len(m.Front.Kept) == 0 {
+		cs, err := m.along(m.Inputs.Sub(poly.Const(budget)), along, f.Fixed)
+		if err != nil {
+			return nil, err
+		}
+		f.Bounded = len(cs) <= 1
+		fits = intersect(fits, integerPoly(cs).nonPositive())
+	}
+	var top *big.Int
+	switch last := len(fits) - 1; {
+	case last < 0:
+		f.Kind = FitsNone
+	case fits[last].To == nil:
+		f.Kind = FitsFrom
+		if f.From, err = int64Of(fits[last].From, "the first value of "+along+" from which every one fits"); err != nil {
+			return nil, err
+		}
+		top = new(big.Int).Sub(fits[last].From, big.NewInt(1))
+	default:
+		f.Kind = FitsUpTo
+		if f.Largest, err = int64Of(fits[last].To, "the largest "+along+" that fits"); err != nil {
+			return nil, err
+		}
+		if f.Largest == 1<<63-1 {
+			return nil, fmt.Errorf("the largest %s that fits is %d, the largest dimension memsym handles", along, f.Largest)
+		}
+		top = fits[last].To
+	}
+	if top != nil {
+		for _, g := range complementBelow(fits, top) {
+			f.Gaps = append(f.Gaps, Span{g.From.Int64(), g.To.Int64()}) // below top, which fits in int64
+		}
+	}
+	return f, f.terms(m)
+}
+
+// terms fills At and Past.
+func (f *Fit) terms(m *Model) error {
+	at, past := int64(0), int64(0)
+	switch f.Kind {
+	case FitsNone:
+		past = 1
+	case FitsUpTo:
+		at, past = f.Largest, f.Largest+1
+	case FitsFrom:
+		at, past = f.From, f.From-1
+	}
+	var err error
+	if at > 0 {
+		if f.At, err = m.Eval(f.Point(m, at)); err != nil {
+			return err
+		}
+	}
+	if past > 0 {
+		if f.Past, err = m.Eval(f.Point(m, past)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Point returns the point at value x of Along, in the model's order.
+func (f *Fit) Point(m *Model, x int64) record.Point {
+	p := make(record.Point, len(m.Vars))
+	for i, v := range m.Vars {
+		p[i] = record.Dim{Name: v, Value: x}
+		if y, ok := f.Fixed.Value(v); ok {
+			p[i].Value = y
+		}
+	}
+	return p
+}
+
+// along returns p with the fixed dimensions substituted, as a polynomial
+// in along alone, lowest power first.
+func (m *Model) along(p poly.Poly, along string, fixed record.Point) ([]poly.Rat, error) {
+	for _, d := range fixed {
+		p = p.Subst(d.Name, poly.Int(d.Value))
+	}
+	cs, ok := p.Univariate(along)
+	if !ok {
+		return nil, fmt.Errorf("the needs use %s, which has no value", strings.Join(p.Used(), ", "))
+	}
+	return cs, nil
+}
+
+// FitCheck is one recording made to confirm a fit.
+type FitCheck struct {
+	Point record.Point
+	// Predicted and PredictedOp are the model's needs and peak operation
+	// there; Needs and PeakOp the recording's.
+	Predicted   poly.Rat
+	PredictedOp int
+	Needs       poly.Rat
+	PeakOp      int
+	// Fits is whether the model says the needs fit the budget there.
+	Fits bool
+}
+
+// OK reports whether the recording agrees: the same needs and peak
+// operation as the model's, on the same side of the budget.
+func (c *FitCheck) OK(budget poly.Rat) bool {
+	return c.Needs.Equal(c.Predicted) && c.PeakOp == c.PredictedOp && (c.Needs.Cmp(budget) <= 0) == c.Fits
+}
+
+// ConfirmFit records src at the fit's answer and one past it (At and
+// Past) and returns what each recording needs.
+func (m *Model) ConfirmFit(ctx context.Context, src source.Source, f *Fit) ([]FitCheck, error) {
+	var out []FitCheck
+	for _, t := range []*Terms{f.At, f.Past} {
+		if t == nil {
+			continue
+		}
+		rec, err := src.Record(ctx, t.Point)
+		if err != nil {
+			return nil, err
+		}
+		c := count.At(rec)
+		out = append(out, FitCheck{
+			Point: t.Point, Predicted: t.Needs, PredictedOp: t.PeakOp,
+			Needs: c.Needs, PeakOp: c.PeakOp, Fits: t.Needs.Cmp(f.Budget) <= 0,
+		})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, _ := out[i].Point.Value(f.Along)
+		b, _ := out[j].Point.Value(f.Along)
+		return a < b
+	})
+	return out, nil
+}
+
+// FitJSON is `memsym fit --json`'s object.
+type FitJSON struct {
+	Entry   string          `json:"entry"`
+	Along   string          `json:"along"`
+	Fixed   OrderedPoint    `json:"fixed"`
+	Budgets []BudgetFitJSON `json:"budgets"`
+}
+
+// BudgetFitJSON is one budget's answer. Fits is "up_to" (Largest fits, no
+// larger value does), "from" (every value from From fits) or "none".
+type BudgetFitJSON struct {
+	Budget           string         `json:"budget"`
+	Fits             string         `json:"fits"`
+	Largest          int64          `json:"largest"`
+	From             int64          `json:"from"`
+	EverySmallerFits bool           `json:"every_smaller_fits"`
+	Gaps             []SpanJSON     `json:"gaps"`
+	Bounded          bool           `json:"bounded"`
+	At               *NeedsJSON     `json:"at"`
+	Past             *NeedsJSON     `json:"past"`
+	Confirmed        []FitCheckJSON `json:"confirmed,omitempty"`
+}
+
+// SpanJSON is the integers from From to To, both included.
+type SpanJSON struct {
+	From int64 `json:"from"`
+	To   int64 `json:"to"`
+}
+
+// NeedsJSON is the needs at a point and what holds the peak there.
+type NeedsJSON struct {
+	Point     OrderedPoint  `json:"point"`
+	Needs     string        `json:"needs"`
+	Peak      string        `json:"peak"`
+	Operation int           `json:"operation"`
+	Holder    CandidateJSON `json:"holder"`
+}
+
+// FitCheckJSON is one recording made to confirm a fit.
+type FitCheckJSON struct {
+	Point          OrderedPoint `json:"point"`
+	PredictedNeeds string       `json:"predicted_needs"`
+	PredictedOp    int          `json:"predicted_op"`
+	Needs          string       `json:"needs"`
+	PeakOp         int          `json:"peak_op"`
+	Fits           bool         `json:"fits"`
+	OK             bool         `json:"ok"`
+}
+
+// String names a kind as FitJSON does.
+func (k FitKind) String() string {
+	switch k {
+	case FitsUpTo:
+		return "up_to"
+	case FitsFrom:
+		return "from"
+	}
+	return "none"
+}
+
+// BudgetFitJSON returns fit f, and its confirmations if any, as JSON.
+func (m *Model) BudgetFitJSON(f *Fit, checks []FitCheck) BudgetFitJSON {
+	out := BudgetFitJSON{
+		Budget: f.Budget.String(), Fits: f.Kind.String(), Largest: f.Largest, From: f.From,
+		EverySmallerFits: len(f.Gaps) == 0 && f.Kind != FitsNone, Gaps: []SpanJSON{}, Bounded: f.Bounded,
+		At: m.needsJSON(f.At), Past: m.needsJSON(f.Past),
+	}
+	for _, g := range f.Gaps {
+		out.Gaps = append(out.Gaps, SpanJSON{g.From, g.To})
+	}
+	for i := range checks {
+		c := &checks[i]
+		out.Confirmed = append(out.Confirmed, FitCheckJSON{
+			Point: OrderedPoint(c.Point), PredictedNeeds: c.Predicted.String(), PredictedOp: c.PredictedOp,
+			Needs: c.Needs.String(), PeakOp: c.PeakOp, Fits: c.Fits, OK: c.OK(f.Budget),
+		})
+	}
+	return out
+}
+
+func (m *Model) needsJSON(t *Terms) *NeedsJSON {
+	if t == nil {
+		return nil
+	}
+	out := &NeedsJSON{Point: OrderedPoint(t.Point), Needs: t.Needs.String(), Peak: t.Peak.String(), Operation: t.PeakOp}
+	if t.Holder >= 0 {
+		out.Holder = m.CandidateJSON(t.Holder)
+	}
+	return out
+}

@@ -1,0 +1,207 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"memsym/doc"
+	"memsym/poly"
+	"memsym/record"
+	"memsym/source"
+)
+
+// courseGPT is the course GPT at its course constants, built once.
+var courseGPT = sync.OnceValues(func() (*Model, error) {
+	src, err := source.NewProgram("gpt-course", map[string]int64{"D": 384, "H": 6, "L": 6})
+	if err != nil {
+		return nil, err
+	}
+	return Build(context.Background(), src, source.Spec{})
+})
+
+func mustGPT(t *testing.T) (*Model, source.Source) {
+	t.Helper()
+	m, err := courseGPT()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, _ := source.NewProgram("gpt-course", map[string]int64{"D": 384, "H": 6, "L": 6})
+	return m, src
+}
+
+func size(t *testing.T, s string) poly.Rat {
+	t.Helper()
+	x, err := doc.ParseSize(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+// TestFitGPT checks each answer by the definition: the needs at the answer
+// fit, one past it they do not, and, by a scan, no smaller value fails;
+// then by recording there.
+func TestFitGPT(t *testing.T) {
+	m, src := mustGPT(t)
+	for _, budget := range []string{"24GiB", "40GiB", "80GiB", "80GB", "1MiB"} {
+		b := size(t, budget)
+		f, err := m.Fit("T", map[string]int64{"B": 8}, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if budget == "1MiB" {
+			if f.Kind != FitsNone || f.Past == nil || f.Past.Needs.Cmp(b) <= 0 {
+				t.Errorf("1MiB: %+v, want nothing to fit (the parameters alone are 82 MiB)", f)
+			}
+			continue
+		}
+		if f.Kind != FitsUpTo || len(f.Gaps) != 0 {
+			t.Fatalf("%s: kind %v, gaps %v", budget, f.Kind, f.Gaps)
+		}
+		if f.At.Needs.Cmp(b) > 0 || f.Past.Needs.Cmp(b) <= 0 {
+			t.Errorf("%s: T = %d needs %s, T + 1 needs %s", budget, f.Largest, f.At.Needs, f.Past.Needs)
+		}
+		for x := int64(1); x <= f.Largest; x += 1 + x/50 {
+			tm, err := m.Eval(f.Point(m, x))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tm.Needs.Cmp(b) > 0 {
+				t.Errorf("%s: T = %d does not fit, yet no gap is listed", budget, x)
+			}
+		}
+		checks, err := m.ConfirmFit(context.Background(), src, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(checks) != 2 {
+			t.Fatalf("%s: %d checks, want 2", budget, len(checks))
+		}
+		for _, c := range checks {
+			if !c.OK(b) {
+				t.Errorf("%s at %s: recorded %s at operation %d, predicted %s at %d", budget, c.Point, c.Needs, c.PeakOp, c.Predicted, c.PredictedOp)
+			}
+		}
+	}
+}
+
+// TestFitNotMonotone: needs 3T² − 30T + 100, falling to 25 at T = 5 then
+// growing, fit 50 bytes at T = 3 to 7 only; 10 bytes nowhere.
+func TestFitNotMonotone(t *testing.T) {
+	ctx := context.Background()
+	src := &liveSets{sets: []func(int64) int64{func(t int64) int64 { return 3*t*t - 30*t + 100 }}}
+	m, err := Build(ctx, src, source.Spec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := m.Fit("T", nil, poly.Int(50))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprintf("%v %d gaps %v", f.Kind, f.Largest, f.Gaps); got != "up_to 7 gaps [{1 2}]" {
+		t.Errorf("fit 50: %s, want up_to 7 gaps [{1 2}]", got)
+	}
+	if !f.At.Needs.Equal(poly.Int(37)) || !f.Past.Needs.Equal(poly.Int(52)) {
+		t.Errorf("needs at 7 and 8: %s, %s; want 37, 52", f.At.Needs, f.Past.Needs)
+	}
+	checks, err := m.ConfirmFit(ctx, src, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range checks {
+		if !c.OK(f.Budget) {
+			t.Errorf("at %s: %+v", c.Point, c)
+		}
+	}
+	// A recording that needs one byte more at T = 7 falls past the budget
+	// only if the budget is tight: at 37 it is, and the check says so.
+	off := &liveSets{sets: src.sets, shift: func(p record.Point) int64 { return 1 }}
+	tight, err := m.Fit("T", nil, poly.Int(37))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks, err = m.ConfirmFit(ctx, off, tight)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(checks) == 0 || checks[0].OK(tight.Budget) {
+		t.Errorf("a recording one byte over is confirmed: %+v", checks)
+	}
+	none, err := m.Fit("T", nil, poly.Int(10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if none.Kind != FitsNone || !none.Past.Needs.Equal(poly.Int(73)) {
+		t.Errorf("fit 10: %v, needs at 1 %v", none.Kind, none.Past)
+	}
+	// 25 bytes: T = 5 alone.
+	one, err := m.Fit("T", nil, poly.Int(25))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprintf("%v %d gaps %v", one.Kind, one.Largest, one.Gaps); got != "up_to 5 gaps [{1 4}]" {
+		t.Errorf("fit 25: %s", got)
+	}
+}
+
+// TestFitBounded: needs that do not depend on T fit every T, or none.
+func TestFitBounded(t *testing.T) {
+	src := &liveSets{sets: []func(int64) int64{func(int64) int64 { return 100 }, func(t int64) int64 { return 40 }}}
+	m, err := Build(context.Background(), src, source.Spec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := m.Fit("T", nil, poly.Int(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Kind != FitsFrom || f.From != 1 || !f.Bounded || f.Past != nil || !f.At.Needs.Equal(poly.Int(100)) {
+		t.Errorf("fit 100: %+v", f)
+	}
+	f, err = m.Fit("T", nil, poly.Frac(199, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Kind != FitsNone {
+		t.Errorf("fit 99.5: %v", f.Kind)
+	}
+}
+
+func TestFitRefusals(t *testing.T) {
+	m, _ := mustGPT(t)
+	for _, c := range []struct {
+		along string
+		fixed map[string]int64
+		want  string
+	}{
+		{"L", nil, "no dimension L (the dimensions are B, T)"},
+		{"T", nil, "no value for B: every dimension but T needs one"},
+		{"T", map[string]int64{"B": 8, "D": 2}, "no dimension D (the dimensions are B, T)"},
+		{"T", map[string]int64{"B": 8, "T": 2}, "T is the dimension gone along: give only the others a value"},
+		{"T", map[string]int64{"B": 0}, "B = 0: dimensions are integers of at least 1"},
+	} {
+		_, err := m.Fit(c.along, c.fixed, poly.Int(1))
+		if err == nil || err.Error() != c.want {
+			t.Errorf("Fit(%s, %v): %v, want %q", c.along, c.fixed, err, c.want)
+		}
+	}
+}
+
+// TestFitJSONKeys: the JSON names each field as docs/json.md does.
+func TestFitJSONKeys(t *testing.T) {
+	m, _ := mustGPT(t)
+	f, err := m.Fit("T", map[string]int64{"B": 8}, size(t, "80GiB"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := m.BudgetFitJSON(f, nil)
+	if j.Fits != "up_to" || !j.EverySmallerFits || j.Largest != f.Largest || j.At.Operation != f.At.PeakOp {
+		t.Errorf("%+v", j)
+	}
+	if !strings.HasPrefix(j.Budget, "85899345920") {
+		t.Errorf("budget %s", j.Budget)
+	}
+}

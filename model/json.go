@@ -1,0 +1,296 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"memsym/count"
+	"memsym/poly"
+	"memsym/record"
+)
+
+// The types below are memsym's JSON outputs (`--json`), documented in
+// docs/json.md. Byte counts are strings, for they may be fractions or exceed
+// 64 bits; polynomials are in the ASCII notation poly.Parse reads back.
+
+// SymbolicJSON is `memsym symbolic --json`'s object.
+type SymbolicJSON struct {
+	Entry       string             `json:"entry"`
+	Realization string             `json:"realization"`
+	Dims        []string           `json:"dims"`
+	Grid        map[string][]int64 `json:"grid"`
+	Checked     []map[string]int64 `json:"checked"`
+	Operations  int                `json:"operations"`
+	Params      PolyJSON           `json:"params"`
+	Inputs      PolyJSON           `json:"inputs"`
+	Outputs     PolyJSON           `json:"outputs"`
+	Peak        []CandidateJSON    `json:"peak"`
+	Undecided   []UndecidedJSON    `json:"undecided"`
+	Candidates  int                `json:"candidates"`
+}
+
+// PolyJSON is a polynomial of bytes.
+type PolyJSON struct {
+	Poly string `json:"poly"`
+}
+
+// CandidateJSON is one of the peak's candidates: its live bytes and the
+// first operation that reaches them.
+type CandidateJSON struct {
+	Poly  string `json:"poly"`
+	Op    int    `json:"op"`
+	Label string `json:"label"`
+	Path  string `json:"path"`
+}
+
+// UndecidedJSON is a pair of kept candidates neither of which was proven to
+// dominate the other nor refuted.
+type UndecidedJSON struct {
+	A CandidateJSON `json:"a"`
+	B CandidateJSON `json:"b"`
+}
+
+// CandidateJSON returns candidate i (an index into Cands) as JSON.
+func (m *Model) CandidateJSON(i int) CandidateJSON {
+	c := m.Cands[i]
+	o := m.Op(c.Op)
+	return CandidateJSON{Poly: c.Poly.ASCII(), Op: c.Op, Label: o.Label, Path: o.Path}
+}
+
+// JSON returns the model as `memsym symbolic --json` writes it.
+func (m *Model) JSON() *SymbolicJSON {
+	h := m.Header()
+	out := &SymbolicJSON{
+		Entry: h.Entry, Realization: h.Realization,
+		Dims: m.Vars, Grid: map[string][]int64{}, Checked: []map[string]int64{},
+		Operations: len(m.Structure.Ops),
+		Params:     PolyJSON{m.Params.ASCII()},
+		Inputs:     PolyJSON{m.Inputs.ASCII()},
+		Outputs:    PolyJSON{m.Outputs.ASCII()},
+		Peak:       []CandidateJSON{}, Undecided: []UndecidedJSON{},
+		Candidates: len(m.Cands),
+	}
+	if out.Dims == nil {
+		out.Dims = []string{}
+	}
+	for i, v := range m.Vars {
+		out.Grid[v] = m.Grid[i]
+	}
+	for _, p := range m.CheckPoints() {
+		out.Checked = append(out.Checked, p.Map())
+	}
+	for _, i := range m.Front.Kept {
+		out.Peak = append(out.Peak, m.CandidateJSON(i))
+	}
+	for _, pr := range m.Front.Undecided {
+		out.Undecided = append(out.Undecided, UndecidedJSON{m.CandidateJSON(pr[0]), m.CandidateJSON(pr[1])})
+	}
+	return out
+}
+
+// CrossoverJSON is `memsym crossover --json`'s object.
+type CrossoverJSON struct {
+	Entry    string           `json:"entry"`
+	Along    string           `json:"along"`
+	Fixed    map[string]int64 `json:"fixed"`
+	ForAll   []string         `json:"for_all"` // the other dimensions left free: the segments hold for every value >= 1
+	Segments []SegmentJSON    `json:"segments"`
+	Confirm  []ConfirmJSON    `json:"confirmed,omitempty"`
+}
+
+// SegmentJSON says that from From to To (0: without end) the candidate
+// holds the peak.
+type SegmentJSON struct {
+	From   int64         `json:"from"`
+	To     int64         `json:"to"`
+	Holder CandidateJSON `json:"holder"`
+}
+
+// ConfirmJSON is one recording made beside a crossover.
+type ConfirmJSON struct {
+	Point         OrderedPoint `json:"point"`
+	PredictedOp   int          `json:"predicted_op"`
+	PredictedPeak string       `json:"predicted_peak"`
+	PeakOp        int          `json:"peak_op"`
+	Peak          string       `json:"peak"`
+	OK            bool         `json:"ok"`
+}
+
+// CrossoverJSON returns crossovers c, and their confirmations if any, as
+// JSON.
+func (m *Model) CrossoverJSON(c *Crossovers, confirmed []Confirmation) *CrossoverJSON {
+	out := &CrossoverJSON{Entry: m.Header().Entry, Along: c.Dim, Fixed: map[string]int64{}, ForAll: []string{}, Segments: []SegmentJSON{}}
+	for _, v := range m.Vars {
+		if v == c.Dim {
+			continue
+		}
+		if x, ok := c.Fixed[v]; ok {
+			out.Fixed[v] = x
+		} else {
+			out.ForAll = append(out.ForAll, v)
+		}
+	}
+	for _, s := range c.Segments {
+		out.Segments = append(out.Segments, SegmentJSON{From: s.From, To: s.To, Holder: m.CandidateJSON(s.Holder)})
+	}
+	for i := range confirmed {
+		f := &confirmed[i]
+		out.Confirm = append(out.Confirm, ConfirmJSON{
+			Point: OrderedPoint(f.Point), PredictedOp: m.Cands[f.Predicted].Op, PredictedPeak: f.PredictedPeak.String(),
+			PeakOp: f.PeakOp, Peak: f.Peak.String(), OK: f.OK(m),
+		})
+	}
+	return out
+}
+
+// VerifyJSON is `memsym verify --json`'s object.
+type VerifyJSON struct {
+	Programs []VerifyProgramJSON `json:"programs"`
+	Checked  int                 `json:"checked"`
+	Refused  int                 `json:"refused_as_expected"`
+	Failed   int                 `json:"failed"`
+}
+
+// VerifyProgramJSON is one program's verification: its model refused (as
+// expected or not), or checked at points.
+type VerifyProgramJSON struct {
+	Program string            `json:"program"`
+	Refused string            `json:"refused,omitempty"` // why the model was refused, if it was
+	Failed  string            `json:"failed,omitempty"`  // why the program failed as a whole, if it did
+	Points  []VerifyPointJSON `json:"points"`
+}
+
+// VerifyPointJSON is one point checked: Error is empty when the model holds
+// there.
+type VerifyPointJSON struct {
+	Point OrderedPoint `json:"point"`
+	OK    bool         `json:"ok"`
+	Error string       `json:"error,omitempty"`
+}
+
+// MemoryJSON is `memsym memory --json`'s object; its fields' order is the
+// keys' order.
+type MemoryJSON struct {
+	Entry       string           `json:"entry"`
+	Dims        OrderedPoint     `json:"dims"`
+	Realization string           `json:"realization"`
+	Operations  int              `json:"operations"`
+	Launches    int              `json:"launches"`
+	Parameters  ParamsJSON       `json:"parameters"`
+	Inputs      string           `json:"inputs"`
+	Peak        PeakJSON         `json:"peak"`
+	Outputs     string           `json:"outputs"`
+	Needs       string           `json:"needs"`
+	Placed      string           `json:"placed"`
+	Live        []string         `json:"live"`
+	LiveAtPeak  []LiveBufferJSON `json:"live_at_peak"`
+	Calls       []CallJSON       `json:"calls"`
+}
+
+// ParamsJSON is the parameters' bytes and elements, by stored type.
+type ParamsJSON struct {
+	Bytes    string          `json:"bytes"`
+	Elements string          `json:"elements"`
+	ByDType  []TypeCountJSON `json:"by_dtype"`
+}
+
+// TypeCountJSON is the parameters of one stored type.
+type TypeCountJSON struct {
+	DType    string `json:"dtype"` // "" for the parameters given in bytes
+	Elements string `json:"elements"`
+	Bytes    string `json:"bytes"`
+}
+
+// PeakJSON is the peak at a point and where it is first reached.
+type PeakJSON struct {
+	Bytes     string `json:"bytes"`
+	Operation int    `json:"operation"` // 0 when there are no operations
+	Label     string `json:"label"`
+	Path      string `json:"path"`
+}
+
+// LiveBufferJSON is a buffer live at the peak.
+type LiveBufferJSON struct {
+	ID     int64   `json:"id"`
+	Name   string  `json:"name"`
+	DType  string  `json:"dtype"`
+	Shape  []int64 `json:"shape"`
+	Bytes  string  `json:"bytes"`
+	MadeBy int     `json:"made_by"` // the operation that first writes it
+}
+
+// CallJSON is one row of the calls' table.
+type CallJSON struct {
+	Path       string `json:"path"`
+	Iterations int    `json:"iterations"`
+	Depth      int    `json:"depth"`
+	Share      string `json:"share"`
+	OwnPeak    string `json:"own_peak"`
+	Operations int    `json:"operations"`
+}
+
+// OrderedPoint writes a point as an object in the point's order.
+type OrderedPoint record.Point
+
+func (d OrderedPoint) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, dim := range d {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		name, err := json.Marshal(dim.Name)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, name...)
+		b = fmt.Appendf(b, ":%d", dim.Value)
+	}
+	return append(b, '}'), nil
+}
+
+// Memory returns the counts c of recording rec as `memsym memory --json`
+// writes them.
+func Memory(rec *record.Recording, c *count.Counts) *MemoryJSON {
+	h := &rec.Header
+	out := &MemoryJSON{
+		Entry: h.Entry, Dims: OrderedPoint(h.Dims), Realization: h.Realization,
+		Operations: c.Ops, Launches: c.Launches,
+		Parameters: ParamsJSON{Bytes: c.Params.String(), Elements: c.ParamElements.String(), ByDType: []TypeCountJSON{}},
+		Inputs:     c.Inputs.String(),
+		Peak:       PeakJSON{Bytes: c.Peak.String(), Operation: c.PeakOp},
+		Outputs:    c.Outputs.String(), Needs: c.Needs.String(), Placed: c.Placed.String(),
+		Live: ratStrings(c.Live), LiveAtPeak: []LiveBufferJSON{}, Calls: []CallJSON{},
+	}
+	for _, t := range c.ParamsByDType {
+		dt := ""
+		if !t.DType.IsZero() {
+			dt = t.DType.String()
+		}
+		out.Parameters.ByDType = append(out.Parameters.ByDType, TypeCountJSON{dt, t.Elements.String(), t.Bytes.String()})
+	}
+	if c.PeakOp > 0 {
+		op := &rec.Ops[c.PeakOp-1]
+		out.Peak.Label, out.Peak.Path = op.Label, op.Path
+	}
+	lives := count.Lifetimes(rec)
+	for _, i := range c.AtPeak {
+		b := &rec.Buffers[i]
+		l := LiveBufferJSON{ID: b.ID, Name: b.Name, Shape: b.Shape, Bytes: b.Bytes.String(), MadeBy: lives[i].First}
+		if !b.DType.IsZero() {
+			l.DType = b.DType.String()
+		}
+		out.LiveAtPeak = append(out.LiveAtPeak, l)
+	}
+	for _, call := range c.Calls {
+		out.Calls = append(out.Calls, CallJSON{call.Path, call.Iterations, call.Depth, call.Share.String(), call.OwnPeak.String(), call.Ops})
+	}
+	return out
+}
+
+func ratStrings(xs []poly.Rat) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = x.String()
+	}
+	return out
+}

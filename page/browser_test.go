@@ -1,0 +1,233 @@
+package page
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"html"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"memsym/internal/tooltest"
+	"memsym/model"
+	"memsym/poly"
+)
+
+// m4Runs is how many random settings of the controls M4 tries per program.
+const m4Runs = 21
+
+// browsers is how many headless browsers M4 runs at once: a browser spends
+// most of its start waiting.
+const browsers = 3
+
+// chromium loads url headless, lets its script run to the end, and returns
+// the DOM it leaves and the console's messages.
+func chromium(t *testing.T, bin, url string) (dom string, console []string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+		"--user-data-dir="+t.TempDir(), "--enable-logging=stderr", "--v=0",
+		"--virtual-time-budget=3600000", "--dump-dom", url)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium %s: %v\n%s", url, err, stderr.String())
+	}
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		if strings.Contains(line, ":CONSOLE") {
+			console = append(console, line)
+		}
+	}
+	return stdout.String(), console
+}
+
+// writePage writes m's page into a fresh directory and returns its URL.
+func writePage(t *testing.T, m *model.Model, name string) string {
+	t.Helper()
+	path, err := Write(m, t.TempDir(), name, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return "file://" + path
+}
+
+// shownRun is one random setting of the controls and what the page showed.
+type shownRun struct {
+	X      []string          `json:"x"`
+	Types  []string          `json:"types"`
+	Budget string            `json:"budget"`
+	Shown  map[string]string `json:"shown"`
+}
+
+var testOut = regexp.MustCompile(`(?s)<pre id="memsym-test">(.*?)</pre>`)
+
+// M4: in a real browser, the page's figures at random settings of its
+// sliders, number boxes, stored types and budget are the model's, exactly.
+func TestM4InChromium(t *testing.T) {
+	bin := tooltest.Need(t, "chromium", "the page is not checked in a browser (M4)")
+	busy := make(chan bool, browsers)
+	for i, p := range modelled() {
+		t.Run(p.Name, func(t *testing.T) {
+			t.Parallel()
+			busy <- true
+			defer func() { <-busy }()
+			pg := newPage(t, p.Name)
+			url := writePage(t, pg.m, p.Name)
+			start := time.Now()
+			dom, console := chromium(t, bin, fmt.Sprintf("%s#test=%d,%d", url, 1000+i, m4Runs))
+			elapsed := time.Since(start)
+			if len(console) > 0 {
+				t.Errorf("the console says:\n%s", strings.Join(console, "\n"))
+			}
+			match := testOut.FindStringSubmatch(dom)
+			if match == nil {
+				t.Fatalf("the page wrote no test results; its DOM:\n%.3000s", dom)
+			}
+			var runs []shownRun
+			if err := json.Unmarshal([]byte(html.UnescapeString(match[1])), &runs); err != nil {
+				t.Fatal(err)
+			}
+			if len(runs) != m4Runs {
+				t.Fatalf("%d runs, want %d", len(runs), m4Runs)
+			}
+			for r, run := range runs {
+				a := assignment(t, pg, run)
+				n, err := pg.At(a)
+				if err != nil {
+					t.Fatal(err)
+				}
+				compareShown(t, fmt.Sprintf("run %d at %v, %v, budget %s", r+1, a.At, a.Types, run.Budget), run.Shown, expected(pg, n, a))
+			}
+			t.Logf("%d runs in %v", len(runs), elapsed.Round(time.Millisecond))
+		})
+	}
+}
+
+// assignment reads the controls' values the page reports.
+func assignment(t *testing.T, pg *Page, run shownRun) Assignment {
+	t.Helper()
+	var a Assignment
+	for _, s := range run.X {
+		x, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			t.Fatalf("a dimension's box holds %q", s)
+		}
+		a.At = append(a.At, x)
+	}
+	for _, s := range run.Types {
+		a.Types = append(a.Types, StoredType(s))
+	}
+	gib, ok := strings.CutSuffix(run.Budget, " GiB")
+	if !ok {
+		t.Fatalf("budget %q", run.Budget)
+	}
+	b, err := poly.ParseRat(gib)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Budget = b.Mul(poly.Int(1 << 30))
+	return a
+}
+
+// expected returns the figures the page should show, by their data-k.
+func expected(pg *Page, n *Numbers, a Assignment) map[string]string {
+	want := map[string]string{
+		"budget": a.Budget.String(), "params": n.Params.String(), "param-elements": n.ParamElements.String(),
+		"inputs": n.Inputs.String(), "peak": n.Peak.String(), "outputs": n.Outputs.String(), "needs": n.Needs.String(),
+		"peak-op": strconv.Itoa(n.PeakOp), "formula": n.Formula, "peak-where": "(no operations)",
+	}
+	if n.PeakOp > 0 {
+		op := pg.m.Op(n.PeakOp)
+		want["peak-where"] = op.Label
+		if op.Path != "" {
+			want["peak-where"] += " in " + op.Path
+		}
+	}
+	for i := range pg.groups {
+		want[fmt.Sprintf("group-%d", i)] = n.GroupBytes[i].String()
+		want[fmt.Sprintf("group-elements-%d", i)] = n.GroupElements[i].String()
+	}
+	for k := range pg.calls.calls {
+		want[fmt.Sprintf("sharebytes-%d", k)] = n.Shares[k].String()
+		want[fmt.Sprintf("sharepct-%d", k)] = Percent(n.Shares[k], n.Peak)
+	}
+	for _, b := range pg.net.Boxes {
+		if b.Call >= 0 {
+			want[fmt.Sprintf("share-%d", b.Call)] = Percent(n.Shares[b.Call], n.Peak)
+		}
+	}
+	if n.Needs.Cmp(a.Budget) > 0 {
+		want["margin"] = n.Needs.Sub(a.Budget).String()
+	} else {
+		want["margin"] = a.Budget.Sub(n.Needs).String()
+	}
+	for j, v := range pg.m.Vars {
+		want["over-"+v] = "none"
+		if n.Over[j] > 0 {
+			want["over-"+v] = strconv.FormatInt(n.Over[j], 10)
+		}
+	}
+	return want
+}
+
+func compareShown(t *testing.T, where string, got, want map[string]string) {
+	t.Helper()
+	for k, w := range want {
+		g, ok := got[k]
+		switch {
+		case !ok:
+			t.Errorf("%s: the page shows no %s (want %s)", where, k, w)
+		case g != w:
+			t.Errorf("%s: the page shows %s = %q, the model %q", where, k, g, w)
+		}
+	}
+	for k, g := range got {
+		if _, ok := want[k]; !ok {
+			t.Errorf("%s: the page shows %s = %q, which the test does not check", where, k, g)
+		}
+	}
+}
+
+// The acceptance programs' pages, the course GPT at the course's
+// constants among them, open without a word on the console; and the
+// page of 10⁴ operations loads in reasonable time.
+func TestOpensWithoutConsoleErrors(t *testing.T) {
+	bin := tooltest.Need(t, "chromium", "the pages are not opened in a browser")
+	busy := make(chan bool, browsers)
+	for _, c := range []struct {
+		name   string
+		consts map[string]int64
+	}{
+		{"gpt-course", nil},
+		{"gpt-course", map[string]int64{"D": 384, "H": 6, "L": 6}},
+		{"llama2-7b-block", nil},
+		{"synthetic", map[string]int64{"N": 10000}},
+	} {
+		t.Run(fmt.Sprintf("%s%v", c.name, c.consts), func(t *testing.T) {
+			t.Parallel()
+			busy <- true
+			defer func() { <-busy }()
+			m, _ := buildModelAt(t, c.name, c.consts)
+			url := writePage(t, m, c.name)
+			start := time.Now()
+			dom, console := chromium(t, bin, url)
+			t.Logf("loaded in %v", time.Since(start).Round(time.Millisecond))
+			if len(console) > 0 {
+				t.Errorf("the console says:\n%s", strings.Join(console, "\n"))
+			}
+			if strings.Contains(dom, `class="err"`) {
+				t.Errorf("the page shows an error")
+			}
+			if !strings.Contains(dom, `data-k="peak"`) || !strings.Contains(dom, "<svg") {
+				t.Errorf("the page drew nothing:\n%.2000s", dom)
+			}
+		})
+	}
+}

@@ -1,0 +1,85 @@
+package page
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+
+	"memsym/model"
+	"memsym/programs"
+	"memsym/source"
+)
+
+// modelled returns the bundled programs memsym models symbolically and
+// the page draws: not those with a dimension that counts blocks.
+func modelled() []*programs.Program {
+	var out []*programs.Program
+	for _, p := range programs.All() {
+		if p.Refusal == "" && !slices.ContainsFunc(p.Dims, func(d programs.Dim) bool { return d.Blocks }) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+type built struct {
+	m   *model.Model
+	src *source.Program
+	err error
+}
+
+var (
+	buildMu sync.Mutex
+	builds  = map[string]*built{}
+)
+
+// buildModel returns the model of a bundled program at its default
+// constants, built once per test binary.
+func buildModel(t testing.TB, name string) (*model.Model, *source.Program) {
+	t.Helper()
+	return buildModelAt(t, name, nil)
+}
+
+// buildModelAt returns the model of a bundled program at constants
+// (the defaults for the others), built once per test binary.
+func buildModelAt(t testing.TB, name string, consts map[string]int64) (*model.Model, *source.Program) {
+	t.Helper()
+	key := fmt.Sprint(name, consts) // fmt sorts a map's keys
+	buildMu.Lock()
+	b, ok := builds[key]
+	if !ok {
+		b = &built{}
+		b.src, b.err = source.NewProgram(name, consts)
+		if b.err == nil {
+			b.m, b.err = model.Build(context.Background(), b.src, source.Spec{})
+		}
+		builds[key] = b
+	}
+	buildMu.Unlock()
+	if b.err != nil {
+		t.Fatalf("%s: %v", name, b.err)
+	}
+	return b.m, b.src
+}
+
+// newPage returns the page of a bundled program.
+func newPage(t testing.TB, name string) *Page {
+	t.Helper()
+	m, _ := buildModel(t, name)
+	pg, err := New(m, Options{})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return pg
+}
+
+// recorded returns every group stored as recorded.
+func recorded(pg *Page) []StoredType {
+	types := make([]StoredType, len(pg.groups))
+	for i := range types {
+		types[i] = Recorded
+	}
+	return types
+}

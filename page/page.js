@@ -1,0 +1,738 @@
+'use strict';
+// memsym's page: every byte figure below is counted from the model's
+// polynomials in exact rational arithmetic on BigInts. Floating point only
+// places things on the drawings and rounds the figures marked ≈.
+(function () {
+  const data = JSON.parse(document.getElementById('memsym-data').textContent);
+  const NNBSP = '\u202f';
+  const SVGNS = 'http://www.w3.org/2000/svg';
+
+  // ---- Exact rationals: {n, d} with d > 0 in lowest terms. ----
+  function gcd(a, b) {
+    if (a < 0n) a = -a;
+    if (b < 0n) b = -b;
+    while (b) { const t = a % b; a = b; b = t; }
+    return a;
+  }
+  function Q(n, d) {
+    if (d === undefined) d = 1n;
+    if (d < 0n) { n = -n; d = -d; }
+    const g = gcd(n, d);
+    return g > 1n ? { n: n / g, d: d / g } : { n: n, d: d };
+  }
+  const ZERO = Q(0n);
+  function add(a, b) { return a.d === b.d ? Q(a.n + b.n, a.d) : Q(a.n * b.d + b.n * a.d, a.d * b.d); }
+  function sub(a, b) { return add(a, Q(-b.n, b.d)); }
+  function mul(a, b) { return Q(a.n * b.n, a.d * b.d); }
+  function mulInt(a, k) { return Q(a.n * k, a.d); }
+  function cmp(a, b) { const l = a.n * b.d, r = b.n * a.d; return l < r ? -1 : l > r ? 1 : 0; }
+  function floorDiv(n, d) { const q = n / d; return (n % d !== 0n && n < 0n) ? q - 1n : q; } // d > 0
+  function ceilDiv(n, d) { return -floorDiv(-n, d); }
+  function lcm(a, b) { return a / gcd(a, b) * b; }
+  function toNumber(q) { return Number(q.n) / Number(q.d); }
+  // parseDecimal reads "12", "12.25" or ".5" exactly; null otherwise.
+  function parseDecimal(s) {
+    const m = /^\s*(\d*)(?:\.(\d*))?\s*$/.exec(s);
+    if (!m || (m[1] === '' && (m[2] === undefined || m[2] === ''))) return null;
+    const frac = m[2] || '';
+    return Q(BigInt((m[1] || '0') + frac), 10n ** BigInt(frac.length));
+  }
+
+  // ---- Polynomials: "den|c,e1,…,en|…" (see page/data.go). ----
+  function parsePoly(s) {
+    const parts = s.split('|');
+    return {
+      den: BigInt(parts[0]),
+      terms: parts.slice(1).map(function (t) {
+        const xs = t.split(',');
+        return { c: BigInt(xs[0]), e: xs.slice(1).map(Number) };
+      }),
+    };
+  }
+  const polys = data.polys.map(parsePoly);
+  function evalPoly(p, x) {
+    let s = 0n;
+    for (const t of p.terms) {
+      let v = t.c;
+      for (let j = 0; j < t.e.length; j++) for (let k = 0; k < t.e[j]; k++) v *= x[j];
+      s += v;
+    }
+    return Q(s, p.den);
+  }
+  // restrict returns p as a polynomial in variable j alone, the others at
+  // x: its rational coefficients by power.
+  function restrict(p, x, j) {
+    const cs = [];
+    for (const t of p.terms) {
+      let v = t.c;
+      for (let i = 0; i < t.e.length; i++) if (i !== j) for (let k = 0; k < t.e[i]; k++) v *= x[i];
+      const e = t.e[j];
+      while (cs.length <= e) cs.push(ZERO);
+      cs[e] = add(cs[e], Q(v, p.den));
+    }
+    return cs;
+  }
+  const SUP = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+  function ratText(q) { return q.d === 1n ? q.n.toString() : q.n.toString() + '/' + q.d.toString(); }
+  // formatPoly writes p as memsym prints polynomials: "27648 · B · T + 8 · T²".
+  function formatPoly(p) {
+    if (!p.terms.length) return '0';
+    let out = '';
+    p.terms.forEach(function (t, i) {
+      let c = Q(t.c, p.den);
+      const neg = c.n < 0n;
+      if (neg) c = Q(-c.n, c.d);
+      if (i === 0 && neg) out += '−';
+      else if (i > 0) out += neg ? ' − ' : ' + ';
+      let first = true;
+      if (!(c.n === 1n && c.d === 1n) || t.e.every(function (e) { return e === 0; })) { out += ratText(c); first = false; }
+      t.e.forEach(function (e, j) {
+        if (!e) return;
+        if (!first) out += ' · ';
+        out += data.vars[j];
+        if (e > 1) out += String(e).split('').map(function (d) { return SUP[+d]; }).join('');
+        first = false;
+      });
+    });
+    return out;
+  }
+
+  // ---- Numbers for people. ----
+  function group(n) {
+    const neg = n < 0n;
+    const s = (neg ? -n : n).toString();
+    const head = s.length % 3 || 3;
+    let out = s.slice(0, head);
+    for (let i = head; i < s.length; i += 3) out += NNBSP + s.slice(i, i + 3);
+    return (neg ? '-' : '') + out;
+  }
+  function exact(q) { return q.d === 1n ? group(q.n) : group(q.n) + '/' + group(q.d); }
+  const UNITS = [['GiB', 1n << 30n], ['MiB', 1n << 20n], ['KiB', 1n << 10n]];
+  // approx rounds q bytes half up to two decimals in the largest binary
+  // unit it reaches: "≈ 1.74 GiB".
+  function approx(q) {
+    let unit = UNITS[UNITS.length - 1];
+    for (const u of UNITS) if (cmp(q, Q(u[1])) >= 0) { unit = u; break; }
+    if (cmp(q, Q(1024n)) < 0) return '';
+    const k = floorDiv(200n * q.n + q.d * unit[1], 2n * q.d * unit[1]);
+    return '≈ ' + group(k / 100n) + '.' + (k % 100n).toString().padStart(2, '0') + ' ' + unit[0];
+  }
+  function percent(share, peak) {
+    if (peak.n <= 0n) return '–';
+    if (share.n === 0n) return '0%';
+    const k = floorDiv(2000n * share.n * peak.d + share.d * peak.n, 2n * share.d * peak.n);
+    if (k === 0n) return '<0.1%';
+    return (k / 10n).toString() + '.' + (k % 10n).toString() + '%';
+  }
+  const PALETTE = [[255, 245, 235], [253, 208, 162], [253, 141, 60], [217, 72, 1], [127, 39, 4]];
+  function shareColour(share, peak) {
+    let f = peak.n > 0n ? toNumber(share) / toNumber(peak) : 0;
+    f = Math.min(Math.max(f, 0), 1);
+    const pos = f * (PALETTE.length - 1);
+    const i = Math.min(Math.floor(pos), PALETTE.length - 2);
+    const t = pos - i;
+    const rgb = PALETTE[i].map(function (v, j) { return Math.floor(v + (PALETTE[i + 1][j] - v) * t + 0.5); });
+    return { fill: 'rgb(' + rgb.join(',') + ')', white: f > 0.6 };
+  }
+
+  // ---- The DOM. ----
+  function el(tag, attrs, kids) {
+    const e = document.createElement(tag);
+    for (const k in attrs || {}) {
+      if (k === 'text') e.textContent = attrs[k];
+      else if (k === 'class') e.className = attrs[k];
+      else e.setAttribute(k, attrs[k]);
+    }
+    for (const kid of kids || []) e.append(kid);
+    return e;
+  }
+  function svg(tag, attrs, kids) {
+    const e = document.createElementNS(SVGNS, tag);
+    for (const k in attrs || {}) {
+      if (k === 'text') e.textContent = attrs[k];
+      else e.setAttribute(k, attrs[k]);
+    }
+    for (const kid of kids || []) e.append(kid);
+    return e;
+  }
+  const shown = {}; // data-k → element showing that figure
+  function figure(key, tag, cls) {
+    const e = el(tag || 'span', { class: cls || '', 'data-k': key });
+    shown[key] = e;
+    return e;
+  }
+  function put(key, text) { shown[key].textContent = text; }
+
+  const TYPE_NAMES = {
+    recorded: 'as recorded', f32: 'f32 (4 B)', bf16: 'bf16 (2 B)', f16: 'f16 (2 B)', f8: 'f8 (1 B)', int8: 'int8 (1 B)',
+    int4: 'int4 + f32 scale per ' + data.int4Group,
+  };
+
+  // ---- State. ----
+  const state = {
+    x: data.dims.map(function (d) { return BigInt(d.value); }),
+    types: data.groups.map(function () { return 'recorded'; }),
+    budget: Q(BigInt(data.budgets[0]) << 30n),
+  };
+
+  const page = document.getElementById('page');
+  const subtitle = [data.entry, data.consts, data.realization, group(BigInt(data.ops)) + (data.ops === 1 ? ' operation' : ' operations')].filter(Boolean).join(' · ');
+  page.append(el('header', {}, [el('h1', { text: data.title + ': memory' }), el('p', { text: subtitle })]));
+
+  // Dimensions: a slider (logarithmic beyond 64) and an exact number box.
+  const dimsCard = el('div', { class: 'card' }, [el('h2', { text: 'Dimensions' })]);
+  const dimControls = data.dims.map(function (d, j) {
+    const log = d.max > 64;
+    const slider = el('input', { type: 'range', min: log ? 0 : 1, max: log ? 1000 : d.max, step: 1, 'aria-label': d.name, 'data-dim': d.name });
+    const box = el('input', { type: 'number', min: 1, max: d.max, step: 1, value: d.value, 'aria-label': d.name + ' value', 'data-dimbox': d.name });
+    function toPos(v) { return log ? Math.round(Math.log(v) / Math.log(d.max) * 1000) : v; }
+    function fromPos(p) { return log ? Math.min(d.max, Math.max(1, Math.round(Math.exp(p / 1000 * Math.log(d.max))))) : p; }
+    slider.value = toPos(d.value);
+    slider.addEventListener('input', function () {
+      const v = fromPos(Number(slider.value));
+      box.value = v;
+      box.classList.remove('bad');
+      state.x[j] = BigInt(v);
+      schedule();
+    });
+    box.addEventListener('input', function () {
+      const s = box.value.trim();
+      if (!/^\d+$/.test(s) || BigInt(s) < 1n || BigInt(s) > BigInt(d.max)) { box.classList.add('bad'); return; }
+      box.classList.remove('bad');
+      state.x[j] = BigInt(s);
+      slider.value = toPos(Number(s));
+      schedule();
+    });
+    dimsCard.append(el('div', { class: 'dim' }, [el('label', { text: d.name }), slider, box]),
+      el('div', { class: 'dim' }, [el('span'), el('span', { class: 'hint', text: '1 to ' + group(BigInt(d.max)) + '; recorded at ' + d.grid.join(', ') })]));
+    return { slider: slider, box: box };
+  });
+
+  // The budget: 24, 40 or 80 GiB, or a free value in GiB.
+  const budgetSelect = el('select', { 'aria-label': 'budget' });
+  for (const g of data.budgets) budgetSelect.append(el('option', { value: String(g), text: g + ' GiB' }));
+  budgetSelect.append(el('option', { value: 'free', text: 'other…' }));
+  const budgetFree = el('input', { type: 'text', value: '16', 'aria-label': 'budget in GiB', inputmode: 'decimal', disabled: '' });
+  function readBudget() {
+    budgetFree.disabled = budgetSelect.value !== 'free';
+    const q = budgetSelect.value === 'free' ? parseDecimal(budgetFree.value) : Q(BigInt(budgetSelect.value));
+    if (q === null) { budgetFree.classList.add('bad'); return; }
+    budgetFree.classList.remove('bad');
+    state.budget = Q(q.n << 30n, q.d);
+    schedule();
+  }
+  budgetSelect.addEventListener('input', readBudget);
+  budgetFree.addEventListener('input', readBudget);
+  const budgetCard = el('div', { class: 'card' }, [el('h2', { text: 'Memory budget' }),
+    el('div', { class: 'budget' }, [budgetSelect, budgetFree, el('span', { text: 'GiB (2³⁰ bytes) =' }), figure('budget', 'span', 'num'), el('span', { text: 'bytes' })])]);
+
+  // The numbers.
+  function row(label, key, extra, cls) {
+    return el('tr', { class: cls || '' }, [el('td', { text: label }), el('td', { class: 'num' }, [figure(key)]),
+      el('td', { class: 'approx' }, [figure(key + '-approx')]), el('td', {}, extra || [])]);
+  }
+  const numbers = el('table', { class: 'numbers' }, [
+    el('tr', {}, [el('th', { text: '' }), el('th', { class: 'num', text: 'bytes, exact' }), el('th', { text: 'rounded' }), el('th', { text: '' })]),
+    row('parameters', 'params', [figure('param-elements'), document.createTextNode(' elements')]),
+    row('inputs held by the caller', 'inputs', [el('span', { text: 'the parameters and the other inputs' })]),
+    row('peak of the live bytes', 'peak', [document.createTextNode('at operation '), figure('peak-op'), document.createTextNode(' '), figure('peak-where', 'code')], 'peak'),
+    row('outputs', 'outputs', [el('span', { text: 'among the live bytes at the end' })]),
+    row('needs', 'needs', [el('span', { text: 'inputs + peak' })], 'needs'),
+  ]);
+  const verdict = el('p', { class: 'verdict' });
+  const crossList = el('ul', { class: 'cross' });
+  const crossItems = data.dims.map(function (d) {
+    const li = el('li');
+    crossList.append(li);
+    return li;
+  });
+  const numbersCard = el('div', { class: 'card' }, [el('h2', { text: 'Memory at this point' }), numbers,
+    el('p', { class: 'note', text: 'The peak’s formula, the candidate that holds it here (its first operation):' }), figure('formula', 'code', 'formula'),
+    verdict, el('div', { text: 'Where the needs cross the budget, one dimension moving, the others held:' }), crossList,
+    el('p', { class: 'note', text: 'Exact figures are exact; those marked ≈ are rounded to two decimals in binary units (1 GiB = 2³⁰ bytes).' })]);
+
+  const controls = el('div', { class: 'stack' }, [dimsCard, budgetCard]);
+  page.append(el('div', { class: 'grid' }, [controls, numbersCard]));
+
+  // The curve.
+  const CW = 1180, CH = 330, CL = 86, CR = 30, CT = 14, CB = 62;
+  const curveSvg = svg('svg', { viewBox: '0 0 ' + CW + ' ' + CH, width: CW, height: CH, 'font-size': 11, role: 'img', 'aria-label': 'live bytes over the operations' });
+  const curveCard = el('div', { class: 'card' }, [el('h2', { text: 'Live bytes over the operations, and the room the budget leaves them beside the inputs' }), curveSvg,
+    el('div', { class: 'legend' }, [el('span', { style: '--sw:#fdd0a2', text: 'live bytes' }), el('span', { style: '--sw:#b2182b', text: 'over the budget' }),
+      el('span', { style: '--sw:repeating-linear-gradient(90deg,#b2182b 0 6px,#fff 6px 10px)', text: 'budget − inputs held: the room for the live bytes' })]),
+    figure('curve-note', 'p', 'note')]);
+  page.append(curveCard);
+
+  // The stored types.
+  const typeRows = data.groups.map(function (g, i) {
+    const typed = g.parts.some(function (p) { return p[0] >= 0; });
+    const select = el('select', { 'aria-label': 'stored type of ' + g.title, 'data-group': String(i) });
+    for (const t of data.types) select.append(el('option', { value: t, text: t === 'recorded' ? 'as recorded (' + g.types + ')' : TYPE_NAMES[t] }));
+    if (!typed) select.disabled = true;
+    select.addEventListener('input', function () { state.types[i] = select.value; schedule(); });
+    return el('tr', {}, [el('td', { text: g.title }), el('td', { class: 'num' }, [figure('group-elements-' + i)]), el('td', {}, [select]),
+      el('td', { class: 'num' }, [figure('group-' + i)]), el('td', { class: 'approx' }, [figure('group-' + i + '-approx')])]);
+  });
+  page.append(el('div', { class: 'card' }, [el('h2', { text: 'Stored types of the parameters, by group' }),
+    el('table', { class: 'types' }, [el('tr', {}, [el('th', { text: 'group' }), el('th', { class: 'num', text: 'elements' }), el('th', { text: 'stored as' }),
+      el('th', { class: 'num', text: 'bytes, exact' }), el('th', { text: 'rounded' })])].concat(typeRows)),
+    el('p', { class: 'note', text: 'A stored type re-types every element of the group’s parameter buffers (elements = recorded bytes ÷ the recorded type’s size). ' +
+      'int4 stores half a byte per element and one f32 scale (4 bytes) for each group of ' + data.int4Group + ' consecutive elements of each buffer, the last group perhaps shorter: e/2 + 4·⌈e/' + data.int4Group + '⌉ bytes for a buffer of e elements. ' +
+      'Parameters given in bytes without a type keep their bytes. The parameters are held by the caller: they change the inputs and the needs, not the live bytes.' })]));
+
+  // The network.
+  const net = data.net;
+  const netSvg = svg('svg', { viewBox: '0 0 ' + net.W + ' ' + net.H, width: net.W, height: net.H, 'font-size': 12, role: 'img', 'aria-label': 'the network' });
+  const netParts = net.Boxes.map(function (b) {
+    const rect = svg('rect', { x: b.X + 0.5, y: b.Y + 0.5, width: b.W - 1, height: b.H - 1, rx: 3, fill: '#f6f6f6', stroke: '#555' });
+    const title = svg('text', { x: b.X + 6, y: b.Y + 16, text: b.Title });
+    const share = b.Call >= 0 ? svg('text', { x: b.X + b.W - 6, y: b.Y + 16, 'text-anchor': 'end', 'font-weight': 'bold', 'data-k': 'share-' + b.Call }) : null;
+    const tip = svg('title');
+    const g = svg('g', {}, [tip, rect, title].concat(share ? [share] : []));
+    netSvg.append(g);
+    if (share) shown['share-' + b.Call] = share;
+    return { box: b, rect: rect, title: title, share: share, tip: tip };
+  });
+  const shareRows = data.calls.map(function (c, k) {
+    const name = k === 0 ? '(own operations)' : '\u2003'.repeat(c.depth - 1) + c.title;
+    return el('tr', {}, [el('td', { text: name }), el('td', { class: 'num' }, [figure('sharebytes-' + k)]), el('td', { class: 'num' }, [figure('sharepct-' + k)])]);
+  });
+  page.append(el('div', { class: 'card' }, [el('h2', { text: 'The network: each call’s share of the peak' }), netSvg,
+    el('p', { class: 'note', text: 'A call’s share is the bytes made under it (first written by one of its operations) that are live at the peak’s operation; a fold’s iterations are counted together. The darker, the larger the share.' }),
+    el('details', {}, [el('summary', { text: 'the shares in bytes' }), el('table', {}, [el('tr', {}, [el('th', { text: 'call' }), el('th', { class: 'num', text: 'share, bytes' }), el('th', { class: 'num', text: 'of the peak' })])].concat(shareRows))])]));
+
+  // ---- Counting. ----
+  function retype(t, e, recorded) {
+    switch (t) {
+      case 'f32': return mulInt(e, 4n);
+      case 'bf16': case 'f16': return mulInt(e, 2n);
+      case 'f8': case 'int8': return e;
+      case 'int4': return add(Q(e.n, e.d * 2n), Q(4n * ceilDiv(e.n, e.d * BigInt(data.int4Group))));
+    }
+    return recorded;
+  }
+  // count returns everything the page shows at x with the given types.
+  function count(x, types) {
+    const r = { params: ZERO, elements: ZERO, outputs: evalPoly(polys[data.outputsOther], x), groups: [], groupElements: [] };
+    data.groups.forEach(function (g, i) {
+      let bytes = ZERO, elems = ZERO;
+      for (const p of g.parts) {
+        const recorded = evalPoly(polys[p[1]], x);
+        let b = recorded;
+        if (p[0] >= 0) {
+          const e = evalPoly(polys[p[0]], x);
+          b = retype(types[i], e, recorded);
+          elems = add(elems, mulInt(e, BigInt(p[2])));
+        }
+        bytes = add(bytes, mulInt(b, BigInt(p[2])));
+        if (p[3] > 0) r.outputs = add(r.outputs, mulInt(b, BigInt(p[3])));
+      }
+      r.groups.push(bytes);
+      r.groupElements.push(elems);
+      r.params = add(r.params, bytes);
+      r.elements = add(r.elements, elems);
+    });
+    r.inputs = add(evalPoly(polys[data.inputsOther], x), r.params);
+    r.values = data.cands.map(function (c) { return evalPoly(polys[c.poly], x); });
+    r.peak = ZERO;
+    for (const k of data.kept) if (cmp(r.values[k], r.peak) > 0) r.peak = r.values[k];
+    r.holder = -1;
+    data.cands.forEach(function (c, i) {
+      if (cmp(r.values[i], r.peak) === 0 && (r.holder < 0 || c.op < data.cands[r.holder].op)) r.holder = i;
+    });
+    r.needs = add(r.inputs, r.peak);
+    r.shares = data.calls.map(function (_, k) {
+      if (r.holder < 0) return ZERO;
+      const s = data.cands[r.holder].shares[k];
+      return s < 0 ? ZERO : evalPoly(polys[s], x);
+    });
+    return r;
+  }
+
+  // over returns the least value of dimension j from 1 to its largest at
+  // which the needs exceed the budget, the others at x, or 0. In that
+  // dimension alone every count is a polynomial of degree at most 2 (the
+  // model's are, in each dimension), all over one common denominator L,
+  // but for int4's scales, ⌈e/32⌉ of each buffer. For each kept candidate
+  // k the needs are S_k = A + C_k + I with A the inputs but int4's scales,
+  // C_k the candidate, I the scales; I lies between Il = Σ 4·e/32 and
+  // Il + 4·(the buffers). The least x where A + C_k + Il + 4·buffers
+  // exceeds the budget, and the least where A + C_k + Il does, bound the
+  // answer for k, found from the roots exactly; between them S_k is tried
+  // value by value.
+  function over(x, types, budget, j) {
+    const X = x.slice();
+    const fixed = restrict(polys[data.inputsOther], X, j);
+    const int4s = [];
+    function addTo(cs, more, k) {
+      while (cs.length < more.length) cs.push(ZERO);
+      more.forEach(function (c, i) { cs[i] = add(cs[i], mulInt(c, k)); });
+    }
+    data.groups.forEach(function (g, i) {
+      for (const p of g.parts) {
+        const k = BigInt(p[2]);
+        if (p[0] < 0 || types[i] === 'recorded') { addTo(fixed, restrict(polys[p[1]], X, j), k); continue; }
+        const e = restrict(polys[p[0]], X, j);
+        const factor = { f32: 4n, bf16: 2n, f16: 2n, f8: 1n, int8: 1n }[types[i]];
+        if (factor !== undefined) { addTo(fixed, e, factor * k); continue; }
+        addTo(fixed, e.map(function (c) { return Q(c.n, c.d * 2n); }), k); // int4's half bytes
+        let dE = 1n;
+        for (const c of e) dE = lcm(dE, c.d);
+        int4s.push({ E: e.map(function (c) { return c.n * (dE / c.d); }), dE: dE, k: k });
+      }
+    });
+    const kept = data.kept.map(function (c) { return restrict(polys[data.cands[c].poly], X, j); });
+    kept.push([ZERO]); // the peak is never below 0
+    let L = 1n;
+    for (const cs of [fixed].concat(kept)) for (const c of cs) L = lcm(L, c.d);
+    for (const q of int4s) L = lcm(L, 8n * q.dE);
+    const scale = function (cs) { return cs.map(function (c) { return c.n * (L / c.d); }); };
+    const A = scale(fixed), K = kept.map(scale);
+    let scales = [0n], buffers = 0n; // Il·L, and the int4 buffers
+    for (const q of int4s) {
+      while (scales.length < q.E.length) scales.push(0n);
+      q.E.forEach(function (c, i) { scales[i] += q.k * (L / (8n * q.dE)) * c; });
+      buffers += q.k;
+    }
+    const top = data.dims[j].max;
+    // S·budget.d > budget.n·L ⇔ needs > budget.
+    const exceeds = function (k, v) {
+      const V = BigInt(v);
+      let S = horner(A, V) + horner(K[k], V);
+      for (const q of int4s) S += 4n * q.k * L * ceilDiv(horner(q.E, V), q.dE * BigInt(data.int4Group));
+      return S * budget.d > budget.n * L;
+    };
+    let best = 0;
+    K.forEach(function (C, k) {
+      const low = sumPolys([A, C, scales]).map(function (c) { return c * budget.d; });
+      low[0] -= budget.n * L;
+      const high = low.slice();
+      high[0] += 4n * L * buffers * budget.d;
+      let from, to;
+      if (low.length <= 3) {
+        from = firstAbove(high, 1, top);
+        if (from === 0) return; // never over
+        to = int4s.length ? firstAbove(low, from, top) || top : from;
+      } else {
+        from = 1;
+        to = top;
+      }
+      for (let v = from; v <= to && (best === 0 || v < best); v++) {
+        if (exceeds(k, v)) { best = v; return; }
+      }
+    });
+    return best;
+  }
+  function horner(cs, v) {
+    let s = 0n;
+    for (let i = cs.length - 1; i >= 0; i--) s = s * v + cs[i];
+    return s;
+  }
+  function sumPolys(list) {
+    const out = [];
+    for (const cs of list) cs.forEach(function (c, i) { out[i] = (out[i] || 0n) + c; });
+    while (out.length > 1 && out[out.length - 1] === 0n) out.pop();
+    return out;
+  }
+  // isqrt returns ⌊√n⌋ for n ≥ 0.
+  function isqrt(n) {
+    if (n < 2n) return n;
+    let x = 1n << BigInt((n.toString(2).length >> 1) + 1);
+    for (;;) {
+      const y = (x + n / x) >> 1n;
+      if (y >= x) return x;
+      x = y;
+    }
+  }
+  // firstAbove returns the least integer v from lo to hi with q(v) > 0,
+  // q an integer polynomial of degree at most 2 by power, or 0. q keeps
+  // its sign between its real roots, so v is lo or the least integer
+  // above a root: the roots are bracketed by integer square roots and
+  // the integers around them tried exactly.
+  function firstAbove(q, lo, hi) {
+    const a = q[2] || 0n, b = q[1] || 0n, c = q[0] || 0n;
+    const tries = [BigInt(lo)];
+    const around = function (r) { for (let d = -1n; d <= 2n; d++) tries.push(r + d); };
+    if (a !== 0n) {
+      const D = b * b - 4n * a * c;
+      if (D >= 0n) {
+        const s = isqrt(D);
+        for (const num of [-b - s, -b - s - 1n, -b + s, -b + s + 1n]) around(a > 0n ? floorDiv(num, 2n * a) : floorDiv(-num, -2n * a));
+      }
+    } else if (b !== 0n) {
+      around(b > 0n ? floorDiv(-c, b) : floorDiv(c, -b));
+    }
+    let best = 0n;
+    const L = BigInt(lo), H = BigInt(hi);
+    for (const v of tries) {
+      if (v < L || v > H || (best !== 0n && v >= best)) continue;
+      if (horner(q, v) > 0n) best = v;
+    }
+    return Number(best);
+  }
+
+  // ---- Drawing. ----
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+  const TICK_STEPS = [1n, 2n, 5n];
+  // byteTicks returns exact tick values from 0 to about top, in a binary unit.
+  function byteTicks(top) {
+    const units = [['B', 1n], ['KiB', 1n << 10n], ['MiB', 1n << 20n], ['GiB', 1n << 30n], ['TiB', 1n << 40n]];
+    let unit = units[0];
+    for (const u of units) if (top >= Number(u[1])) unit = u;
+    const inUnit = top / Number(unit[1]);
+    let step = 1n;
+    outer: for (let p = 0n; p < 30n; p++) {
+      for (const s of TICK_STEPS) {
+        const st = s * 10n ** p;
+        if (inUnit / Number(st) <= 6) { step = st; break outer; }
+      }
+    }
+    const ticks = [];
+    for (let k = 0n; Number(k * step) <= inUnit * 1.0001; k++) ticks.push({ bytes: k * step * unit[1], label: group(k * step) + ' ' + unit[0] });
+    return ticks;
+  }
+  // drawCurve draws the live bytes at each operation and the room the
+  // budget leaves them beside the inputs: needs ≤ budget exactly when the
+  // peak ≤ budget − inputs.
+  function drawCurve(r) {
+    clear(curveSvg);
+    const n = data.ops, w = data.curve.w;
+    const plotW = CW - CL - CR, plotH = CH - CT - CB;
+    const buckets = data.curve.buckets === '' ? [] : data.curve.buckets.split(',').map(function (b) { return b.split('.').map(function (c) { return parseInt(c, 36); }); });
+    const highs = [], lows = [];
+    for (const cs of buckets) {
+      let hi = null, lo = null;
+      for (const c of cs) {
+        if (hi === null || cmp(r.values[c], hi) > 0) hi = r.values[c];
+        if (lo === null || cmp(r.values[c], lo) < 0) lo = r.values[c];
+      }
+      highs.push(hi);
+      lows.push(lo);
+    }
+    const room = sub(state.budget, r.inputs);
+    const peak = toNumber(r.peak), roomN = toNumber(room);
+    let yTop = Math.max(peak, 1);
+    if (roomN > yTop && roomN <= 1.6 * yTop) yTop = roomN;
+    yTop *= 1.04;
+    const X = function (op) { return CL + (n ? op / n : 0) * plotW; }; // the left edge of operation op+1
+    const Y = function (v) { return CT + plotH - Math.max(0, Math.min(1.03, v / yTop)) * plotH; };
+    const f2 = function (v) { return v.toFixed(2); };
+    for (const t of byteTicks(yTop)) {
+      const y = Y(Number(t.bytes));
+      curveSvg.append(svg('line', { x1: CL, x2: CL + plotW, y1: f2(y), y2: f2(y), stroke: '#e4e4e8' }));
+      curveSvg.append(svg('text', { x: CL - 6, y: f2(y + 4), 'text-anchor': 'end', text: t.label }));
+    }
+    const base = Y(0);
+    let d = '', overD = '';
+    const roomY = Y(Math.max(0, roomN));
+    highs.forEach(function (h, b) {
+      const x0 = X(b * w), x1 = X(Math.min(n, (b + 1) * w));
+      const y = Y(toNumber(h));
+      d += (b === 0 ? 'M' + f2(x0) + ' ' + f2(base) + 'V' : 'V') + f2(y) + 'H' + f2(x1);
+      if (cmp(h, room) > 0) overD += 'M' + f2(x0) + ' ' + f2(roomY) + 'V' + f2(y) + 'H' + f2(x1) + 'V' + f2(roomY) + 'Z';
+    });
+    if (d) {
+      d += 'V' + f2(base) + 'Z';
+      curveSvg.append(svg('path', { d: d, fill: '#fdd0a2', stroke: '#d94801', 'stroke-width': 1.2 }));
+    }
+    if (w > 1) { // the least live bytes of each step, under the largest
+      let dl = '';
+      lows.forEach(function (l, b) {
+        dl += (b === 0 ? 'M' + f2(X(0)) + ' ' + f2(base) + 'V' : 'V') + f2(Y(toNumber(l))) + 'H' + f2(X(Math.min(n, (b + 1) * w)));
+      });
+      curveSvg.append(svg('path', { d: dl + 'V' + f2(base) + 'Z', fill: '#fd8d3c', 'fill-opacity': 0.7 }));
+    }
+    if (overD) curveSvg.append(svg('path', { d: overD, fill: '#b2182b', 'fill-opacity': 0.6 }));
+    // Axes.
+    curveSvg.append(svg('path', { d: 'M' + CL + ' ' + CT + 'V' + (CT + plotH) + 'H' + (CL + plotW), fill: 'none', stroke: '#333' }));
+    let xs = 1;
+    if (n > 10) {
+      const p = Math.pow(10, Math.floor(Math.log10(n / 10)));
+      xs = [1, 2, 5, 10].map(function (k) { return k * p; }).find(function (k) { return k >= n / 10; });
+    }
+    for (let op = xs; op <= n; op += xs) {
+      const x = X(op - 0.5);
+      curveSvg.append(svg('line', { x1: f2(x), x2: f2(x), y1: CT + plotH, y2: CT + plotH + 4, stroke: '#333' }));
+      curveSvg.append(svg('text', { x: f2(x), y: CT + plotH + 15, 'text-anchor': 'middle', text: group(BigInt(op)) }));
+    }
+    curveSvg.append(svg('text', { x: CL + plotW, y: CH - 4, 'text-anchor': 'end', fill: '#6a6a70', text: 'operation' + (w > 1 ? ' (in steps of ' + w + ')' : '') }));
+    // The calls' bands.
+    data.bands.forEach(function (b, i) {
+      const x0 = X(b.From - 1), x1 = X(b.To);
+      const y = CT + plotH + 22;
+      const g = svg('g', {}, [svg('title', { text: b.Label + ': operations ' + b.From + ' to ' + b.To })]);
+      g.append(svg('rect', { x: f2(x0), y: y, width: f2(Math.max(1, x1 - x0 - 1)), height: 18, fill: i % 2 ? '#dbe4f0' : '#c6d5ea' }));
+      if (x1 - x0 > b.Label.length * 6.6 + 6) g.append(svg('text', { x: f2((x0 + x1) / 2), y: y + 13, 'text-anchor': 'middle', text: b.Label }));
+      curveSvg.append(g);
+    });
+    // The room the budget leaves, and the peak.
+    if (roomN >= 0 && roomN <= yTop * 1.03) {
+      curveSvg.append(svg('line', { x1: CL, x2: CL + plotW, y1: f2(roomY), y2: f2(roomY), stroke: '#b2182b', 'stroke-width': 1.5, 'stroke-dasharray': '6 4' }));
+      curveSvg.append(svg('text', { x: CL + plotW - 4, y: f2(roomY - 5), 'text-anchor': 'end', fill: '#b2182b', text: 'budget − inputs' }));
+    }
+    if (r.holder >= 0) {
+      const op = data.cands[r.holder].op;
+      const x = X(op - 0.5), y = Y(peak);
+      curveSvg.append(svg('circle', { cx: f2(x), cy: f2(y), r: 4, fill: '#fff', stroke: '#000', 'stroke-width': 1.5 }));
+      const right = x < CL + plotW * 0.7;
+      curveSvg.append(svg('text', { x: f2(right ? x + 8 : x - 8), y: f2(Math.max(CT + 10, y - 6)), 'text-anchor': right ? 'start' : 'end', 'font-weight': 'bold', text: 'peak, operation ' + op }));
+    }
+    let note = '';
+    if (room.n < 0n) note = 'The inputs alone, ' + approx(r.inputs) + ', exceed the budget: no live bytes fit. ';
+    else if (roomN > yTop * 1.03) note = 'The budget leaves ' + approx(room) + ' for the live bytes beside the inputs, above the drawing. ';
+    if (w > 1) note += 'Each step of ' + w + ' operations draws their largest live bytes, and in the darker shade their least; the figures above are exact.';
+    put('curve-note', note);
+  }
+  function drawNetwork(r) {
+    for (const p of netParts) {
+      if (p.box.Call < 0) { p.tip.textContent = p.box.Title + ': the peak ' + exact(r.peak) + ' B'; continue; }
+      const s = r.shares[p.box.Call];
+      const c = shareColour(s, r.peak);
+      p.rect.setAttribute('fill', c.fill);
+      p.title.setAttribute('fill', c.white ? '#fff' : '#000');
+      p.share.setAttribute('fill', c.white ? '#fff' : '#000');
+      p.share.textContent = percent(s, r.peak);
+      p.tip.textContent = p.box.Title + ': ' + exact(s) + ' B of the peak’s ' + exact(r.peak) + ' B';
+    }
+  }
+
+  // ---- Updating. ----
+  let last = null;
+  function update() {
+    pending = false;
+    const r = count(state.x, state.types);
+    last = r;
+    put('budget', exact(state.budget));
+    for (const k of ['params', 'inputs', 'peak', 'outputs', 'needs']) {
+      put(k, exact(r[k]));
+      put(k + '-approx', approx(r[k]));
+    }
+    put('param-elements', exact(r.elements));
+    if (r.holder >= 0) {
+      const c = data.cands[r.holder];
+      put('peak-op', String(c.op));
+      put('peak-where', c.label + (c.path ? ' in ' + c.path : ''));
+      put('formula', formatPoly(polys[c.poly]));
+    } else {
+      put('peak-op', '0');
+      put('peak-where', '(no operations)');
+      put('formula', '0');
+    }
+    r.groups.forEach(function (b, i) {
+      put('group-' + i, exact(b));
+      put('group-' + i + '-approx', approx(b));
+      put('group-elements-' + i, exact(r.groupElements[i]));
+    });
+    r.shares.forEach(function (s, k) {
+      put('sharebytes-' + k, exact(s));
+      put('sharepct-' + k, percent(s, r.peak));
+    });
+    const c = cmp(r.needs, state.budget);
+    verdict.className = 'verdict ' + (c > 0 ? 'over' : 'fits');
+    clear(verdict);
+    const margin = figure('margin');
+    margin.textContent = exact(c > 0 ? sub(r.needs, state.budget) : sub(state.budget, r.needs));
+    if (c > 0) verdict.append('Over the budget by ', margin, ' bytes.');
+    else verdict.append('Within the budget, ', margin, ' bytes to spare.');
+    data.dims.forEach(function (d, j) {
+      const v = over(state.x, state.types, state.budget, j);
+      const held = data.dims.filter(function (_, i) { return i !== j; }).map(function (o) { return o.name + ' = ' + group(state.x[data.dims.indexOf(o)]); }).join(', ');
+      const li = crossItems[j];
+      clear(li);
+      const fig = figure('over-' + d.name, 'b');
+      fig.textContent = v ? group(BigInt(v)) : 'none';
+      if (v) li.append('along ' + d.name + (held ? ' (' + held + ')' : '') + ': over the budget from ' + d.name + ' = ', fig);
+      else li.append('along ' + d.name + (held ? ' (' + held + ')' : '') + ': within it up to ' + d.name + ' = ' + group(BigInt(d.max)) + ' (crossing: ', fig, ')');
+    });
+    drawCurve(r);
+    drawNetwork(r);
+  }
+  // Controls schedule an update; several changes at once make one.
+  let pending = false;
+  function schedule() {
+    if (pending) return;
+    pending = true;
+    setTimeout(flush, 0);
+  }
+  function flush() { if (pending) update(); }
+
+  window.addEventListener('error', function (e) {
+    const p = el('p', { class: 'err', text: 'error: ' + e.message });
+    page.prepend(p);
+  });
+  update();
+
+  // ---- Self-test: #test=SEED or #test=SEED,N sets the controls N times
+  // (default 24) at random, as a user would, and writes what the page then
+  // shows as JSON into a pre element of id memsym-test, for memsym's M4 test. ----
+  const m = /^#test=(\d+)(?:,(\d+))?$/.exec(location.hash);
+  if (m) selfTest(Number(m[1]), m[2] ? Number(m[2]) : 24);
+
+  // The controls are set through their input events; flush then runs the
+  // update they scheduled at once rather than on its timer.
+  function selfTest(seed, runs) {
+    let s = seed >>> 0;
+    function rand() { // mulberry32
+      s = (s + 0x6D2B79F5) >>> 0;
+      let t = s;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    }
+    function pick(xs) { return xs[Math.floor(rand() * xs.length)]; }
+    function fire(e) { e.dispatchEvent(new Event('input', { bubbles: true })); }
+    const text = function (k) { return shown[k].textContent.split(NNBSP).join(''); };
+    const out = document.createElement('pre');
+    out.id = 'memsym-test';
+    const results = [];
+    for (let i = 0; i < runs; i++) {
+      data.dims.forEach(function (d, j) {
+        const c = dimControls[j];
+        const r = rand();
+        if (r < 0.4) { c.slider.value = String(Math.floor(rand() * (Number(c.slider.max) - Number(c.slider.min) + 1)) + Number(c.slider.min)); fire(c.slider); }
+        else if (r < 0.9) { c.box.value = String(Math.max(1, Math.min(d.max, Math.round(Math.exp(rand() * Math.log(d.max)))))); fire(c.box); }
+        else { c.box.value = String(pick([1, d.max].concat(d.grid))); fire(c.box); }
+      });
+      document.querySelectorAll('select[data-group]').forEach(function (sel) {
+        if (sel.disabled || rand() < 0.3) return;
+        sel.value = pick(data.types);
+        fire(sel);
+      });
+      flush();
+      // The budget: a preset, a free value, or now and then exactly the
+      // needs, at which the point is within the budget and the next value
+      // of a dimension may not be.
+      const r = rand();
+      let free = null;
+      if (r < 0.4) { budgetSelect.value = String(pick(data.budgets)); fire(budgetSelect); }
+      else if (r < 0.6) free = String(Math.floor(rand() * 200)) + '.' + String(Math.floor(rand() * 1000)).padStart(3, '0');
+      else if (r < 0.75) free = '0.' + String(Math.floor(rand() * 100000)).padStart(5, '0');
+      else free = gibDecimal(last.needs) || '1';
+      if (free !== null) {
+        budgetSelect.value = 'free';
+        fire(budgetSelect);
+        budgetFree.value = free;
+        fire(budgetFree);
+      }
+      flush();
+      const got = { x: dimControls.map(function (c) { return c.box.value; }), types: state.types.slice(),
+        budget: budgetSelect.value === 'free' ? budgetFree.value + ' GiB' : budgetSelect.value + ' GiB', shown: {} };
+      for (const k of Object.keys(shown)) if (!/-approx$|^curve-note$/.test(k)) got.shown[k] = text(k);
+      results.push(got);
+    }
+    out.textContent = JSON.stringify(results);
+    document.body.append(out);
+    // gibDecimal writes q bytes in GiB as an exact decimal, or null when
+    // that decimal does not end.
+    function gibDecimal(q) {
+      const den = q.d << 30n;
+      let t = den, a = 0, b = 0;
+      while (t % 2n === 0n) { t /= 2n; a++; }
+      while (t % 5n === 0n) { t /= 5n; b++; }
+      if (t !== 1n) return null;
+      const k = Math.max(a, b);
+      const digits = (q.n * 10n ** BigInt(k) / den).toString().padStart(k + 1, '0');
+      return k ? digits.slice(0, digits.length - k) + '.' + digits.slice(digits.length - k) : digits;
+    }
+  }
+})();

@@ -1,0 +1,376 @@
+package record
+
+import (
+	"bytes"
+	"math"
+	"math/bits"
+
+	"memsym/poly"
+)
+
+// Reading by comparison. The recordings of one program at several points
+// hold the same lines but for their sizes: the values of "shape" and
+// "bytes". Templates keep one recording's lines as Scan read them, and
+// Follow reads another recording's lines by comparing each with its
+// template, reading only the size, a plain array of integers or a plain
+// integer or fraction, where the template has one. A line that differs
+// anywhere else, or whose size is written in any other way, stops Follow
+// before it: Scan then reads it in full, so that Follow never accepts what
+// Scan would refuse, nor reads it differently (FuzzFollow checks it).
+
+// Templates are lines of a recording kept, in order, to read the same lines
+// of another recording of the program by comparison (Scanner.Follow).
+type Templates struct {
+	text  []byte // the lines, each ended by a newline
+	lines []template
+}
+
+// template is one line of Templates.
+type template struct {
+	end    int   // the line's end in text, after its newline
+	at, to int   // the size's value in text; at < 0 when it has none
+	kind   Kind  // the record's kind
+	bytes  bool  // the size is "bytes" (else "shape")
+	rank   int32 // for a shape, its rank
+	bits   int32 // for a buffer's shape, its dtype's bits
+}
+
+// Len returns the number of lines kept.
+func (t *Templates) Len() int { return len(t.lines) }
+
+// Size returns the bytes of text kept.
+func (t *Templates) Size() int { return len(t.text) }
+
+// Reset empties t, keeping its memory.
+func (t *Templates) Reset() {
+	t.text = t.text[:0]
+	t.lines = t.lines[:0]
+}
+
+// Kind returns the kind of line i's record.
+func (t *Templates) Kind(i int) Kind { return t.lines[i].kind }
+
+// Keep adds the current record's line to t. The record must be whole: Keep
+// is for a Scan that returned true.
+func (s *Scanner) Keep(t *Templates) {
+	start := len(t.text)
+	t.text = append(t.text, s.cur...)
+	t.text = append(t.text, '\n')
+	l := template{end: len(t.text), at: -1, to: -1, kind: s.rec.Kind}
+	if s.sizeAt >= 0 && (l.kind == KindBuffer || l.kind == KindView) {
+		l.at, l.to = start+s.sizeAt, start+s.sizeEnd
+		b := &s.rec.Buffer
+		if b.Shape == nil {
+			l.bytes = true
+		} else {
+			l.rank, l.bits = int32(len(b.Shape)), int32(b.DType.Bits)
+		}
+	}
+	t.lines = append(t.lines, l)
+}
+
+// Follow reads the next records as long as each line is the same as its
+// template in t, in order from t's line from, but for the value of its
+// size. It stops before the first that differs otherwise, or whose size is
+// written otherwise than as a plain array of integers, a plain integer or a
+// string "N" or "N/M" (Scan reads that one), or at the end of t. It appends
+// the bytes of each buffer and view it read to sizes (zero for a view), and
+// returns the index in t of the first line it did not read, and sizes.
+// Record is left as it was; Keep is not for the records Follow read.
+func (s *Scanner) Follow(t *Templates, from int, sizes []poly.Rat) (int, []poly.Rat) {
+	n := from
+	if s.done || n >= len(t.lines) {
+		return n, sizes
+	}
+	s.cur = nil
+	start := 0 // where line n starts in t.text
+	if n > 0 {
+		start = t.lines[n-1].end
+	}
+	for n < len(t.lines) {
+		l := &t.lines[n]
+		if l.at < 0 {
+			// Lines without a size, in a run: compared as one.
+			m := n + 1
+			for m < len(t.lines) && t.lines[m].at < 0 {
+				m++
+			}
+			k := s.followRun(t, n, m, start)
+			for ; n < k; n++ {
+				if t.lines[n].kind == KindView { // a view without a shape
+					sizes = append(sizes, poly.Rat{})
+				}
+				start = t.lines[n].end
+			}
+			if k < m {
+				return n, sizes
+			}
+			continue
+		}
+		// A line with a size and the lines without one after it, as one;
+		// line by line where that fails, to stop at the right line.
+		if size, m, ok := s.followUnit(t, n, start); ok {
+			sizes = append(sizes, size)
+			start = t.lines[m-1].end
+			n = m
+			continue
+		}
+		size, ok := s.followSized(t.text[start:l.end], l.at-start, l.to-start, l)
+		if !ok {
+			return n, sizes
+		}
+		sizes = append(sizes, size)
+		start = l.end
+		n++
+	}
+	return n, sizes
+}
+
+// maxUnit bounds the bytes followUnit compares at once.
+const maxUnit = 64 << 10
+
+// followUnit reads line n of t, which has a size, and the lines without one
+// after it up to line m, in one comparison, where the input holds them as t
+// does but for the size; it reads nothing, and returns false, otherwise.
+// start is where line n starts in t.text.
+func (s *Scanner) followUnit(t *Templates, n, start int) (size poly.Rat, m int, ok bool) {
+	l := &t.lines[n]
+	m = n + 1
+	for m < len(t.lines) && t.lines[m].at < 0 {
+		if t.lines[m].kind == KindView {
+			return poly.Rat{}, 0, false // its size, zero, would be owed
+		}
+		m++
+	}
+	unit := t.text[start:t.lines[m-1].end]
+	if len(unit) > maxUnit {
+		return poly.Rat{}, 0, false
+	}
+	if need := len(unit) + sizeSlack + 20*int(l.rank); s.end-s.pos < need {
+		s.more(need) // at the end of the input, less
+	}
+	b := s.buf[s.pos:s.end]
+	at := l.at - start
+	if len(b) < at || !bytes.Equal(b[:at], unit[:at]) {
+		return poly.Rat{}, 0, false
+	}
+	size, end, ok := s.followValue(b, at, l)
+	rest := unit[l.to-start:]
+	if !ok || len(b)-end < len(rest) || !bytes.Equal(b[end:end+len(rest)], rest) {
+		return poly.Rat{}, 0, false
+	}
+	s.pos += end + len(rest)
+	s.line += m - n
+	s.lastKind, s.lastLine = t.lines[m-1].kind, s.line
+	return size, m, true
+}
+
+// followRun reads lines n to m−1 of t, which have no size, where the input
+// holds them byte for byte; it returns the first line not read. start is
+// where line n starts in t.text.
+func (s *Scanner) followRun(t *Templates, n, m, start int) int {
+	for n < m {
+		avail := s.end - s.pos
+		// The lines that the buffer holds whole.
+		k := n
+		for k < m && t.lines[k].end-start <= avail {
+			k++
+		}
+		if k == n {
+			if !s.more(t.lines[n].end - start) {
+				return n
+			}
+			continue
+		}
+		seg := t.text[start:t.lines[k-1].end]
+		if !bytes.Equal(s.buf[s.pos:s.pos+len(seg)], seg) {
+			// Find the first line that differs; those before it are read.
+			for n < k && bytes.Equal(s.buf[s.pos:s.pos+t.lines[n].end-start], t.text[start:t.lines[n].end]) {
+				s.advance(t.lines[n].end-start, t.lines[n].kind)
+				start = t.lines[n].end
+				n++
+			}
+			return n
+		}
+		s.pos += len(seg)
+		s.line += k - n
+		s.lastKind, s.lastLine = t.lines[k-1].kind, s.line
+		start = t.lines[k-1].end
+		n = k
+	}
+	return n
+}
+
+// advance passes one line of length n, whose record is of kind k.
+func (s *Scanner) advance(n int, k Kind) {
+	s.pos += n
+	s.line++
+	s.lastKind, s.lastLine = k, s.line
+}
+
+// more reads until the buffer holds at least n unread bytes, and reports
+// whether it does; it reports false at the end of the input or an error.
+func (s *Scanner) more(n int) bool {
+	for s.end-s.pos < n {
+		if s.eof || s.err != nil || n > s.maxLine+1 {
+			return false
+		}
+		before := s.end - s.pos
+		s.fill()
+		if s.err != nil {
+			return false
+		}
+		if s.end-s.pos == before && !s.eof {
+			return false // no progress: Scan says why
+		}
+	}
+	return true
+}
+
+// sizeSlack is the most a size's value may outgrow its template's and be
+// read by Follow: its digits and spacing may differ in length.
+const sizeSlack = 64
+
+// followSized reads one line like line, whose size is its bytes [at, to),
+// and returns the line's size; ok is false, and nothing read, if the input
+// has no such line next.
+func (s *Scanner) followSized(line []byte, at, to int, l *template) (poly.Rat, bool) {
+	slack := sizeSlack + 20*int(l.rank)
+	s.more(len(line) + slack) // at the end of the input, less
+	b := s.buf[s.pos:s.end]
+	if len(b) < at || !bytes.Equal(b[:at], line[:at]) {
+		return poly.Rat{}, false
+	}
+	size, end, ok := s.followValue(b, at, l)
+	rest := line[to:]
+	if !ok || len(b)-end < len(rest) || !bytes.Equal(b[end:end+len(rest)], rest) {
+		return poly.Rat{}, false
+	}
+	s.advance(end+len(rest), l.kind)
+	return size, true
+}
+
+// followValue reads the size at b[at] of a line like l, and returns its
+// bytes and the position after it.
+func (s *Scanner) followValue(b []byte, at int, l *template) (poly.Rat, int, bool) {
+	switch {
+	case !l.bytes:
+		return s.followShape(b, at, l)
+	case at < len(b) && b[at] == '"':
+		return followFraction(b, at)
+	}
+	v, end, ok := fastInt(b, at, false)
+	return poly.Int(v), end, ok
+}
+
+// followShape reads a shape at b[at] and returns its buffer's bytes (zero
+// for a view's) and the position after it.
+func (s *Scanner) followShape(b []byte, at int, l *template) (poly.Rat, int, bool) {
+	if at >= len(b) || b[at] != '[' {
+		return poly.Rat{}, 0, false
+	}
+	if p, end, ok := shapeProduct(b, at, int(l.rank)); ok {
+		if l.kind == KindView {
+			return poly.Rat{}, end, true
+		}
+		if hi, lo := bits.Mul64(uint64(p), uint64(l.bits)); hi == 0 && lo <= math.MaxInt64 {
+			if lo%8 == 0 {
+				return poly.Int(int64(lo / 8)), end, true
+			}
+			return poly.Frac(int64(lo), 8), end, true
+		}
+	}
+	// A shape whose product does not fit, or written otherwise.
+	shape, end, ok := fastInts(b, at, s.ids.follow, false)
+	s.ids.follow = shape
+	if !ok || len(shape) != int(l.rank) {
+		return poly.Rat{}, 0, false
+	}
+	if l.kind == KindView {
+		return poly.Rat{}, end, true
+	}
+	return sizeOfBits(int64(l.bits), shape), end, true
+}
+
+// shapeProduct reads a shape of the given rank at b[at] == '[', its
+// numbers of at most 18 digits without leading zeros, and returns the
+// product of its numbers and the position after it; ok is false for
+// anything else, and for a product beyond int64.
+func shapeProduct(b []byte, at, rank int) (p int64, end int, ok bool) {
+	i := skipSpace(b, at+1)
+	if rank == 0 {
+		if i < len(b) && b[i] == ']' {
+			return 1, i + 1, true
+		}
+		return 0, 0, false
+	}
+	p = 1
+	for n := 0; ; {
+		start := i
+		var v uint64
+		for i < len(b) && b[i]-'0' <= 9 {
+			v = v*10 + uint64(b[i]-'0')
+			i++
+		}
+		if d := i - start; d == 0 || d > 18 || d > 1 && b[start] == '0' {
+			return 0, 0, false
+		}
+		hi, lo := bits.Mul64(uint64(p), v)
+		if hi != 0 || lo > math.MaxInt64 {
+			return 0, 0, false
+		}
+		p = int64(lo)
+		n++
+		i = skipSpace(b, i)
+		if i >= len(b) {
+			return 0, 0, false
+		}
+		if b[i] == ']' {
+			if n != rank {
+				return 0, 0, false
+			}
+			return p, i + 1, true
+		}
+		if b[i] != ',' || n == rank {
+			return 0, 0, false
+		}
+		i = skipSpace(b, i+1)
+	}
+}
+
+// sizeOfBits is sizeOf for a type of the given bits.
+func sizeOfBits(bitsPer int64, shape []int64) poly.Rat {
+	p := bitsPer
+	for _, n := range shape {
+		hi, lo := bits.Mul64(uint64(p), uint64(n))
+		if hi != 0 || lo > math.MaxInt64 {
+			return SizeOf(DType{Bits: int(bitsPer)}, shape)
+		}
+		p = int64(lo)
+	}
+	if p%8 == 0 {
+		return poly.Int(p / 8)
+	}
+	return poly.Frac(p, 8)
+}
+
+// followFraction reads a string "N" or "N/M" at b[at] == '"', its numbers
+// of at most 18 digits without leading zeros and M > 0, and returns its
+// value and the position after it.
+func followFraction(b []byte, at int) (poly.Rat, int, bool) {
+	n, i, ok := fastInt(b, at+1, false)
+	if !ok || i >= len(b) {
+		return poly.Rat{}, 0, false
+	}
+	if b[i] == '"' {
+		return poly.Int(n), i + 1, true
+	}
+	if b[i] != '/' {
+		return poly.Rat{}, 0, false
+	}
+	d, i, ok := fastInt(b, i+1, false)
+	if !ok || d == 0 || i >= len(b) || b[i] != '"' {
+		return poly.Rat{}, 0, false
+	}
+	return poly.Frac(n, d), i + 1, true
+}

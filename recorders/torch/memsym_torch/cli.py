@@ -1,0 +1,209 @@
+"""The command line: python3 -m memsym_torch FILE.py:FUNCTION --dim B=2 ..."""
+
+import argparse
+import itertools
+import os
+import re
+import sys
+import tempfile
+import traceback
+
+from .errors import UserError, fail
+
+# The optimizers of --step (run.OPTIMIZERS, which needs torch: the command
+# line is checked before torch is imported).
+STEPS = ("adamw", "sgd")
+
+USAGE = """python3 -m memsym_torch FILE.py:FUNCTION --dim NAME=VALUE ... [--const NAME=VALUE ...]
+                           [--step adamw|sgd] [-o FILE | --out-dir DIR]
+       python3 -m memsym_torch FILE.py:FUNCTION --at B=2,T=16 --at B=5,T=24 ... --out-dir DIR"""
+
+DESCRIPTION = """Records a PyTorch model for memsym, on the meta device: no memory is
+allocated. FUNCTION is called with the dimensions and constants as keyword
+arguments and returns (model, inputs) or (model, inputs, loss). The
+recording goes to the standard output, or to FILE. A dimension given
+several values (--dim B=2,3,4) records every point of the grid, and each
+--at one point, each point to DIR/B=2,T=16.jsonl: one process records many
+points without importing torch again."""
+
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
+_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?\Z")
+_INTEGER = re.compile(r"-?(0|[1-9][0-9]*)\Z")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise _UsageError(message)
+
+
+class _UsageError(Exception):
+    pass
+
+
+def _parser():
+    p = _Parser(prog="python3 -m memsym_torch", usage=USAGE, description=DESCRIPTION)
+    p.add_argument("spec", metavar="FILE.py:FUNCTION", help="the file and the function that builds the model")
+    p.add_argument("--dim", action="append", default=[], metavar="NAME=VALUE", help="a dimension and its value (or values, comma-separated)")
+    p.add_argument("--at", action="append", default=[], metavar="NAME=VALUE,...", help="one point, every dimension's value (repeatable)")
+    p.add_argument("--const", action="append", default=[], metavar="NAME=VALUE", help="a constant and its value, a number")
+    p.add_argument("--step", choices=STEPS, help="record a training step with this optimizer instead of a forward")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("-o", "--out", metavar="FILE", help="write the recording to FILE instead of the standard output")
+    out.add_argument("--out-dir", metavar="DIR", help="write one recording per point to DIR")
+    return p
+
+
+def _assignment(flag, text):
+    name, sep, value = text.partition("=")
+    if not sep or not _NAME.match(name):
+        raise _UsageError(f"--{flag} {text}: expected NAME=VALUE, NAME a letter followed by letters, digits and _")
+    return name, value
+
+
+def _dims(flags):
+    """Returns [(name, [values])] in the order given."""
+    dims = []
+    for text in flags:
+        name, value = _assignment("dim", text)
+        values = []
+        for v in value.split(","):
+            if not re.fullmatch(r"[1-9][0-9]*", v) or len(v) > 18:
+                raise _UsageError(f"--dim {text}: expected integers of at least 1, found {v!r}")
+            values.append(int(v))
+        if len(set(values)) != len(values):
+            raise _UsageError(f"--dim {text}: a value is given twice")
+        dims.append((name, values))
+    return dims
+
+
+def _points(dims, ats):
+    """Returns the points to record, each [(name, value)]: the product of
+    the --dim values, the first dimension outermost, or the --at points."""
+    if dims and ats:
+        raise _UsageError("give the points by --dim or by --at, not both")
+    if not ats:
+        names = [d[0] for d in dims]
+        return [list(zip(names, vs)) for vs in itertools.product(*(d[1] for d in dims))]
+    points = []
+    for text in ats:
+        point = []
+        for part in text.split(","):
+            name, value = _assignment("at", part)
+            if not re.fullmatch(r"[1-9][0-9]*", value) or len(value) > 18:
+                raise _UsageError(f"--at {text}: expected integers of at least 1, found {value!r}")
+            if any(name == n for n, _ in point):
+                raise _UsageError(f"--at {text}: {name} is given twice")
+            point.append((name, int(value)))
+        if points and [n for n, _ in point] != [n for n, _ in points[0]]:
+            raise _UsageError(f"--at {text}: every point names the same dimensions in the same order as the first, --at {ats[0]}")
+        points.append(point)
+    return points
+
+
+def _consts(flags):
+    """Returns [(name, text, value)], text the JSON number as given."""
+    consts = []
+    for text in flags:
+        name, value = _assignment("const", text)
+        if not _NUMBER.match(value):
+            raise _UsageError(f"--const {text}: expected a number such as 64 or 0.5, found {value!r}")
+        number = int(value) if _INTEGER.match(value) else float(value)
+        consts.append((name, value, number))
+    return consts
+
+
+def _check_names(dims, consts):
+    seen = set()
+    for name in dims + [c[0] for c in consts]:
+        if name in seen:
+            raise _UsageError(f"{name} is given twice: a name is one dimension or one constant")
+        seen.add(name)
+
+
+def split_spec(spec):
+    """Returns the file and the function's name of FILE.py:FUNCTION."""
+    file, sep, name = spec.rpartition(":")
+    if not sep or not file or not name.isidentifier():
+        raise UserError(f"{spec!r}: expected FILE.py:FUNCTION, such as model.py:build")
+    if not os.path.isfile(file):
+        raise UserError(f"{file}: no such file: expected the Python file that defines {name}")
+    return file, name
+
+
+def point_text(point):
+    """Writes a point as memsym does: "B = 2, T = 16"."""
+    return ", ".join(f"{n} = {v}" for n, v in point)
+
+
+def point_file(point):
+    """Names a point's recording in --out-dir: "B=2,T=16.jsonl"."""
+    return ",".join(f"{n}={v}" for n, v in point) + ".jsonl"
+
+
+def _write(path, text):
+    """Writes text to path whole or not at all."""
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".memsym_torch-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def _main(argv):
+    args = _parser().parse_args(argv)
+    dims = _dims(args.dim)
+    consts = _consts(args.const)
+    points = _points(dims, args.at)
+    names = [n for n, _ in points[0]]
+    _check_names(names, consts)
+    if len(points) > 1 and not args.out_dir:
+        raise _UsageError("several points need --out-dir DIR, one recording each")
+    if args.out_dir and not os.path.isdir(args.out_dir):
+        raise UserError(f"{args.out_dir}: no such directory")
+    file, function = split_spec(args.spec)
+    from . import program, run  # torch is imported here, once the command is known to be right
+
+    fn = program.load(file, function)
+    program.check_arguments(fn, args.spec, names + [c[0] for c in consts])
+    header_consts = program.constants(fn, names, {n: text for n, text, _ in consts})
+    for point in points:
+        values = dict(point)
+        values.update((n, number) for n, _, number in consts)
+        where = (args.spec, file, point_text(point))
+        built = program.build(fn, args.spec, file, values, where[2])
+        text = run.record(built, where, point, header_consts, args.step)
+        if args.out_dir:
+            _write(os.path.join(args.out_dir, point_file(point)), text)
+        elif args.out:
+            _write(args.out, text)
+        else:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+    return 0
+
+
+def main(argv=None):
+    """Runs the command; returns its exit status: 0, 1 for an error of the
+    model or its files, 2 for a mistake in the command."""
+    try:
+        return _main(sys.argv[1:] if argv is None else argv)
+    except _UsageError as e:
+        fail(f"{e} (usage: {USAGE.splitlines()[0]})")
+        return 2
+    except UserError as e:
+        fail(str(e))
+        return 1
+    except KeyboardInterrupt:
+        fail("interrupted")
+        return 130
+    except Exception as e:
+        if os.environ.get("MEMSYM_TORCH_TRACEBACK"):
+            traceback.print_exc()
+        frame = traceback.extract_tb(e.__traceback__)[-1]
+        fail(f"internal error: {type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''} "
+             f"(at {os.path.basename(frame.filename)}:{frame.lineno}; MEMSYM_TORCH_TRACEBACK=1 shows the traceback)")
+        return 1

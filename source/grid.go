@@ -1,0 +1,202 @@
+package source
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"memsym/record"
+)
+
+// Plan is the points a model is built from: the grid, three values per
+// dimension, and the check points off it.
+type Plan struct {
+	Vars   []string
+	Values [][3]int64 // per dimension, its grid values ascending
+	Checks []record.Point
+}
+
+// Points returns the grid's 3^k points, the first dimension's value
+// changing slowest.
+func (p *Plan) Points() []record.Point {
+	points := []record.Point{nil}
+	for i, v := range p.Vars {
+		var next []record.Point
+		for _, q := range points {
+			for _, x := range p.Values[i] {
+				next = append(next, q.With(v, x))
+			}
+		}
+		points = next
+	}
+	return points
+}
+
+// plan builds the grid and check points for the dimensions vars from the
+// defaults (three values per dimension, or none) and spec, whose grid
+// overrides them. The check points are two by default, own (a point the
+// source itself proposes, or nil) and those of DefaultChecks, and spec's
+// checks are added to them: a check point given can only add to what is
+// checked, never take the defaults' place.
+func plan(vars []string, defGrid map[string][3]int64, own record.Point, spec Spec) (*Plan, error) {
+	values := make(map[string][3]int64)
+	for k, v := range defGrid {
+		values[k] = v
+	}
+	for _, g := range spec.Grid {
+		if !contains(vars, g.Name) {
+			return nil, usagef("--grid %s: no dimension %s (the dimensions are %s)", g.Name, g.Name, strings.Join(vars, ", "))
+		}
+		v := g.Values
+		sortThree(&v)
+		values[g.Name] = v
+	}
+	p := &Plan{Vars: vars}
+	for _, v := range vars {
+		g, ok := values[v]
+		if !ok {
+			return nil, usagef("--grid %s: give three values, as --grid %s=16,32,48", v, v)
+		}
+		p.Values = append(p.Values, g)
+	}
+	defaults := DefaultChecks(p.Values, vars, 2)
+	if own != nil {
+		// The source's own point first, then the one further out.
+		defaults[0] = own
+	}
+	p.Checks = defaults
+	for _, c := range spec.Checks {
+		pt, err := align(c, vars)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.ContainsFunc(p.Checks, pt.Equal) {
+			p.Checks = append(p.Checks, pt)
+		}
+	}
+	return p, nil
+}
+
+// align orders c's values as vars, refusing a missing or unknown dimension.
+func align(c record.Point, vars []string) (record.Point, error) {
+	var pt record.Point
+	for _, v := range vars {
+		x, ok := c.Value(v)
+		if !ok {
+			return nil, usagef("--check %s: no value for %s", c.Key(), v)
+		}
+		pt = append(pt, record.Dim{Name: v, Value: x})
+	}
+	for _, d := range c {
+		if !contains(vars, d.Name) {
+			return nil, usagef("--check %s: no dimension %s (the dimensions are %s)", c.Key(), d.Name, strings.Join(vars, ", "))
+		}
+	}
+	return pt, nil
+}
+
+// DefaultChecks returns n check points off the grid in every coordinate,
+// chosen so that a model agreeing with them cannot owe it to a shared
+// divisor: each value is odd and shares no divisor with its grid's step
+// (the greatest common divisor of the grid's gaps), so padding to a multiple
+// of the step, or a stride that divides it, shows up. The first point lies
+// just past the grid, the second further out.
+func DefaultChecks(values [][3]int64, vars []string, n int) []record.Point {
+	var out []record.Point
+	for i := 0; i < n; i++ {
+		var pt record.Point
+		for d, v := range vars {
+			g := values[d]
+			step := gcd(g[1]-g[0], g[2]-g[1])
+			x := g[2] + step + 1
+			if i > 0 {
+				x = 2*g[2] + step + 3
+			}
+			for x%2 == 0 || gcd(x, step) != 1 || x == g[0] || x == g[1] || x == g[2] {
+				x++
+			}
+			pt = append(pt, record.Dim{Name: v, Value: x})
+		}
+		out = append(out, pt)
+	}
+	return out
+}
+
+// OffGrid chooses n points, deterministically from seed, off every grid
+// value in every coordinate and spread from small to large: below the
+// middle grid value (but not more than the first gap below the grid),
+// between the outer ones, above the largest, then again.
+// They are the points `memsym verify` records afresh.
+func OffGrid(values [][3]int64, vars []string, n int, seed uint64) []record.Point {
+	rng := rand.New(rand.NewPCG(seed, 0x6d656d73796d))
+	points := make([]record.Point, n)
+	for i := range points {
+		var p record.Point
+		for d, v := range vars {
+			g := values[d]
+			// Not below the grid by more than its first gap: a grid that
+			// starts above 1 may do so because the program changes its
+			// operations there (PyTorch turns copies into views at B = 1).
+			low := max(1, g[0]-(g[1]-g[0])+1)
+			ranges := [][2]int64{{low, g[1] - 1}, {g[0] + 1, g[2] - 1}, {g[2] + 1, 2 * g[2]}}
+			r := ranges[i%3]
+			x := pickOff(rng, r[0], r[1], g)
+			if x == 0 {
+				x = pickOff(rng, g[2]+1, 2*g[2]+2, g)
+			}
+			p = append(p, record.Dim{Name: v, Value: x})
+		}
+		points[i] = p
+	}
+	return points
+}
+
+// pickOff picks a value in [lo, hi] that is no grid value, or 0 if there is
+// none.
+func pickOff(rng *rand.Rand, lo, hi int64, grid [3]int64) int64 {
+	if lo < 1 {
+		lo = 1
+	}
+	for try := 0; try < 16 && lo <= hi; try++ {
+		x := lo + rng.Int64N(hi-lo+1)
+		if x != grid[0] && x != grid[1] && x != grid[2] {
+			return x
+		}
+	}
+	for x := lo; x <= hi; x++ {
+		if x != grid[0] && x != grid[1] && x != grid[2] {
+			return x
+		}
+	}
+	return 0
+}
+
+func gcd(a, b int64) int64 {
+	if a < 0 {
+		a = -a
+	}
+	if b < 0 {
+		b = -b
+	}
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+func sortThree(v *[3]int64) {
+	for i := 1; i < 3; i++ {
+		for j := i; j > 0 && v[j] < v[j-1]; j-- {
+			v[j], v[j-1] = v[j-1], v[j]
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,121 @@
+package source
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"memsym/interp"
+	"memsym/record"
+)
+
+// Every default check point is off the grid in every coordinate, odd, and
+// shares no divisor with its grid's step; the two differ in every
+// coordinate.
+func TestDefaultChecks(t *testing.T) {
+	vars := []string{"B", "T"}
+	for _, g := range [][2][3]int64{
+		{{16, 32, 48}, {256, 512, 768}},
+		{{1, 2, 3}, {64, 128, 192}},
+		{{2, 4, 6}, {3, 9, 15}},
+		{{1, 3, 4}, {7, 8, 100}},
+	} {
+		values := [][3]int64{g[0], g[1]}
+		points := DefaultChecks(values, vars, 2)
+		if len(points) != 2 {
+			t.Fatalf("%v: %d points, want 2", values, len(points))
+		}
+		for _, p := range points {
+			for d, dim := range p {
+				v, grid := dim.Value, values[d]
+				step := gcd(grid[1]-grid[0], grid[2]-grid[1])
+				if v == grid[0] || v == grid[1] || v == grid[2] || v%2 == 0 || gcd(v, step) != 1 {
+					t.Errorf("grid %v: check %s = %d is on the grid, even or shares a divisor with the step %d", grid, dim.Name, v, step)
+				}
+			}
+		}
+		for d := range vars {
+			if points[0][d].Value == points[1][d].Value {
+				t.Errorf("grid %v: both check points have %s = %d", values, vars[d], points[0][d].Value)
+			}
+		}
+	}
+}
+
+// Padding to a multiple of 64 fits a polynomial on a grid of multiples of
+// 64 and at any further multiple: the default check points catch it.
+func TestDefaultChecksCatchPadding(t *testing.T) {
+	padded := func(x int64) int64 { return (x + 63) / 64 * 64 }
+	grid := [][3]int64{{64, 128, 192}}
+	for _, p := range DefaultChecks(grid, []string{"T"}, 2) {
+		x := p[0].Value
+		if padded(x) == x { // 64·T, the polynomial the grid gives
+			t.Errorf("the check point T = %d does not tell ceil(T/64)·64 from 64·T", x)
+		}
+	}
+}
+
+// --check adds to the default check points; it never takes their place.
+func TestChecksAddToDefaults(t *testing.T) {
+	src, err := NewProgram("gpt-course", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := src.Plan(Spec{Checks: []record.Point{{{Name: "T", Value: 1000}, {Name: "B", Value: 50}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range pl.Checks {
+		got = append(got, c.Key())
+	}
+	if want := "B=64,T=1024 B=115,T=1795 B=50,T=1000"; strings.Join(got, " ") != want {
+		t.Errorf("checks %v, want %s", got, want)
+	}
+	if _, err := src.Plan(Spec{Checks: []record.Point{{{Name: "B", Value: 5}}}}); err == nil || !strings.Contains(err.Error(), "no value for T") {
+		t.Errorf("a check without T: %v", err)
+	}
+	if _, err := src.Plan(Spec{Grid: []GridDim{{Name: "Q", Values: [3]int64{1, 2, 3}}}}); err == nil || !strings.Contains(err.Error(), "no dimension Q") {
+		t.Errorf("a grid for Q: %v", err)
+	}
+}
+
+// The strided convolution's output length is not a polynomial, but fits
+// one at every even N: checked at B = 5, N = 14 alone it was modelled. The
+// default check points, added to that one, refuse it.
+func TestStridedConvRefused(t *testing.T) {
+	src, err := NewProgram("strided-conv", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := src.Recordings(context.Background(), Spec{Checks: []record.Point{{{Name: "B", Value: 5}, {Name: "N", Value: 14}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = interp.Build(recs.Grid, recs.Checks)
+	if err == nil || !strings.Contains(err.Error(), "not a polynomial of degree ≤ 2") {
+		t.Errorf("strided-conv checked at the default points and B = 5, N = 14: %v; want it refused", err)
+	}
+}
+
+// OffGrid's points are off the grid, and not below it by more than its
+// first gap: a grid B ∈ {2, 3, 4} is never checked at B = 1.
+func TestOffGrid(t *testing.T) {
+	values := [][3]int64{{2, 3, 4}, {16, 32, 48}}
+	points := OffGrid(values, []string{"B", "T"}, 9, 1)
+	for _, p := range points {
+		for d, dim := range p {
+			g := values[d]
+			if dim.Value == g[0] || dim.Value == g[1] || dim.Value == g[2] {
+				t.Errorf("%s is on the grid", p)
+			}
+			if dim.Value < g[0]-(g[1]-g[0])+1 {
+				t.Errorf("%s: %s = %d is further below the grid than its first gap", p, dim.Name, dim.Value)
+			}
+		}
+	}
+	if again := OffGrid(values, []string{"B", "T"}, 9, 1); fmt.Sprint(again) != fmt.Sprint(points) {
+		t.Errorf("OffGrid is not deterministic")
+	}
+}

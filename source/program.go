@@ -1,0 +1,109 @@
+package source
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"sync"
+
+	"memsym/doc"
+	"memsym/interp"
+	"memsym/programs"
+	"memsym/record"
+)
+
+// Program is a bundled program, recorded in memory at each point with its
+// constants set.
+type Program struct {
+	P      *programs.Program
+	Consts map[string]int64 // constants other than the defaults
+}
+
+// NewProgram looks up a bundled program and checks the constants given for
+// it, before anything is recorded.
+func NewProgram(name string, consts map[string]int64) (*Program, error) {
+	p, err := programs.Lookup(name)
+	if err != nil {
+		return nil, &UsageError{err.Error()}
+	}
+	var names []string
+	for _, c := range p.Consts {
+		names = append(names, c.Name)
+	}
+	for _, k := range slices.Sorted(maps.Keys(consts)) {
+		if contains(names, k) {
+			continue
+		}
+		for _, d := range p.Dims {
+			if d.Name == k {
+				return nil, usagef("--const %s: %s is a dimension of %s, not a constant: give its grid with --grid %s=a,b,c", k, k, p.Name, k)
+			}
+		}
+		if len(names) == 0 {
+			return nil, usagef("--const %s: %s has no constants", k, p.Name)
+		}
+		return nil, usagef("--const %s: %s has no constant %s; its constants are %s", k, p.Name, k, doc.AndList(names))
+	}
+	return &Program{P: p, Consts: consts}, nil
+}
+
+func (s *Program) Name() string { return s.P.Name }
+
+// Plan returns the grid and check points: the program's defaults, which
+// spec overrides.
+func (s *Program) Plan(spec Spec) (*Plan, error) {
+	var vars []string
+	grid := map[string][3]int64{}
+	var own record.Point
+	for _, d := range s.P.Dims {
+		vars = append(vars, d.Name)
+		grid[d.Name] = d.Grid
+		own = append(own, record.Dim{Name: d.Name, Value: d.Check})
+	}
+	return plan(vars, grid, own, spec)
+}
+
+func (s *Program) Recordings(ctx context.Context, spec Spec) (*Recordings, error) {
+	pl, err := s.Plan(spec)
+	if err != nil {
+		return nil, err
+	}
+	src := func(p record.Point) interp.Source {
+		var once sync.Once
+		var rec *record.Recording
+		var rerr error
+		return interp.Source{
+			Name: pointName(s.P.Name, p),
+			Open: func() (record.Stream, error) {
+				once.Do(func() { rec, rerr = s.Record(ctx, p) })
+				if rerr != nil {
+					return nil, rerr // interp puts the source's name, with the point, in front
+				}
+				return rec.Replay(), nil
+			},
+		}
+	}
+	out := &Recordings{}
+	for _, p := range pl.Points() {
+		out.Grid = append(out.Grid, src(p))
+	}
+	for _, p := range pl.Checks {
+		out.Checks = append(out.Checks, src(p))
+	}
+	return out, nil
+}
+
+func (s *Program) Record(ctx context.Context, p record.Point) (*record.Recording, error) {
+	return s.P.Record(p.Map(), s.Consts)
+}
+
+func (s *Program) Close() error { return nil }
+
+// Default returns the program's default point.
+func (s *Program) Default() record.Point {
+	var p record.Point
+	for _, d := range s.P.Dims {
+		p = append(p, record.Dim{Name: d.Name, Value: d.Default})
+	}
+	return p
+}

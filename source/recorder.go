@@ -1,0 +1,171 @@
+package source
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"memsym/interp"
+	"memsym/record"
+)
+
+// Recorder is a recorder command run once per point, as many at once as
+// Jobs allows, each writing its recording to a file of a temporary folder
+// that Close removes.
+type Recorder struct {
+	Cmd *Command
+	// Jobs is how many commands run at once; 0 means the number of CPUs,
+	// at most 4.
+	Jobs int
+	// Progress, when set, is told of each point recorded.
+	Progress func(done, total int)
+	dir      string
+}
+
+// DefaultJobs is the number of recorder commands run at once when none is
+// asked for: one per CPU, at most 4.
+func DefaultJobs() int { return min(runtime.NumCPU(), 4) }
+
+func (s *Recorder) Name() string { return "recorder" }
+
+// Plan returns the grid spec gives, which must name every placeholder of the
+// command, and the check points: spec's, or two from DefaultChecks.
+func (s *Recorder) Plan(spec Spec) (*Plan, error) {
+	var vars []string
+	for _, g := range spec.Grid {
+		vars = append(vars, g.Name)
+	}
+	if len(vars) == 0 {
+		return nil, usagef("--recorder needs the grid: --grid B=16,32,48 for each dimension")
+	}
+	for _, n := range s.Cmd.Names {
+		if !contains(vars, n) {
+			return nil, usagef("the recorder command has {%s}, which no --grid gives", n)
+		}
+	}
+	for _, v := range vars {
+		if !contains(s.Cmd.Names, v) {
+			return nil, usagef("the recorder command has no {%s}: each point would record the same thing", v)
+		}
+	}
+	return plan(vars, nil, nil, spec)
+}
+
+func (s *Recorder) Recordings(ctx context.Context, spec Spec) (*Recordings, error) {
+	pl, err := s.Plan(spec)
+	if err != nil {
+		return nil, err
+	}
+	if s.dir == "" {
+		if s.dir, err = os.MkdirTemp("", "memsym-recordings-"); err != nil {
+			return nil, err
+		}
+	}
+	grid := pl.Points()
+	all := append(append([]record.Point(nil), grid...), pl.Checks...)
+	paths, err := s.runAll(ctx, all)
+	if err != nil {
+		return nil, err
+	}
+	mk := func(i int) interp.Source {
+		point, path := all[i], paths[i]
+		name := pointName("recorder", point)
+		return interp.Source{Name: name, Open: func() (record.Stream, error) {
+			f, err := os.Open(path)
+			if err != nil {
+				return nil, err
+			}
+			return &pointStream{closingStream: closingStream{Stream: record.NewScanner(f, name), c: f, name: name}, want: point}, nil
+		}}
+	}
+	out := &Recordings{}
+	for i := range grid {
+		out.Grid = append(out.Grid, mk(i))
+	}
+	for i := range pl.Checks {
+		out.Checks = append(out.Checks, mk(len(grid)+i))
+	}
+	return out, nil
+}
+
+// Record runs the command once at p and reads what it writes.
+func (s *Recorder) Record(ctx context.Context, p record.Point) (*record.Recording, error) {
+	var out bytes.Buffer
+	if err := s.Cmd.Run(ctx, p, &out); err != nil {
+		return nil, err
+	}
+	name := pointName("recorder", p)
+	rec, err := record.Read(&out, name)
+	if err != nil {
+		return nil, err
+	}
+	if !rec.Header.Dims.Equal(p) {
+		return nil, fmt.Errorf("%s:1: the recorder was asked for %s but its header says %s", name, p, rec.Header.Dims)
+	}
+	return rec, nil
+}
+
+func (s *Recorder) Close() error {
+	if s.dir == "" {
+		return nil
+	}
+	err := os.RemoveAll(s.dir)
+	s.dir = ""
+	return err
+}
+
+// runAll runs the command at every point, Jobs at once, each writing to a
+// file of the folder. The first failure stops the others and is the one
+// returned.
+func (s *Recorder) runAll(ctx context.Context, points []record.Point) ([]string, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := s.Jobs
+	if jobs <= 0 {
+		jobs = DefaultJobs()
+	}
+	paths := make([]string, len(points))
+	var mu sync.Mutex
+	var first error // the first failure; those of the commands it stopped come later
+	done := 0
+	sem := make(chan struct{}, jobs)
+	var wg sync.WaitGroup
+	for i, pt := range points {
+		paths[i] = filepath.Join(s.dir, fmt.Sprintf("point-%d.jsonl", i))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			if ctx.Err() != nil {
+				return
+			}
+			f, err := os.Create(paths[i])
+			if err == nil {
+				err = s.Cmd.Run(ctx, pt, f)
+				if cerr := f.Close(); err == nil {
+					err = cerr
+				}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil && first == nil {
+				first = err
+				cancel()
+			}
+			done++
+			if s.Progress != nil {
+				s.Progress(done, len(points))
+			}
+		}()
+	}
+	wg.Wait()
+	if first != nil {
+		return nil, first
+	}
+	return paths, nil
+}

@@ -1,0 +1,77 @@
+// Package source obtains a program's recordings: from files, from a bundled
+// program, or from a recorder command run once per point. It plans the grid
+// of three values per dimension and the check points off it, runs recorders
+// in parallel, and hands interp one stream per point.
+package source
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"memsym/interp"
+	"memsym/record"
+)
+
+// Source yields one program's recordings.
+type Source interface {
+	// Name names the program in messages: "gpt-course", "recorder",
+	// "3 recordings".
+	Name() string
+	// Recordings returns the recordings on the grid and at the check points
+	// that spec asks for, the source's own defaults where spec is silent.
+	Recordings(ctx context.Context, spec Spec) (*Recordings, error)
+	// Record makes a fresh recording at p; sources that cannot record new
+	// points return an error wrapping ErrCannotRecord.
+	Record(ctx context.Context, p record.Point) (*record.Recording, error)
+	// Close removes what recording left behind.
+	Close() error
+}
+
+// ErrCannotRecord is the error of a source that cannot record new points,
+// as recording files cannot.
+var ErrCannotRecord = errors.New("cannot record new points")
+
+// Spec is what a user asked of the grid and the check points; its zero
+// value takes the source's defaults.
+type Spec struct {
+	// Grid gives some dimensions' three grid values.
+	Grid []GridDim
+	// Checks are check points off the grid, checked besides the
+	// defaults.
+	Checks []record.Point
+}
+
+// GridDim is one dimension's three grid values, distinct.
+type GridDim struct {
+	Name   string
+	Values [3]int64
+}
+
+// Recordings are a program's recordings on its grid and at its check
+// points, ready for interp.Build.
+type Recordings struct {
+	Grid   []interp.Source
+	Checks []interp.Source
+}
+
+// UsageError is a request a source cannot meet as asked, such as a grid
+// for a dimension the program does not have: the user's to correct.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+func usagef(format string, args ...any) error {
+	return &UsageError{fmt.Sprintf(format, args...)}
+}
+
+// replayed is an interp.Source that replays a recording made in memory.
+func replayed(name string, rec *record.Recording) interp.Source {
+	return interp.Source{Name: name, Open: func() (record.Stream, error) { return rec.Replay(), nil }}
+}
+
+// pointName names a recording made at a point, for messages that put a
+// line number after it: "gpt-course(B=16,T=256):12".
+func pointName(maker string, p record.Point) string {
+	return maker + "(" + p.Key() + ")"
+}

@@ -1,0 +1,222 @@
+package source
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"memsym/interp"
+	"memsym/record"
+	"memsym/recorders/torch"
+)
+
+// Torch records a PyTorch model with memsym_torch, the recorder shipped
+// inside memsym (recorders/torch, docs/torch.md): its Python package is
+// written to a temporary folder and run by a Python that has torch. Torch
+// takes seconds to import and a point milliseconds to record, so the points
+// are recorded in batches, one process per job.
+type Torch struct {
+	// Args are the recorder's arguments before the points, as a shell
+	// reads them: "mymodel.py:build --step adamw --const D=64".
+	Args string
+	// Jobs is how many processes run at once; 0 means DefaultJobs.
+	Jobs int
+	// Progress, when set, is told of each batch recorded.
+	Progress func(done, total int)
+	dir      string
+}
+
+func (s *Torch) Name() string {
+	spec, _, _ := strings.Cut(strings.TrimSpace(s.Args), " ")
+	return spec
+}
+
+// Plan returns the grid spec gives, which must name every dimension, and
+// the check points: two from DefaultChecks and spec's.
+func (s *Torch) Plan(spec Spec) (*Plan, error) {
+	if len(spec.Grid) == 0 {
+		return nil, usagef("--torch needs the grid: --grid B=2,3,4 for each dimension the model's function takes")
+	}
+	var vars []string
+	for _, g := range spec.Grid {
+		vars = append(vars, g.Name)
+	}
+	return plan(vars, nil, nil, spec)
+}
+
+func (s *Torch) Recordings(ctx context.Context, spec Spec) (*Recordings, error) {
+	pl, err := s.Plan(spec)
+	if err != nil {
+		return nil, err
+	}
+	grid := pl.Points()
+	all := append(append([]record.Point(nil), grid...), pl.Checks...)
+	out, err := s.recordAll(ctx, all)
+	if err != nil {
+		return nil, err
+	}
+	mk := func(p record.Point) interp.Source {
+		path, name := filepath.Join(out, p.Key()+".jsonl"), pointName(s.Name(), p)
+		return interp.Source{Name: name, Open: func() (record.Stream, error) {
+			f, err := os.Open(path)
+			if err != nil {
+				return nil, fmt.Errorf("the PyTorch recorder wrote no recording at %s", p)
+			}
+			return &pointStream{closingStream: closingStream{Stream: record.NewScanner(f, name), c: f, name: name}, want: p}, nil
+		}}
+	}
+	recs := &Recordings{}
+	for _, p := range grid {
+		recs.Grid = append(recs.Grid, mk(p))
+	}
+	for _, p := range pl.Checks {
+		recs.Checks = append(recs.Checks, mk(p))
+	}
+	return recs, nil
+}
+
+// Record records one point in a process of its own.
+func (s *Torch) Record(ctx context.Context, p record.Point) (*record.Recording, error) {
+	out, err := s.recordAll(ctx, []record.Point{p})
+	if err != nil {
+		return nil, err
+	}
+	name := pointName(s.Name(), p)
+	f, err := os.Open(filepath.Join(out, p.Key()+".jsonl"))
+	if err != nil {
+		return nil, fmt.Errorf("the PyTorch recorder wrote no recording at %s", p)
+	}
+	defer f.Close()
+	rec, err := record.Read(f, name)
+	if err != nil {
+		return nil, err
+	}
+	if !rec.Header.Dims.Equal(p) {
+		return nil, fmt.Errorf("%s:1: the recorder was asked for %s but its header says %s", name, p, rec.Header.Dims)
+	}
+	return rec, nil
+}
+
+func (s *Torch) Close() error {
+	if s.dir == "" {
+		return nil
+	}
+	err := os.RemoveAll(s.dir)
+	s.dir = ""
+	return err
+}
+
+// recordAll records the points, split in batches over the jobs, into a new
+// folder of the source's temporary folder, and returns that folder.
+func (s *Torch) recordAll(ctx context.Context, points []record.Point) (string, error) {
+	py, err := Python()
+	if err != nil {
+		return "", err
+	}
+	if s.dir == "" {
+		if s.dir, err = os.MkdirTemp("", "memsym-recordings-"); err != nil {
+			return "", err
+		}
+		if err := torch.Install(s.dir); err != nil {
+			return "", err
+		}
+	}
+	out, err := os.MkdirTemp(s.dir, "points-")
+	if err != nil {
+		return "", err
+	}
+	jobs := s.Jobs
+	if jobs <= 0 {
+		jobs = DefaultJobs()
+	}
+	jobs = min(jobs, len(points))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var mu sync.Mutex
+	var first error
+	done := 0
+	var wg sync.WaitGroup
+	for j := 0; j < jobs; j++ {
+		var batch []record.Point
+		for i := j; i < len(points); i += jobs {
+			batch = append(batch, points[i])
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := s.run(ctx, py, batch, out)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil && first == nil {
+				first = err
+				cancel()
+			}
+			done++
+			if s.Progress != nil {
+				s.Progress(done, jobs)
+			}
+		}()
+	}
+	wg.Wait()
+	return out, first
+}
+
+// run records one batch of points in one process.
+func (s *Torch) run(ctx context.Context, py string, batch []record.Point, out string) error {
+	line := shellQuote(py) + " -m " + torch.Package + " " + s.Args
+	for _, p := range batch {
+		line += " --at " + p.Key()
+	}
+	line += " --out-dir " + shellQuote(out)
+	cmd := exec.CommandContext(ctx, "sh", "-c", line)
+	cmd.Env = append(os.Environ(), "PYTHONPATH="+s.dir)
+	tail := &tailBuffer{max: 2000}
+	cmd.Stderr = tail
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		at := batch[0].String()
+		if len(batch) > 1 {
+			at += fmt.Sprintf(" and %d more points", len(batch)-1)
+		}
+		return fmt.Errorf("the PyTorch recorder at %s failed (%v)%s", at, err, tail.quote())
+	}
+	return nil
+}
+
+var python struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// Python returns the Python that runs the PyTorch recorder: $MEMSYM_PYTHON,
+// else the first of python3 and /usr/bin/python3 that imports torch.
+func Python() (string, error) {
+	python.once.Do(func() {
+		if p := os.Getenv("MEMSYM_PYTHON"); p != "" {
+			python.path = p
+			return
+		}
+		var tried []string
+		for _, p := range []string{"python3", "/usr/bin/python3"} {
+			if err := exec.Command(p, "-c", "import torch").Run(); err == nil {
+				python.path = p
+				return
+			}
+			tried = append(tried, p)
+		}
+		python.err = fmt.Errorf("no Python with torch found (tried %s): install python3-torch, or set MEMSYM_PYTHON", strings.Join(tried, ", "))
+	})
+	return python.path, python.err
+}
+
+// shellQuote quotes s for sh.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
