@@ -41,8 +41,11 @@ type follower interface {
 const (
 	// chunkBytes is how much of point 0's text a chunk holds.
 	chunkBytes = 256 << 10
-	// chunksAhead bounds the chunks read and not yet merged.
-	chunksAhead = 32
+	// chunksAhead bounds the chunks read and not yet merged, and
+	// readerChunks the chunks times the readers, whose sizes they hold: a
+	// grid of many points holds fewer chunks at once.
+	chunksAhead  = 32
+	readerChunks = 256
 )
 
 // chunk is some consecutive lines of point 0, and the sizes of their
@@ -96,7 +99,8 @@ func (b *build) readFollowing(grid, checks []Source, checkDims [][]record.Dim) (
 	if !ok {
 		return false, nil, nil
 	}
-	r := &reading{b: b, grid: n - 1, free: make(chan *chunk, chunksAhead+1), slots: make(chan struct{}, chunksAhead), merge: make(chan *chunk, chunksAhead)}
+	ahead := min(chunksAhead, max(2, readerChunks/(n-1+len(checks))))
+	r := &reading{b: b, grid: n - 1, free: make(chan *chunk, ahead+1), slots: make(chan struct{}, ahead), merge: make(chan *chunk, ahead)}
 	for p := 1; p < n; p++ {
 		src := b.g.order[p]
 		r.readers = append(r.readers, &reader{src: grid[src], dims: b.g.dims[src]})
@@ -110,7 +114,7 @@ func (b *build) readFollowing(grid, checks []Source, checkDims [][]record.Dim) (
 		b.pre.levels[j].cur = make(map[link]int32)
 	}
 	for i, rd := range r.readers {
-		rd.in = make(chan *chunk, chunksAhead)
+		rd.in = make(chan *chunk, ahead)
 		r.running.Add(1)
 		go rd.run(r, 1+i)
 	}

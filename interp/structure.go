@@ -138,17 +138,18 @@ func readStructurePiped(s record.Stream, src Source, point string, keep func(r *
 	}
 	type built struct {
 		st  *structure
-		err error
+		b   *record.Builder
+		err error // a record's mistake
 	}
 	done := make(chan built, 1)
 	go func() {
 		st := &structure{name: src.Name, point: point}
 		b := record.NewBuilder()
-		if sized, ok := s.(interface{ Size() int64 }); ok {
-			b.GrowFor(sized.Size())
-		}
 		var err error
 		for bt := range full {
+			if bt.grow != [2]int{} {
+				b.Grow(bt.grow[0], bt.grow[1])
+			}
 			for i := range bt.recs {
 				if err != nil {
 					break
@@ -169,21 +170,16 @@ func readStructurePiped(s record.Stream, src Source, point string, keep func(r *
 			bt.reset()
 			free <- bt
 		}
-		if err != nil {
-			done <- built{err: err}
-			return
-		}
-		st.rec, err = b.Finish()
-		if err != nil {
-			err = fmt.Errorf("%s: %w", src.Name, err)
-		}
-		st.kinds = slices.Clip(st.kinds)
-		done <- built{st, err}
+		done <- built{st, b, err}
 	}()
 	bt := <-free
 	var err error
+	var est estimate
 	for s.Scan() {
 		r := s.Record()
+		if grow, ok := est.count(s, r.Kind); ok {
+			bt.grow = grow
+		}
 		bt.add(r)
 		if r.Kind != record.KindHeader {
 			if err = keep(r); err != nil {
@@ -207,7 +203,54 @@ func readStructurePiped(s record.Stream, src Source, point string, keep func(r *
 	if err != nil {
 		return nil, err
 	}
-	return res.st, nil
+	st := res.st
+	if st.rec, err = res.b.Finish(); err != nil {
+		return nil, fmt.Errorf("%s: %w", src.Name, err)
+	}
+	st.kinds = slices.Clip(st.kinds)
+	return st, nil
+}
+
+// estimate makes room in the Builder for the whole recording once the
+// start of it tells its mix of lines: a guess from the file's size alone
+// (record.Builder.GrowFor) reserves too much or too little, and too much
+// costs page faults and the collector's time as much as too little costs
+// copies.
+type estimate struct {
+	n, buffers, ops int
+	done            bool
+}
+
+// estimateAfter is how many records the estimate reads first.
+const estimateAfter = 8192
+
+// count counts a record of kind k read from s, and when the start of the
+// recording has been read, returns room to make for the rest of it: its
+// buffers and views, and its operations, with 3% to spare.
+func (e *estimate) count(s record.Stream, k record.Kind) ([2]int, bool) {
+	if e.done {
+		return [2]int{}, false
+	}
+	e.n++
+	switch k {
+	case record.KindBuffer, record.KindView:
+		e.buffers++
+	case record.KindOp:
+		e.ops++
+	}
+	if e.n < estimateAfter {
+		return [2]int{}, false
+	}
+	e.done = true
+	f, ok := s.(interface {
+		Size() int64
+		Offset() int64
+	})
+	if !ok || f.Offset() <= 0 || f.Size() <= f.Offset() {
+		return [2]int{}, false
+	}
+	scale := float64(f.Size()) / float64(f.Offset()) * 1.03
+	return [2]int{int(float64(e.buffers) * scale), int(float64(e.ops) * scale)}, true
 }
 
 // recordBatch is records handed from the reading goroutine to the building
@@ -215,6 +258,7 @@ func readStructurePiped(s record.Stream, src Source, point string, keep func(r *
 type recordBatch struct {
 	recs []record.Record
 	ints []int64
+	grow [2]int // room to make in the Builder first, if not zero
 }
 
 // noInts is an empty slice that is not nil: a record's empty list.
@@ -259,4 +303,5 @@ func (bt *recordBatch) reset() {
 	clear(bt.recs) // let go of the strings
 	bt.recs = bt.recs[:0]
 	bt.ints = bt.ints[:0]
+	bt.grow = [2]int{}
 }

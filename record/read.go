@@ -114,6 +114,20 @@ func OpenFile(path string) (*File, error) {
 	return &File{Scanner: NewScanner(f, path), c: f, name: path, size: sizeHint(f)}, nil
 }
 
+// OpenNamed opens the recording in the file at path as OpenFile does, its
+// messages naming it name: a recording a recorder wrote for a point, say,
+// named "recorder(B=16,T=256)" rather than by its temporary file.
+func OpenNamed(path, name string) (*File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return &File{Scanner: NewScanner(f, name), c: f, name: name, size: sizeHint(f)}, nil
+}
+
+// Name returns the name the file's messages give it.
+func (f *File) Name() string { return f.name }
+
 // Size returns the file's size in bytes, or 0 when it cannot tell (the
 // standard input, a pipe).
 func (f *File) Size() int64 { return f.size }

@@ -142,3 +142,19 @@ func TestOpenFileMissing(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
+
+// TestOffset checks that Offset counts the bytes of the lines read, through
+// reads of a few bytes at a time.
+func TestOffset(t *testing.T) {
+	data := followCorpus(t)[0]
+	s := NewScanner(&trickle{r: strings.NewReader(data)}, "o.jsonl")
+	for s.Scan() {
+		end := 0
+		for range s.Line() {
+			end += strings.IndexByte(data[end:], '\n') + 1
+		}
+		if got := s.Offset(); got != int64(end) {
+			t.Fatalf("line %d: Offset %d, want %d", s.Line(), got, end)
+		}
+	}
+}

@@ -63,6 +63,7 @@ type Scanner struct {
 	sizeAt, sizeEnd int
 
 	cur      []byte        // the current record's line, for Keep
+	read     int64         // the bytes read from r
 	lastKind Kind          // the kind of the last record read, by Scan or Follow
 	lastLine int           // and its line
 	lastPath string        // the path of the last operation, which was valid
@@ -111,7 +112,7 @@ func (s *Scanner) Scan() bool {
 
 // firstBuffer is the size of a Scanner's buffer to start with: large
 // enough that reading costs few calls, small beside a recording.
-const firstBuffer = 256 << 10
+const firstBuffer = 64 << 10
 
 // byteOrderMark is skipped at the start of a file, as some editors write it.
 var byteOrderMark = []byte("\ufeff")
@@ -122,6 +123,10 @@ func (s *Scanner) Record() *Record { return &s.rec }
 // Err returns the first error the Scanner met, or nil if it read the whole
 // input. Mistakes in the recording are *SyntaxError.
 func (s *Scanner) Err() error { return s.err }
+
+// Offset returns how many bytes of the input the Scanner has passed: the
+// lines read, whole.
+func (s *Scanner) Offset() int64 { return s.read - int64(s.end-s.pos) }
 
 // Line returns the number of the line last read, counting from 1.
 func (s *Scanner) Line() int { return s.line }
@@ -197,6 +202,7 @@ func (s *Scanner) fill() {
 	}
 	n, err := s.r.Read(s.buf[s.end:])
 	s.end += n
+	s.read += int64(n)
 	switch {
 	case err == io.EOF:
 		s.eof = true
@@ -222,11 +228,13 @@ func (s *Scanner) tooLong() error {
 
 // interner shares the strings a recording repeats, such as labels, paths
 // and names, so that scanning them does not allocate each time: a cache of
-// the strings seen last, by their hash. A string whose slot another took
-// is made again; a table of every string instead would miss the processor's
-// caches for each new one, which costs more than making it.
+// the strings seen last, by their hash, which grows while strings come
+// that it lacks, to at most internMaxSlots. A string whose slot another
+// took is made again; a table of every string instead would miss the
+// processor's caches for each new one, which costs more than making it.
 type interner struct {
-	slots []internSlot // internSlots of them, or none before the first
+	slots  []internSlot // a power of two of them, or none before the first
+	misses int          // strings made since the cache last grew
 }
 
 type internSlot struct {
@@ -235,8 +243,10 @@ type internSlot struct {
 }
 
 const (
-	internMaxLen = 64
-	internSlots  = 1 << 13
+	internMaxLen    = 64
+	internMinSlots  = 1 << 8
+	internMaxSlots  = 1 << 13
+	internGrowAfter = 1 // misses per slot that make the cache grow
 )
 
 func (in *interner) str(b []byte) string {
@@ -247,16 +257,30 @@ func (in *interner) str(b []byte) string {
 		return string(b)
 	}
 	if in.slots == nil {
-		in.slots = make([]internSlot, internSlots)
+		in.slots = make([]internSlot, internMinSlots)
 	}
 	h := hashBytes(b)
-	slot := &in.slots[h%internSlots]
+	slot := &in.slots[h&uint64(len(in.slots)-1)]
 	if slot.hash == h && slot.s == string(b) {
 		return slot.s
 	}
 	s := string(b)
 	slot.hash, slot.s = h, s
+	if in.misses++; in.misses > internGrowAfter*len(in.slots) && len(in.slots) < internMaxSlots {
+		in.grow()
+	}
 	return s
+}
+
+// grow doubles the cache, keeping what it holds.
+func (in *interner) grow() {
+	slots := make([]internSlot, 2*len(in.slots))
+	for _, old := range in.slots {
+		if old.s != "" {
+			slots[old.hash&uint64(len(slots)-1)] = old
+		}
+	}
+	in.slots, in.misses = slots, 0
 }
 
 // hashBytes mixes b eight bytes at a time; it only picks a cache slot.

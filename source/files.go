@@ -2,10 +2,7 @@ package source
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"os"
 
 	"memsym/doc"
 	"memsym/interp"
@@ -43,78 +40,27 @@ func fileSources(paths []string) []interp.Source {
 }
 
 // OpenFile opens a recording file ("-" is stdin) as a stream that closes the
-// file when it ends and refuses a recording cut short.
-func OpenFile(path string) (record.Stream, error) {
-	if path == "-" {
-		return &closingStream{Stream: record.NewScanner(os.Stdin, "<stdin>"), name: "<stdin>"}, nil
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err // the caller names the file
-		}
-		return nil, fmt.Errorf("cannot read the recording: %w", err)
-	}
-	return &closingStream{Stream: record.NewScanner(f, path), c: f, name: path}, nil
-}
-
-// closingStream closes its file when the stream ends, and refuses a
-// recording cut short: one whose records end before its result, as a
-// recorder that died while writing leaves it.
-type closingStream struct {
-	record.Stream
-	c      io.Closer
-	name   string
-	last   int // the line of the last record read
-	result bool
-	err    error
-}
-
-func (s *closingStream) Scan() bool {
-	if s.err != nil {
-		return false
-	}
-	if s.Stream.Scan() {
-		r := s.Record()
-		s.last = r.Line
-		s.result = r.Kind == record.KindResult
-		return true
-	}
-	if s.Stream.Err() == nil && s.last > 0 && !s.result {
-		s.err = fmt.Errorf("%s:%d: the recording ends without the result line {\"result\": [...]}", s.name, s.last)
-	}
-	if s.c != nil {
-		s.c.Close()
-		s.c = nil
-	}
-	return false
-}
-
-func (s *closingStream) Err() error {
-	if s.err != nil {
-		return s.err
-	}
-	return s.Stream.Err()
-}
+// file when it ends and refuses a recording cut short; its lines can be
+// read by comparison with another point's (record.File).
+func OpenFile(path string) (record.Stream, error) { return record.OpenFile(path) }
 
 // pointStream checks that a recording was made at the point it was asked
 // for.
 type pointStream struct {
-	closingStream
+	*record.File
 	want    record.Point
 	checked bool
 	err     error
 }
 
 func (s *pointStream) Scan() bool {
-	if s.err != nil || !s.closingStream.Scan() {
+	if s.err != nil || !s.File.Scan() {
 		return false
 	}
 	if r := s.Record(); !s.checked && r.Kind == record.KindHeader {
 		s.checked = true
 		if !r.Header.Dims.Equal(s.want) {
-			s.err = fmt.Errorf("%s:%d: the recorder was asked for %s but its header says %s", s.name, r.Line, s.want, r.Header.Dims)
+			s.err = fmt.Errorf("%s:%d: the recorder was asked for %s but its header says %s", s.File.Name(), r.Line, s.want, r.Header.Dims)
 			return false
 		}
 	}
@@ -125,5 +71,5 @@ func (s *pointStream) Err() error {
 	if s.err != nil {
 		return s.err
 	}
-	return s.closingStream.Err()
+	return s.File.Err()
 }

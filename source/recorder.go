@@ -75,11 +75,11 @@ func (s *Recorder) Recordings(ctx context.Context, spec Spec) (*Recordings, erro
 		point, path := all[i], paths[i]
 		name := pointName("recorder", point)
 		return interp.Source{Name: name, Open: func() (record.Stream, error) {
-			f, err := os.Open(path)
+			f, err := record.OpenNamed(path, name)
 			if err != nil {
 				return nil, err
 			}
-			return &pointStream{closingStream: closingStream{Stream: record.NewScanner(f, name), c: f, name: name}, want: point}, nil
+			return &pointStream{File: f, want: point}, nil
 		}}
 	}
 	out := &Recordings{}

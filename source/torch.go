@@ -62,11 +62,11 @@ func (s *Torch) Recordings(ctx context.Context, spec Spec) (*Recordings, error) 
 	mk := func(p record.Point) interp.Source {
 		path, name := filepath.Join(out, p.Key()+".jsonl"), pointName(s.Name(), p)
 		return interp.Source{Name: name, Open: func() (record.Stream, error) {
-			f, err := os.Open(path)
+			f, err := record.OpenNamed(path, name)
 			if err != nil {
 				return nil, fmt.Errorf("the PyTorch recorder wrote no recording at %s", p)
 			}
-			return &pointStream{closingStream: closingStream{Stream: record.NewScanner(f, name), c: f, name: name}, want: p}, nil
+			return &pointStream{File: f, want: p}, nil
 		}}
 	}
 	recs := &Recordings{}
