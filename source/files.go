@@ -60,7 +60,7 @@ func (s *pointStream) Scan() bool {
 	if r := s.Record(); !s.checked && r.Kind == record.KindHeader {
 		s.checked = true
 		if !r.Header.Dims.Equal(s.want) {
-			s.err = fmt.Errorf("%s:%d: the recorder was asked for %s but its header says %s", s.File.Name(), r.Line, s.want, r.Header.Dims)
+			s.err = wrongPoint(s.File.Name(), r.Line, s.want, r.Header.Dims)
 			return false
 		}
 	}

@@ -23,7 +23,7 @@ type Recorder struct {
 	Jobs int
 	// Progress, when set, is told of each point recorded.
 	Progress func(done, total int)
-	dir      string
+	scratch
 }
 
 // DefaultJobs is the number of recorder commands run at once when none is
@@ -60,14 +60,13 @@ func (s *Recorder) Recordings(ctx context.Context, spec Spec) (*Recordings, erro
 	if err != nil {
 		return nil, err
 	}
-	if s.dir == "" {
-		if s.dir, err = os.MkdirTemp("", "memsym-recordings-"); err != nil {
-			return nil, err
-		}
+	dir, err := s.folder()
+	if err != nil {
+		return nil, err
 	}
 	grid := pl.Points()
 	all := append(append([]record.Point(nil), grid...), pl.Checks...)
-	paths, err := s.runAll(ctx, all)
+	paths, err := s.runAll(ctx, all, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -98,30 +97,13 @@ func (s *Recorder) Record(ctx context.Context, p record.Point) (*record.Recordin
 	if err := s.Cmd.Run(ctx, p, &out); err != nil {
 		return nil, err
 	}
-	name := pointName("recorder", p)
-	rec, err := record.Read(&out, name)
-	if err != nil {
-		return nil, err
-	}
-	if !rec.Header.Dims.Equal(p) {
-		return nil, fmt.Errorf("%s:1: the recorder was asked for %s but its header says %s", name, p, rec.Header.Dims)
-	}
-	return rec, nil
-}
-
-func (s *Recorder) Close() error {
-	if s.dir == "" {
-		return nil
-	}
-	err := os.RemoveAll(s.dir)
-	s.dir = ""
-	return err
+	return readAt(&out, pointName("recorder", p), p)
 }
 
 // runAll runs the command at every point, Jobs at once, each writing to a
 // file of the folder. The first failure stops the others and is the one
 // returned.
-func (s *Recorder) runAll(ctx context.Context, points []record.Point) ([]string, error) {
+func (s *Recorder) runAll(ctx context.Context, points []record.Point, dir string) ([]string, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := s.Jobs
@@ -135,7 +117,7 @@ func (s *Recorder) runAll(ctx context.Context, points []record.Point) ([]string,
 	sem := make(chan struct{}, jobs)
 	var wg sync.WaitGroup
 	for i, pt := range points {
-		paths[i] = filepath.Join(s.dir, fmt.Sprintf("point-%d.jsonl", i))
+		paths[i] = filepath.Join(dir, fmt.Sprintf("point-%d.jsonl", i))
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

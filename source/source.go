@@ -8,6 +8,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 
 	"memsym/interp"
 	"memsym/record"
@@ -74,4 +76,45 @@ func replayed(name string, rec *record.Recording) interp.Source {
 // line number after it: "gpt-course(B=16,T=256):12".
 func pointName(maker string, p record.Point) string {
 	return maker + "(" + p.Key() + ")"
+}
+
+// scratch is a source's temporary folder, made on first use and removed
+// whole by Close.
+type scratch struct{ dir string }
+
+func (s *scratch) folder() (string, error) {
+	if s.dir == "" {
+		dir, err := os.MkdirTemp("", "memsym-recordings-")
+		if err != nil {
+			return "", err
+		}
+		s.dir = dir
+	}
+	return s.dir, nil
+}
+
+func (s *scratch) Close() error {
+	if s.dir == "" {
+		return nil
+	}
+	err := os.RemoveAll(s.dir)
+	s.dir = ""
+	return err
+}
+
+// readAt reads a recording a recorder made at p, named name in messages,
+// and refuses one made at another point.
+func readAt(r io.Reader, name string, p record.Point) (*record.Recording, error) {
+	rec, err := record.Read(r, name)
+	if err != nil {
+		return nil, err
+	}
+	if !rec.Header.Dims.Equal(p) {
+		return nil, wrongPoint(name, 1, p, rec.Header.Dims)
+	}
+	return rec, nil
+}
+
+func wrongPoint(name string, line int, want, got record.Point) error {
+	return fmt.Errorf("%s:%d: the recorder was asked for %s but its header says %s", name, line, want, got)
 }

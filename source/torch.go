@@ -27,7 +27,7 @@ type Torch struct {
 	Jobs int
 	// Progress, when set, is told of each batch recorded.
 	Progress func(done, total int)
-	dir      string
+	scratch
 }
 
 func (s *Torch) Name() string {
@@ -85,29 +85,12 @@ func (s *Torch) Record(ctx context.Context, p record.Point) (*record.Recording, 
 	if err != nil {
 		return nil, err
 	}
-	name := pointName(s.Name(), p)
 	f, err := os.Open(filepath.Join(out, p.Key()+".jsonl"))
 	if err != nil {
 		return nil, fmt.Errorf("the PyTorch recorder wrote no recording at %s", p)
 	}
 	defer f.Close()
-	rec, err := record.Read(f, name)
-	if err != nil {
-		return nil, err
-	}
-	if !rec.Header.Dims.Equal(p) {
-		return nil, fmt.Errorf("%s:1: the recorder was asked for %s but its header says %s", name, p, rec.Header.Dims)
-	}
-	return rec, nil
-}
-
-func (s *Torch) Close() error {
-	if s.dir == "" {
-		return nil
-	}
-	err := os.RemoveAll(s.dir)
-	s.dir = ""
-	return err
+	return readAt(f, pointName(s.Name(), p), p)
 }
 
 // recordAll records the points, split in batches over the jobs, into a new
@@ -118,10 +101,11 @@ func (s *Torch) recordAll(ctx context.Context, points []record.Point) (string, e
 		return "", err
 	}
 	if s.dir == "" {
-		if s.dir, err = os.MkdirTemp("", "memsym-recordings-"); err != nil {
+		dir, err := s.folder()
+		if err != nil {
 			return "", err
 		}
-		if err := torch.Install(s.dir); err != nil {
+		if err := torch.Install(dir); err != nil {
 			return "", err
 		}
 	}
