@@ -192,11 +192,11 @@ func (l *line) at(i int) poly.Poly {
 func (l *line) crossovers() (*Crossovers, error) {
 	// signs[a][b] is a polynomial in dim whose sign at every integer is that
 	// of candidate kept[a] minus candidate kept[b].
-	signs := make([][]upoly, len(l.kept))
+	signs := make([][]poly.IntPoly, len(l.kept))
 	var depends []string
 	for a, i := range l.kept {
 		l.at(i) // notes the free dimensions it uses
-		signs[a] = make([]upoly, len(l.kept))
+		signs[a] = make([]poly.IntPoly, len(l.kept))
 		for b, j := range l.kept {
 			if a == b {
 				continue
@@ -250,7 +250,7 @@ func (l *line) dependsError(vars []string) *DependsError {
 // difference at the integers is constant between consecutive points where
 // one may change (see rootCells), so the holder is found at those points
 // and holds up to the next.
-func (l *line) walk(signs [][]upoly) ([]Segment, error) {
+func (l *line) walk(signs [][]poly.IntPoly) ([]Segment, error) {
 	pts := []*big.Int{big.NewInt(1)}
 	for a := range signs {
 		for b := a + 1; b < len(signs); b++ {
@@ -278,7 +278,7 @@ func (l *line) walk(signs [][]upoly) ([]Segment, error) {
 		}
 		best := order[0]
 		for _, a := range order[1:] {
-			if signs[a][best].signAt(x) > 0 {
+			if signs[a][best].SignAt(x) > 0 {
 				best = a
 			}
 		}

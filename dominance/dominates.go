@@ -100,7 +100,7 @@ func decide(d poly.Poly) decision {
 		return decision{verdict: Proven, cert: &cert{kind: certConst}}
 	case 1:
 		cs, _ := r.Univariate(rvars[0])
-		x := firstNegative(integerCoefs(cs))
+		x := firstNegative(poly.IntPolyOf(cs))
 		switch {
 		case x == nil:
 			return decision{verdict: Proven, cert: &cert{kind: certUnivar, v: rvars[0]}}

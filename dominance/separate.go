@@ -11,7 +11,7 @@ import (
 // others, with g proven to keep one sign (never 0) at every integer point
 // ≥ 1. It returns h, with its sign turned so that it has the sign of d
 // everywhere; nil when d is 0.
-func separate(d poly.Poly, dim string) (upoly, bool) {
+func separate(d poly.Poly, dim string) (poly.IntPoly, bool) {
 	cs := d.Collect(dim)
 	t := slices.IndexFunc(cs, func(c poly.Poly) bool { return !c.IsZero() })
 	if t < 0 {
@@ -29,16 +29,16 @@ func separate(d poly.Poly, dim string) (upoly, bool) {
 	switch gint := integerPoly(g); {
 	case len(g.Used()) == 0:
 		if c, _ := g.IsConst(); c.Sign() < 0 {
-			return negate(integerCoefs(h)), true
+			return poly.IntPolyOf(h).Neg(), true
 		}
 	case atLeastOne(gint):
 		// positive: h has d's sign
 	case atLeastOne(gint.Neg()):
-		return negate(integerCoefs(h)), true
+		return poly.IntPolyOf(h).Neg(), true
 	default:
 		return nil, false
 	}
-	return integerCoefs(h), true
+	return poly.IntPolyOf(h), true
 }
 
 // ratio returns λ with c = λ·g (g nonzero), if there is one.
@@ -76,12 +76,4 @@ func integerPoly(m poly.Poly) poly.Poly {
 // every integer point ≥ 1, that is > 0.
 func atLeastOne(m poly.Poly) bool {
 	return (&prover{budget: proofBudget}).nonneg(m.Sub(poly.Const(poly.Int(1)))) != nil
-}
-
-func negate(p upoly) upoly {
-	out := make(upoly, len(p))
-	for i, c := range p {
-		out[i] = new(big.Int).Neg(c)
-	}
-	return out
 }

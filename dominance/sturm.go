@@ -7,79 +7,10 @@ import (
 	"memsym/poly"
 )
 
-// upoly is a polynomial in one variable with integer coefficients, lowest
-// power first, with no trailing zeros (the zero polynomial is empty).
-type upoly []*big.Int
-
-// integerCoefs returns cs times the least common multiple of their
-// denominators: a positive multiple, so every sign is kept.
-func integerCoefs(cs []poly.Rat) upoly {
-	l := big.NewInt(1)
-	for _, c := range cs {
-		if !c.IsInt() {
-			d := c.Den()
-			g := new(big.Int).GCD(nil, nil, l, d)
-			l.Mul(l, d.Quo(d, g))
-		}
-	}
-	out := make(upoly, len(cs))
-	for i, c := range cs {
-		n := c.Num()
-		out[i] = n.Mul(n, l).Quo(n, c.Den())
-	}
-	return trim(out)
-}
-
-func trim(p upoly) upoly {
-	for len(p) > 0 && p[len(p)-1].Sign() == 0 {
-		p = p[:len(p)-1]
-	}
-	return p
-}
-
-// at returns p(x).
-func (p upoly) at(x *big.Int) *big.Int {
-	v := new(big.Int)
-	for i := len(p) - 1; i >= 0; i-- {
-		v.Mul(v, x).Add(v, p[i])
-	}
-	return v
-}
-
-// signAt returns the sign of p(x).
-func (p upoly) signAt(x *big.Int) int { return p.at(x).Sign() }
-
-func (p upoly) derivative() upoly {
-	if len(p) <= 1 {
-		return nil
-	}
-	d := make(upoly, len(p)-1)
-	for i := 1; i < len(p); i++ {
-		d[i-1] = new(big.Int).Mul(p[i], big.NewInt(int64(i)))
-	}
-	return d
-}
-
-// primitive divides p by the gcd of its coefficients (a positive number).
-func (p upoly) primitive() upoly {
-	g := new(big.Int)
-	for _, c := range p {
-		g.GCD(nil, nil, g, new(big.Int).Abs(c))
-	}
-	if g.Sign() == 0 || g.Cmp(big.NewInt(1)) == 0 {
-		return p
-	}
-	out := make(upoly, len(p))
-	for i, c := range p {
-		out[i] = new(big.Int).Quo(c, g)
-	}
-	return out
-}
-
 // pseudoRem returns a positive multiple of the remainder of a divided by b
 // (b nonzero): lead(b)^2k·a is reduced by b in integers, k chosen so that
 // the multiplier is a square and signs are kept.
-func pseudoRem(a, b upoly) upoly {
+func pseudoRem(a, b poly.IntPoly) poly.IntPoly {
 	r := slices.Clone(a)
 	for i := range r {
 		r[i] = new(big.Int).Set(r[i])
@@ -98,22 +29,22 @@ func pseudoRem(a, b upoly) upoly {
 		for i, c := range b {
 			r[i+shift].Sub(r[i+shift], new(big.Int).Mul(f, c))
 		}
-		r = trim(r[:len(r)-1]).primitive()
+		r = r[:len(r)-1].Trim().Primitive()
 	}
-	return trim(r)
+	return r.Trim()
 }
 
 // gcdPoly returns a greatest common divisor of a and b (up to a constant).
-func gcdPoly(a, b upoly) upoly {
+func gcdPoly(a, b poly.IntPoly) poly.IntPoly {
 	for len(b) > 0 {
 		a, b = b, pseudoRem(a, b)
 	}
-	return a.primitive()
+	return a.Primitive()
 }
 
 // divExact returns a/b when b divides a: a positive multiple of the
 // quotient, primitive.
-func divExact(a, b upoly) upoly {
+func divExact(a, b poly.IntPoly) poly.IntPoly {
 	r := make([]*big.Rat, len(a))
 	for i, c := range a {
 		r[i] = new(big.Rat).SetInt(c)
@@ -134,17 +65,17 @@ func divExact(a, b upoly) upoly {
 		g := new(big.Int).GCD(nil, nil, l, d)
 		l.Mul(l, new(big.Int).Quo(d, g))
 	}
-	out := make(upoly, len(q))
+	out := make(poly.IntPoly, len(q))
 	for i, c := range q {
 		out[i] = new(big.Int).Mul(c.Num(), new(big.Int).Quo(l, c.Denom()))
 	}
-	return trim(out).primitive()
+	return out.Trim().Primitive()
 }
 
 // sturm returns the Sturm sequence of a squarefree p of degree ≥ 1, each
 // member scaled by a positive number.
-func sturm(p upoly) []upoly {
-	seq := []upoly{p, p.derivative().primitive()}
+func sturm(p poly.IntPoly) []poly.IntPoly {
+	seq := []poly.IntPoly{p, p.Derivative().Primitive()}
 	for {
 		r := pseudoRem(seq[len(seq)-2], seq[len(seq)-1])
 		if len(r) == 0 {
@@ -158,10 +89,10 @@ func sturm(p upoly) []upoly {
 }
 
 // variations counts the sign changes of the sequence at x, zeros skipped.
-func variations(seq []upoly, x *big.Int) int {
+func variations(seq []poly.IntPoly, x *big.Int) int {
 	n, last := 0, 0
 	for _, p := range seq {
-		s := p.signAt(x)
+		s := p.SignAt(x)
 		if s == 0 {
 			continue
 		}
@@ -173,31 +104,16 @@ func variations(seq []upoly, x *big.Int) int {
 	return n
 }
 
-// rootBound returns an integer greater than the absolute value of every
-// real root of p (degree ≥ 1): Cauchy's 1 + max |a_i / a_n|, rounded up.
-func rootBound(p upoly) *big.Int {
-	lead := new(big.Int).Abs(p[len(p)-1])
-	m := new(big.Int)
-	for _, c := range p[:len(p)-1] {
-		q := new(big.Int).Abs(c)
-		q.Quo(q, lead)
-		if q.Cmp(m) > 0 {
-			m = q
-		}
-	}
-	return m.Add(m, big.NewInt(2))
-}
-
 // rootCells returns, for p of degree ≥ 1, the integers h such that p has a
 // real root in (h−1, h], ascending, for the roots > 0, and an integer
 // beyond every real root. Between consecutive cells the sign of p at the
 // integers is constant.
-func rootCells(p upoly) (cells []*big.Int, beyond *big.Int) {
-	sf := p.primitive()
-	if g := gcdPoly(sf, sf.derivative()); len(g) > 1 {
+func rootCells(p poly.IntPoly) (cells []*big.Int, beyond *big.Int) {
+	sf := p.Primitive()
+	if g := gcdPoly(sf, sf.Derivative()); len(g) > 1 {
 		sf = divExact(sf, g)
 	}
-	bound := rootBound(sf)
+	bound := sf.RootBound()
 	if len(sf) < 2 {
 		return nil, bound
 	}

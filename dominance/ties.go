@@ -3,6 +3,8 @@ package dominance
 import (
 	"maps"
 	"slices"
+
+	"memsym/poly"
 )
 
 // ties returns the kept candidates' segments with the holder changed
@@ -16,7 +18,7 @@ import (
 // k − p = g·h, which are those of h when g keeps one sign. When k − p is
 // no such product, p may tie at values of the free dimensions only, unless
 // k − p is proven ≥ 1.
-func (l *line) ties(segs []Segment, signs [][]upoly) ([]Segment, error) {
+func (l *line) ties(segs []Segment, signs [][]poly.IntPoly) ([]Segment, error) {
 	pos := make(map[int]int, len(l.kept)) // candidate → position in kept
 	for a, i := range l.kept {
 		pos[i] = a
@@ -133,7 +135,7 @@ func (l *line) last(a, b int) int {
 
 // integerRoots returns the integers x in [from, to] (to = 0: without end)
 // where h(x) = 0, ascending, and errBeyond when one is beyond int64.
-func integerRoots(h upoly, from, to int64) ([]int64, error) {
+func integerRoots(h poly.IntPoly, from, to int64) ([]int64, error) {
 	if len(h) < 2 || sameSigns(h) {
 		return nil, nil // no root > 0
 	}
@@ -141,7 +143,7 @@ func integerRoots(h upoly, from, to int64) ([]int64, error) {
 	var xs []int64
 	for _, c := range cells {
 		// A root in (c − 1, c] is an integer only if it is c.
-		if h.signAt(c) != 0 {
+		if h.SignAt(c) != 0 {
 			continue
 		}
 		if !c.IsInt64() {
@@ -159,7 +161,7 @@ func integerRoots(h upoly, from, to int64) ([]int64, error) {
 
 // sameSigns reports whether h's nonzero coefficients all have one sign, so
 // that h has no root > 0.
-func sameSigns(h upoly) bool {
+func sameSigns(h poly.IntPoly) bool {
 	s := 0
 	for _, c := range h {
 		switch c.Sign() {

@@ -11,7 +11,7 @@ import (
 // testPoints returns the integers ≥ 1 at which the sign of p at the
 // integers ≥ 1 can change, or begin: 1, each root cell's h and h + 1, and
 // a point beyond every root. Ascending, without repeats.
-func testPoints(p upoly) []*big.Int {
+func testPoints(p poly.IntPoly) []*big.Int {
 	pts := []*big.Int{big.NewInt(1)}
 	if len(p) < 2 {
 		return pts
@@ -34,9 +34,9 @@ func testPoints(p upoly) []*big.Int {
 // then p(1) < 0, or a ≥ 1 is a root, in a cell (h−1, h], and then the
 // smallest integer above a, which is h or h + 1 and at most x, lies in
 // (a, b) too. So the smallest negative integer is a test point.
-func firstNegative(p upoly) *big.Int {
+func firstNegative(p poly.IntPoly) *big.Int {
 	for _, x := range testPoints(p) {
-		if p.signAt(x) < 0 {
+		if p.SignAt(x) < 0 {
 			return x
 		}
 	}
@@ -51,7 +51,7 @@ func nonnegAtIntegers(cs []poly.Rat) bool {
 	if ok, decided := smallNonneg(cs); decided {
 		return ok
 	}
-	return firstNegative(integerCoefs(cs)) == nil
+	return firstNegative(poly.IntPolyOf(cs)) == nil
 }
 
 // smallNonneg decides degree ≤ 2 in int64, when nothing overflows: a

@@ -58,7 +58,7 @@ func TestFirstNegative(t *testing.T) {
 		{"−1", []int64{-1}, 1},
 	}
 	for _, tt := range tests {
-		got := firstNegative(integerCoefs(ints(tt.cs...)))
+		got := firstNegative(poly.IntPolyOf(ints(tt.cs...)))
 		if tt.want == 0 && got != nil || tt.want != 0 && (got == nil || got.Cmp(big.NewInt(tt.want)) != 0) {
 			t.Errorf("%s: first negative integer %v, want %d (0: none)", tt.name, got, tt.want)
 		}
@@ -71,20 +71,20 @@ func TestFirstNegative(t *testing.T) {
 func TestFirstNegativeFractions(t *testing.T) {
 	// (x − 3/2)² − 1/5: negative only near 3/2, and at no integer.
 	cs := []poly.Rat{poly.Frac(45, 20).Sub(poly.Frac(1, 5)), poly.Int(-3), poly.Int(1)}
-	if got := firstNegative(integerCoefs(cs)); got != nil {
+	if got := firstNegative(poly.IntPolyOf(cs)); got != nil {
 		t.Errorf("(x − 3/2)² − 1/5: negative at %v", got)
 	}
 	// (x − 3/2)² − 1/3: negative at 1 and 2.
 	cs[0] = poly.Frac(9, 4).Sub(poly.Frac(1, 3))
-	if got := firstNegative(integerCoefs(cs)); got == nil || got.Int64() != 1 {
+	if got := firstNegative(poly.IntPolyOf(cs)); got == nil || got.Int64() != 1 {
 		t.Errorf("(x − 3/2)² − 1/3: first negative %v, want 1", got)
 	}
 }
 
 // bruteFirstNegative returns the first x in [1, n] where p(x) < 0, or 0.
-func bruteFirstNegative(p upoly, n int64) int64 {
+func bruteFirstNegative(p poly.IntPoly, n int64) int64 {
 	for x := int64(1); x <= n; x++ {
-		if p.signAt(big.NewInt(x)) < 0 {
+		if p.SignAt(big.NewInt(x)) < 0 {
 			return x
 		}
 	}
@@ -95,7 +95,7 @@ func bruteFirstNegative(p upoly, n int64) int64 {
 // n, beyond every real root for coefficients below n − 1 in size (Cauchy).
 func checkAgainstIntegers(t *testing.T, cs []int64, n int64) {
 	t.Helper()
-	p := integerCoefs(ints(cs...))
+	p := poly.IntPolyOf(ints(cs...))
 	want := bruteFirstNegative(p, n)
 	got := firstNegative(p)
 	if want == 0 && got != nil || want != 0 && (got == nil || got.Int64() != want) {
@@ -141,7 +141,7 @@ func TestSmallNonneg(t *testing.T) {
 		if !decided {
 			continue
 		}
-		if want := firstNegative(integerCoefs(cs)) == nil; ok != want {
+		if want := firstNegative(poly.IntPolyOf(cs)) == nil; ok != want {
 			t.Fatalf("%v: smallNonneg %v, exact test %v", cs, ok, want)
 		}
 	}

@@ -225,7 +225,7 @@ func lineWitness(m poly.Poly) []int64 {
 			if len(cs) < 2 {
 				continue // the grid has seen its constant value
 			}
-			x := firstNegative(integerCoefs(cs))
+			x := firstNegative(poly.IntPolyOf(cs))
 			if x == nil || !x.IsInt64() {
 				continue
 			}
@@ -250,7 +250,7 @@ func shrink(m poly.Poly, at []int64) []int64 {
 		if len(cs) < 2 {
 			continue
 		}
-		x := firstNegative(integerCoefs(cs))
+		x := firstNegative(poly.IntPolyOf(cs))
 		if x == nil || !x.IsInt64() {
 			continue // cannot happen: at[j] itself is negative
 		}

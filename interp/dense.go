@@ -3,7 +3,6 @@ package interp
 import (
 	"encoding/binary"
 	"math/big"
-	"math/bits"
 	"sync"
 
 	"memsym/poly"
@@ -236,29 +235,13 @@ func makeMonomials(k int) *monomials {
 	return m
 }
 
-// addSub returns a+b (a−b when neg) and whether it did not overflow.
+// addSub returns a + b, or a − b when neg is set, and whether it fits in
+// an int64.
 func addSub(a, b int64, neg bool) (int64, bool) {
 	if neg {
-		s := a - b
-		return s, (a >= 0) == (b >= 0) || (s >= 0) == (a >= 0)
+		return poly.SubInt64(a, b)
 	}
-	s := a + b
-	return s, (a >= 0) != (b >= 0) || (s >= 0) == (a >= 0)
-}
-
-// mul returns a·b and whether it did not overflow: whether the high word of
-// the 128-bit signed product is the low word's sign.
-func mul(a, b int64) (int64, bool) {
-	hi, lo := bits.Mul64(uint64(a), uint64(b))
-	h := int64(hi) // the unsigned product's high word, corrected for signs:
-	if a < 0 {
-		h -= b
-	}
-	if b < 0 {
-		h -= a
-	}
-	p := int64(lo)
-	return p, h == p>>63
+	return poly.AddInt64(a, b)
 }
 
 func absInt(a int64) int64 {

@@ -224,25 +224,6 @@ func TestScaleSmall(t *testing.T) {
 	}
 }
 
-// TestMul checks the int64 product's overflow test against big.Int.
-func TestMul(t *testing.T) {
-	edges := []int64{0, 1, -1, 2, -2, 3, 1 << 31, -1 << 31, 1 << 32, 3037000499, 3037000500, -3037000500,
-		math.MaxInt64, math.MinInt64, math.MaxInt64 / 2, math.MinInt64 / 2, math.MinInt64/2 - 1}
-	r := rand.New(rand.NewPCG(9, 10))
-	for range 2000 {
-		edges = append(edges, int64(r.Uint64())>>r.IntN(64))
-	}
-	for i, a := range edges {
-		for _, b := range edges[:min(len(edges), i+40)] {
-			want := new(big.Int).Mul(big.NewInt(a), big.NewInt(b))
-			got, ok := mul(a, b)
-			if ok != want.IsInt64() || ok && got != want.Int64() {
-				t.Fatalf("mul(%d, %d) = %d, %v; want %s", a, b, got, ok, want)
-			}
-		}
-	}
-}
-
 // TestSmallAdjugate checks the int64 adjugate against the big.Int one,
 // and that it says when it does not fit.
 func TestSmallAdjugate(t *testing.T) {

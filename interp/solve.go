@@ -1,6 +1,10 @@
 package interp
 
-import "math/big"
+import (
+	"math/big"
+
+	"memsym/poly"
+)
 
 // axis is one dimension's three grid values x_0 < x_1 < x_2 as the
 // adjugate of their Vandermonde matrix V, whose row r is (1, x_r, x_r²).
@@ -70,11 +74,11 @@ func smallAdjugate(x [3]int64) (adj [3][3]int64, det int64, fits bool) {
 	d20 := check(addSub(x[2], x[0], true))
 	d21 := check(addSub(x[2], x[1], true))
 	w := [3]int64{d21, -d20, d10} // −d20 fits: d20 > 0 when it does
-	det = check(mul(check(mul(d10, d20)), d21))
+	det = check(poly.MulInt64(check(poly.MulInt64(d10, d20)), d21))
 	for r := range 3 {
 		s, t := x[(r+1)%3], x[(r+2)%3]
-		adj[0][r] = check(mul(w[r], check(mul(s, t))))
-		adj[1][r] = check(mul(-w[r], check(addSub(s, t, false))))
+		adj[0][r] = check(poly.MulInt64(w[r], check(poly.MulInt64(s, t))))
+		adj[1][r] = check(poly.MulInt64(-w[r], check(addSub(s, t, false))))
 		adj[2][r] = w[r]
 	}
 	return adj, det, fits
@@ -151,9 +155,9 @@ func (s *solver) solveSmall(v []int64) bool {
 // dot3 returns row·(x0, x1, x2) and whether nothing overflowed: no
 // product, and no sum, whose operands of one sign give one of the other.
 func dot3(row *[3]int64, x0, x1, x2 int64) (int64, bool) {
-	p0, ok0 := mul(row[0], x0)
-	p1, ok1 := mul(row[1], x1)
-	p2, ok2 := mul(row[2], x2)
+	p0, ok0 := poly.MulInt64(row[0], x0)
+	p1, ok1 := poly.MulInt64(row[1], x1)
+	p2, ok2 := poly.MulInt64(row[2], x2)
 	s1 := p0 + p1
 	s2 := s1 + p2
 	return s2, ok0 && ok1 && ok2 && (p0^s1)&(p1^s1) >= 0 && (s1^s2)&(p2^s2) >= 0

@@ -104,7 +104,7 @@ func scaleSmall(rs []poly.Rat, out []int64) (int64, bool) {
 			return 0, false
 		}
 		if lcm%d != 0 {
-			if lcm, ok = mul(lcm, d/gcd64(lcm, d)); !ok {
+			if lcm, ok = poly.MulInt64(lcm, d/gcd64(lcm, d)); !ok {
 				return 0, false
 			}
 		}
@@ -116,7 +116,7 @@ func scaleSmall(rs []poly.Rat, out []int64) (int64, bool) {
 			continue
 		}
 		var ok bool
-		if out[i], ok = mul(n, lcm/d); !ok {
+		if out[i], ok = poly.MulInt64(n, lcm/d); !ok {
 			return 0, false
 		}
 	}

@@ -12,6 +12,13 @@ func AddInt64(a, b int64) (int64, bool) {
 	return s, (s > a) == (b > 0) || b == 0
 }
 
+// SubInt64 returns a − b and whether it fits in an int64 (when it does not,
+// the first result is meaningless).
+func SubInt64(a, b int64) (int64, bool) {
+	s := a - b
+	return s, (s < a) == (b > 0) || b == 0
+}
+
 // MulInt64 returns a·b and whether it fits in an int64 (when it does not,
 // the first result is meaningless).
 func MulInt64(a, b int64) (int64, bool) {

@@ -32,6 +32,8 @@ func TestInt64Helpers(t *testing.T) {
 			A, B := big.NewInt(a), big.NewInt(b)
 			s, ok := AddInt64(a, b)
 			check("AddInt64", s, ok, new(big.Int).Add(A, B))
+			d, ok := SubInt64(a, b)
+			check("SubInt64", d, ok, new(big.Int).Sub(A, B))
 			p, ok := MulInt64(a, b)
 			check("MulInt64", p, ok, new(big.Int).Mul(A, B))
 		}
@@ -41,6 +43,8 @@ func TestInt64Helpers(t *testing.T) {
 		A, B := big.NewInt(a), big.NewInt(b)
 		s, ok := AddInt64(a, b)
 		check("AddInt64", s, ok, new(big.Int).Add(A, B))
+		d, ok := SubInt64(a, b)
+		check("SubInt64", d, ok, new(big.Int).Sub(A, B))
 		p, ok := MulInt64(a, b)
 		check("MulInt64", p, ok, new(big.Int).Mul(A, B))
 	}

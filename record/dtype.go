@@ -46,7 +46,7 @@ func Elements(shape []int64) *big.Int {
 	var ok bool
 	small := int64(1)
 	for i, n := range shape {
-		if small, ok = mulSmall(small, n); !ok {
+		if small, ok = poly.MulInt64(small, n); !ok {
 			p.SetInt64(1)
 			for _, m := range shape[:i] {
 				p.Mul(p, big.NewInt(m))
@@ -66,21 +66,9 @@ func Elements(shape []int64) *big.Int {
 func SizeOf(t DType, shape []int64) poly.Rat {
 	e := Elements(shape)
 	if e.IsInt64() {
-		if b, ok := mulSmall(e.Int64(), int64(t.Bits)); ok {
+		if b, ok := poly.MulInt64(e.Int64(), int64(t.Bits)); ok {
 			return poly.Frac(b, 8)
 		}
 	}
 	return poly.FromBig(new(big.Rat).SetFrac(e.Mul(e, big.NewInt(int64(t.Bits))), big.NewInt(8)))
-}
-
-// mulSmall returns a·b for non-negative a and b, and whether it fits.
-func mulSmall(a, b int64) (int64, bool) {
-	if a == 0 || b == 0 {
-		return 0, true
-	}
-	p := a * b
-	if p/b != a || p < 0 {
-		return 0, false
-	}
-	return p, true
 }
