@@ -13,22 +13,10 @@ import (
 // iteration of a fold (layers[0], layers[1], ...), so the grid's recordings
 // cannot be compared record by record. They are aligned instead: each
 // operation and buffer is placed on a template, a fixed one once, one in a
-// block by its place in the block and its iteration. Then every aligned
-// term is interpolated in L as in any other dimension: the parameters,
-// inputs and outputs, each fixed operation's live bytes and each block
-// operation's at the first and the last iteration, and likewise each
-// buffer's bytes.
-//
-// The iterations after the first step by equal bytes to the last (a
-// forward pass keeps each block's activations for the backward, or none):
-// at iteration t ≥ 1 of L, an operation's live bytes are the last's less
-// (L − 1 − t) steps. The first iteration stands apart, for it reads the
-// caller's inputs where the others read the block before. The step, a
-// polynomial in the other dimensions, is read from the grid's recordings
-// at L ≥ 3 and must be ≥ 0, so that the largest of the iterations after
-// the first is the last and the peak, the largest of the first's, the
-// last's and the fixed operations', is exact. All of it is checked at every
-// grid point and check point, exactly.
+// block by its place in the block and its iteration. Every recording of the
+// grid and every check point must have the same template; the first
+// operation or buffer that does not is named. fold.go then interpolates
+// every aligned term in L as in any other dimension.
 
 // place is where an operation or buffer of one recording lies on the
 // template: its slot, and its iteration in the order of execution (0 for a
@@ -51,9 +39,10 @@ type template struct {
 // runShape is a run of iterations: how many operations each holds, and
 // whether they run from the last index down to 0.
 type runShape struct {
-	width int
-	down  bool
-	known bool // the direction is known: the run has two iterations or more
+	width   int
+	down    bool
+	known   bool // the direction is known: the run has two iterations or more
+	buffers bool // a run of buffers declared apart from their iterations' operations
 }
 
 // layout is one recording placed on its template.
@@ -142,8 +131,10 @@ func (l *layout) misaligned(op int, why string) error {
 }
 
 // layoutOf places rec's operations and buffers, n being the folding
-// dimension's value and prefix the fold's call path.
-func layoutOf(rec *record.Recording, name string, n int64, prefix string) (*layout, error) {
+// dimension's value and prefix the fold's call path; hint, the structure's
+// template or nil, tells at n = 1 what only the structure shows
+// (placeBuffers).
+func layoutOf(rec *record.Recording, name string, n int64, prefix string, hint *template) (*layout, error) {
 	l := &layout{rec: rec, name: name, n: n, prefix: prefix, ops: make([]place, len(rec.Ops)), index: make([]int, len(rec.Ops))}
 	t := &l.tmpl
 	type open struct {
@@ -222,7 +213,7 @@ func layoutOf(rec *record.Recording, name string, n int64, prefix string) (*layo
 	if err := closeRun(len(rec.Ops)); err != nil {
 		return nil, err
 	}
-	return l, l.placeBuffers()
+	return l, l.placeBuffers(hint)
 }
 
 func step(down bool) int64 {
@@ -230,61 +221,6 @@ func step(down bool) int64 {
 		return -1
 	}
 	return 1
-}
-
-// placeBuffers places each buffer in the iteration its group names (as
-// "layers[1]") when the recording gives groups, a buffer without one being
-// fixed; else with the operation declared next after it: a buffer declared
-// within an iteration belongs to it.
-func (l *layout) placeBuffers() error {
-	rec, t := l.rec, &l.tmpl
-	l.bufs = make([]place, len(rec.Buffers))
-	type key struct{ run, iter int }
-	counts := map[key]int{}
-	firstSlots := map[key][]int{} // per run, the first iteration's buffer slots
-	grouped := slices.ContainsFunc(rec.Buffers, func(b record.Buffer) bool { return b.Group != "" })
-	op := 0
-	for i := range rec.Buffers {
-		b := &rec.Buffers[i]
-		for op < len(rec.Ops) && rec.Ops[op].Line < b.Line {
-			op++
-		}
-		next := min(op, len(rec.Ops)-1)
-		bkey := fmt.Sprintf("%s %s %s view=%v", b.Name, b.Role, typeName(b.DType), b.IsView)
-		run := -1
-		if next >= 0 {
-			run = t.opRun[l.ops[next].slot]
-		}
-		if grouped && (b.Group == "" || foldIndex(b.Group, l.prefix) != int64(l.index[next])) {
-			run = -1 // fixed, or an iteration's declared where it does not run: misaligned below
-		}
-		if run < 0 {
-			l.bufs[i] = place{slot: len(t.bufKeys)}
-			t.bufKeys, t.bufRun = append(t.bufKeys, bkey), append(t.bufRun, -1)
-			continue
-		}
-		iter := l.ops[next].iter
-		k := key{run, iter}
-		j := counts[k]
-		counts[k]++
-		if iter == 0 {
-			l.bufs[i] = place{slot: len(t.bufKeys)}
-			t.bufKeys, t.bufRun = append(t.bufKeys, bkey), append(t.bufRun, run)
-			firstSlots[key{run, 0}] = append(firstSlots[key{run, 0}], len(t.bufKeys)-1)
-			continue
-		}
-		slots := firstSlots[key{run, 0}]
-		if j >= len(slots) || t.bufKeys[slots[j]] != bkey {
-			return l.misaligned(next, fmt.Sprintf("its iteration declares buffer %d%s, which the first iteration does not declare there", b.ID, quoted(b.Name)))
-		}
-		l.bufs[i] = place{slot: slots[j], iter: iter}
-	}
-	for k, c := range counts {
-		if c != len(firstSlots[key{k.run, 0}]) {
-			return fmt.Errorf("%s: an iteration declares %d buffers, the first iteration %d: the blocks that a dimension counts must be one block repeated", l.name, c, len(firstSlots[key{k.run, 0}]))
-		}
-	}
-	return nil
 }
 
 // alignTo checks that l's template is ref's, l being at another value of
@@ -304,6 +240,9 @@ func (l *layout) alignTo(ref *layout) error {
 			return fmt.Errorf("%s: the recording ends where the recording at %s has %q: a dimension that changes the operations must count blocks that repeat one block exactly, else make it a constant", l.name, ref.point(), want)
 		}
 		return l.misaligned(op, fmt.Sprintf("the recording at %s has %q there", ref.point(), strings.Replace(want, " @ ", " in ", 1)))
+	}
+	if len(a.runs) != len(b.runs) {
+		return fmt.Errorf("%s: the recording has %d runs of iterations, the recording at %s %d: a dimension that changes the operations must count blocks that repeat one block exactly, else make it a constant", l.name, len(a.runs), ref.point(), len(b.runs))
 	}
 	for r := range a.runs {
 		if a.runs[r].width != b.runs[r].width || a.runs[r].known && b.runs[r].known && a.runs[r].down != b.runs[r].down {

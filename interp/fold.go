@@ -2,9 +2,7 @@ package interp
 
 import (
 	"fmt"
-	"math/big"
 	"slices"
-	"strings"
 
 	"memsym/count"
 	"memsym/poly"
@@ -14,40 +12,76 @@ import (
 // The model of a grid whose operations repeat along one dimension, once
 // align.go has placed every recording on one template.
 //
-// Each fixed operation's live bytes, each first iteration's, the
-// parameters, the inputs and the outputs are interpolated over the whole
-// grid, as in any model. The iterations after the first step by equal
-// bytes: at iteration t ≥ 1 an operation's live bytes are base + t·step.
-// The step, a polynomial in the other dimensions, is read from the
-// recordings with three iterations or more; the base from those with two
-// or more, in the folding dimension linearly when the grid holds 1 (whose
-// recording has no second iteration), else as any term. The first
-// iteration stands apart: it reads the caller's inputs where the others
-// read the block before. Buffers are modelled the same way.
+// A run of L iterations is read as a compiler reads a loop it peels: the
+// first iteration, the middle ones and, when the grid starts at L = 2, the
+// last. The first iteration stands apart, for it reads the caller's inputs
+// where the others read the block before; the last, peeled, stands apart
+// too, for it may be the last to read a buffer every block reads (the
+// course GPT's causal mask) and free it. Each fixed operation's live bytes,
+// each first and each peeled last iteration's, the parameters, the inputs
+// and the outputs are interpolated over the whole grid, as in any model.
+// The middle iterations step by equal bytes: at middle iteration t an
+// operation's live bytes are base + t·step. The step, a polynomial in the
+// other dimensions, is read from the recording with two middle iterations;
+// the base, linear in the folding dimension, from those with one or more.
+// Buffers are modelled the same way.
 //
-// The peak is the largest of the fixed operations', the first iteration's
-// and the last's live bytes, base + (L − 1)·step, when every step is ≥ 0:
-// the last is then the largest of the iterations after the first. A step
-// that may be negative is refused. At L = 1 there is no iteration after
-// the first, so each last-iteration polynomial must there be at most a
-// real live set's, lest it overstate the peak; that is proven too.
+// The model holds from the grid's least value lo of the folding dimension,
+// the grid being lo, lo + 1 and lo + 2: from 1 when the grid starts there
+// (the last iteration is then a middle one, on their line), from 2 when it
+// starts at 2 (the last is peeled: at L = 1 the one block would be both the
+// first and the last, as neither is). The middle ones' bytes being linear
+// in t, the largest of them is the first middle one's or the last's, so
+// the peak is the largest of the fixed operations', the first iteration's,
+// the first and the last middle ones' and the peeled last's live bytes,
+// each a polynomial, whatever the step's sign. The structure is the
+// recording at lo + 2, whose iterations stand for those. At lo no middle
+// iteration runs, so each middle polynomial must there be at most a real
+// live set's, lest it overstate the peak or claim it for an operation that
+// does not run; that is proven too (foldcheck.go).
 
 // fold is a model's folding dimension and its terms, kept for checking
 // recordings at other values and for numbering their operations.
 type fold struct {
-	dim    string // the folding dimension
-	prefix string // the fold's call path
-	tmpl   template
-	// Per slot, operations' then buffers': the first iteration's bytes
-	// (a fixed slot's), and the base and the step after it.
-	first, base, step []poly.Poly
-	params, inputs    poly.Poly
-	outputs           poly.Poly
+	dim                     string // the folding dimension
+	prefix                  string // the fold's call path
+	lo                      int64  // the least value of dim the model holds for: 1, or 2 when the last iteration is peeled
+	tmpl                    template
+	slotPolys               // the bytes, live bytes for operations' slots
+	params, inputs, outputs poly.Poly
 	// Per operation of the structure (the recording at the dimension's
-	// value 2): how many operations more come before it at each unit of
-	// the dimension beyond 2, in the recording at that value.
+	// value lo + 2): how many operations more come before it at each unit
+	// of the dimension beyond lo + 2, in the recording at that value.
 	opPerUnit []int
+	opShift   []int // per operation of the structure: how far its iteration lies from the one it stands for
+
+	// What Measure needs: the grid, the folding dimension's index in it,
+	// and the layouts of its recordings and of the check points'.
+	g       *grid
+	j       int
+	lays    []*layout
+	ref     *layout // the structure's
+	checked []*layout
 }
+
+// peeled reports whether the last iteration stands apart.
+func (f *fold) peeled() bool { return f.lo == 2 }
+
+// refN is the structure's value of the folding dimension: the least with
+// two middle iterations.
+func (f *fold) refN() int64 { return f.lo + 2 }
+
+// lastMiddle returns the last middle iteration of a run of n iterations:
+// n − 1, or n − 2 when the last is peeled; 0 when there is none.
+func (f *fold) lastMiddle(n int64) int {
+	if f.peeled() {
+		return max(int(n-2), 0)
+	}
+	return int(n - 1)
+}
+
+// isLast reports whether iteration t of a run of n is the peeled last.
+func (f *fold) isLast(t int, n int64) bool { return f.peeled() && t > 0 && int64(t) == n-1 }
 
 // foldDim returns the one dimension along which the grid's recordings'
 // operation counts differ, or "" when there is no such one.
@@ -113,30 +147,46 @@ func buildFolded(grid, checks []Source, cause error) (*Model, error) {
 	if len(prefixes) == 0 {
 		return nil, cause // no fold's iterations are counted by dim
 	}
-	if !slices.Contains(g.values[j][:], 2) {
-		return nil, fmt.Errorf("%w; %s counts the iterations of %s, and memsym models such a count from a grid holding %s = 2 (as %s ∈ {1, 2, 3})", cause, dim, prefixes[0], dim, dim)
+	f := &fold{dim: dim, prefix: prefixes[0], lo: g.values[j][0]}
+	if f.lo > 2 || g.values[j] != [3]int64{f.lo, f.lo + 1, f.lo + 2} {
+		return nil, fmt.Errorf("%w; %s counts the iterations of %s, and memsym models such a count from the grid %s ∈ {1, 2, 3}, for every %s ≥ 1, or %s ∈ {2, 3, 4}, for every %s ≥ 2, the first and the last block then standing apart",
+			cause, dim, prefixes[0], dim, dim, dim, dim)
 	}
-	f := &fold{dim: dim, prefix: prefixes[0]}
 	lays := make([]*layout, len(recs))
-	ref := -1 // the structure: the first grid point at dim = 2
+	ref := -1 // the structure: the first grid point at dim = lo + 2
 	for _, i := range g.order {
-		if lays[i], err = layoutOf(recs[i], grid[i].Name, g.dims[i][j].Value, f.prefix); err != nil {
-			return nil, err
-		}
-		if ref < 0 && lays[i].n == 2 {
+		if ref < 0 && g.dims[i][j].Value == f.refN() {
 			ref = i
 		}
 	}
-	for _, i := range g.order {
-		if err := lays[i].alignTo(lays[ref]); err != nil {
+	// The recordings at 1 last: their buffers are placed on the
+	// structure's template (placeBuffers).
+	for _, atOne := range []bool{false, true} {
+		for _, i := range g.order {
+			n := g.dims[i][j].Value
+			if (n == 1) != atOne {
+				continue
+			}
+			var hint *template
+			if atOne {
+				hint = &lays[ref].tmpl
+			}
+			if lays[i], err = layoutOf(recs[i], grid[i].Name, n, f.prefix, hint); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, i := range g.order[1:] {
+		if err := lays[i].alignTo(lays[g.order[0]]); err != nil {
 			return nil, err
 		}
 	}
 	f.tmpl = lays[ref].tmpl
+	f.g, f.j, f.lays, f.ref = g, j, lays, lays[ref]
 	if err := f.interpolate(g, j, lays); err != nil {
 		return nil, err
 	}
-	if err := f.atOne(lays[g.order[0]]); err != nil {
+	if err := f.atLeast(lays[ref]); err != nil {
 		return nil, err
 	}
 	m := f.model(g, lays[ref])
@@ -145,9 +195,11 @@ func buildFolded(grid, checks []Source, cause error) (*Model, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := f.check(m, src, dims); err != nil {
+		l, err := f.check(m, src, dims)
+		if err != nil {
 			return nil, err
 		}
+		f.checked = append(f.checked, l)
 		m.Checked = append(m.Checked, dimValues(dims))
 	}
 	return m, nil
@@ -176,435 +228,4 @@ func (l *layout) byIter(c *count.Counts) map[place]poly.Rat {
 		out[place{nops + p.slot, p.iter}] = l.rec.Buffers[i].Bytes
 	}
 	return out
-}
-
-// interpolate finds every term's polynomial: the totals and the first
-// iteration's over the grid, the steps from the recordings at the folding
-// dimension's values ≥ 3, the bases from those ≥ 2.
-func (f *fold) interpolate(g *grid, j int, lays []*layout) error {
-	n := f.tmpl.slots()
-	counts := make([]*count.Counts, len(lays))
-	vals := make([]map[place]poly.Rat, len(lays))
-	for i, l := range lays {
-		counts[i] = count.At(l.rec)
-		vals[i] = l.byIter(counts[i])
-	}
-	// The totals and the first iteration, over the whole grid.
-	vectors := make([][]poly.Rat, 3+n)
-	for _, i := range g.order {
-		c := counts[i]
-		vectors[0], vectors[1], vectors[2] = append(vectors[0], c.Params), append(vectors[1], c.Inputs), append(vectors[2], c.Outputs)
-		for s := range n {
-			vectors[3+s] = append(vectors[3+s], vals[i][place{s, 0}])
-		}
-	}
-	polys, err := Interpolate(g.vars, g.values, vectors)
-	if err != nil {
-		return err
-	}
-	f.params, f.inputs, f.outputs, f.first = polys[0], polys[1], polys[2], polys[3:]
-	// The steps, in the other dimensions.
-	others := otherDims(g, j)
-	steps := map[string][]poly.Rat{} // by the point of the other dimensions
-	stepVectors := make([][]poly.Rat, n)
-	for _, i := range g.order {
-		l := lays[i]
-		if l.n < 3 {
-			continue
-		}
-		st, err := l.steps(vals[i], f.dim)
-		if err != nil {
-			return err
-		}
-		key := pointName(others.of(g.dims[i]))
-		if prev, ok := steps[key]; ok {
-			for s := range st {
-				if !st[s].Equal(prev[s]) {
-					return l.offLine(s, lastIter(l.n), vals[i][place{s, lastIter(l.n)}], vals[i][place{s, lastIter(l.n) - 1}].Add(prev[s]), f.dim)
-				}
-			}
-			continue
-		}
-		steps[key] = st
-		for s := range st {
-			stepVectors[s] = append(stepVectors[s], st[s])
-		}
-	}
-	if f.step, err = Interpolate(others.vars, others.values, stepVectors); err != nil {
-		return err
-	}
-	for s := range n {
-		if s < len(f.tmpl.opKeys) && f.tmpl.inRun(s) && !nonnegative(f.step[s]) {
-			l := lays[g.order[0]]
-			o := &l.rec.Ops[l.firstOp(s)]
-			return fmt.Errorf("operation %q%s: its live bytes step by %s from one of %s's iterations to the next after the first, which may be negative (as when the last block is the last to read a buffer that every block reads, and frees it): memsym models the blocks that %s counts when, after the first, their live bytes stay or grow to the last", o.Label, inPath(pattern(o.Path, f.prefix)), f.step[s], f.prefix, f.dim)
-		}
-	}
-	return f.bases(g, j, lays, vals)
-}
-
-// bases interpolates each run slot's base, its value at iteration 1 less
-// one step, from the recordings at the folding dimension's values ≥ 2.
-func (f *fold) bases(g *grid, j int, lays []*layout, vals []map[place]poly.Rat) error {
-	n := f.tmpl.slots()
-	var ns []int64 // the folding dimension's grid values ≥ 2
-	for _, v := range g.values[j] {
-		if v >= 2 {
-			ns = append(ns, v)
-		}
-	}
-	others := otherDims(g, j)
-	// vectors[k][s]: slot s's base at each point of the other dimensions,
-	// at the folding dimension's value ns[k].
-	vectors := make([][][]poly.Rat, len(ns))
-	for k := range vectors {
-		vectors[k] = make([][]poly.Rat, n)
-	}
-	for _, i := range g.order {
-		l := lays[i]
-		k := slices.Index(ns, l.n)
-		if k < 0 {
-			continue
-		}
-		at := record.Point(g.dims[i]).Map()
-		for s := range n {
-			var b poly.Rat
-			if f.tmpl.inRun(s) {
-				st, err := f.step[s].EvalInt(at)
-				if err != nil {
-					return err
-				}
-				b = vals[i][place{s, 1}].Sub(st)
-			}
-			vectors[k][s] = append(vectors[k][s], b)
-		}
-	}
-	if len(ns) == 3 {
-		var all [][]poly.Rat
-		for s := range n {
-			all = append(all, gridOrder(g, j, [][]poly.Rat{vectors[0][s], vectors[1][s], vectors[2][s]}))
-		}
-		var err error
-		f.base, err = Interpolate(g.vars, g.values, all)
-		return err
-	}
-	// Two values: linear in the folding dimension.
-	lo, err := Interpolate(others.vars, others.values, vectors[0])
-	if err != nil {
-		return err
-	}
-	hi, err := Interpolate(others.vars, others.values, vectors[1])
-	if err != nil {
-		return err
-	}
-	x := poly.Var(f.dim).Sub(poly.Const(poly.Int(ns[0])))
-	f.base = make([]poly.Poly, n)
-	for s := range n {
-		slope := hi[s].Sub(lo[s]).Scale(poly.Frac(1, ns[1]-ns[0]))
-		f.base[s] = lo[s].Add(slope.Mul(x))
-	}
-	return nil
-}
-
-// gridOrder interleaves the values at the folding dimension's three grid
-// values (each in the order of the other dimensions' points) into the
-// grid's order.
-func gridOrder(g *grid, j int, byValue [][]poly.Rat) []poly.Rat {
-	var out []poly.Rat
-	next := make([]int, 3)
-	for p := range len(g.order) {
-		d := digit(p, len(g.vars), j)
-		out = append(out, byValue[d][next[d]])
-		next[d]++
-	}
-	return out
-}
-
-// digit returns point p's grid index in dimension j of k, the first
-// dimension's digit the most significant.
-func digit(p, k, j int) int {
-	for range k - 1 - j {
-		p /= 3
-	}
-	return p % 3
-}
-
-// others is the grid without the folding dimension.
-type others struct {
-	vars   []string
-	values [][3]int64
-	j      int
-}
-
-func otherDims(g *grid, j int) others {
-	o := others{j: j}
-	for i, v := range g.vars {
-		if i != j {
-			o.vars, o.values = append(o.vars, v), append(o.values, g.values[i])
-		}
-	}
-	return o
-}
-
-// of returns a point without the folding dimension.
-func (o others) of(dims []record.Dim) []record.Dim {
-	return slices.Delete(slices.Clone(dims), o.j, o.j+1)
-}
-
-// steps returns, for a recording with three iterations or more, each run
-// slot's step: the last iteration's value less the one before, after
-// checking that every iteration from the second lies on that line.
-func (l *layout) steps(vals map[place]poly.Rat, dim string) ([]poly.Rat, error) {
-	last := lastIter(l.n)
-	out := make([]poly.Rat, l.tmpl.slots())
-	for s := range out {
-		if !l.tmpl.inRun(s) {
-			continue
-		}
-		end := vals[place{s, last}]
-		out[s] = end.Sub(vals[place{s, last - 1}])
-		for it := 1; it < last-1; it++ {
-			want := end.Sub(out[s].Mul(poly.Int(int64(last - it))))
-			if got := vals[place{s, it}]; !got.Equal(want) {
-				return nil, l.offLine(s, it, got, want, dim)
-			}
-		}
-	}
-	return out, nil
-}
-
-// offLine refuses an iteration whose bytes are not on the line of the
-// others after the first.
-func (l *layout) offLine(s, it int, got, want poly.Rat, dim string) error {
-	nops := len(l.tmpl.opKeys)
-	if s < nops {
-		for i, p := range l.ops {
-			if p.slot == s && p.iter == it {
-				o := &l.rec.Ops[i]
-				return fmt.Errorf("%s: operation %d (%q%s) has %s live bytes, but the iterations of %s after the first step by equal bytes to %s there: the blocks that %s counts must each keep the same bytes",
-					at(l.name, o.Line), i+1, o.Label, inPath(o.Path), got, l.prefix, want, dim)
-			}
-		}
-	}
-	for i, p := range l.bufs {
-		if p.slot == s-nops && p.iter == it {
-			b := &l.rec.Buffers[i]
-			return fmt.Errorf("%s: buffer %d%s has %s bytes, but the iterations of %s after the first step by equal bytes to %s there: the blocks that %s counts must each hold the same buffers",
-				at(l.name, b.Line), b.ID, quoted(b.Name), got, l.prefix, want, dim)
-		}
-	}
-	return fmt.Errorf("%s: iteration %d of %s is off the line of the others", l.name, it, l.prefix)
-}
-
-// nonnegative reports whether p ≥ 0 at every point with its variables ≥ 1,
-// by a sufficient test: every coefficient of p with each x set to 1 + x is
-// ≥ 0.
-func nonnegative(p poly.Poly) bool {
-	q := p.Shift(poly.Int(1))
-	for i := range q.Len() {
-		if c, _ := q.Term(i); c.Sign() < 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// after returns slot s's polynomial at iteration t: base + t·step, t a
-// polynomial (the last iteration's is L − 1).
-func (f *fold) after(s int, t poly.Poly) poly.Poly {
-	return f.base[s].Add(f.step[s].Mul(t))
-}
-
-// last returns slot s's polynomial at the last iteration.
-func (f *fold) last(s int) poly.Poly {
-	return f.after(s, poly.Var(f.dim).Sub(poly.Const(poly.Int(1))))
-}
-
-// atOne proves that at the folding dimension's value 1, where there is no
-// iteration after the first, no last-iteration polynomial exceeds every
-// real live set there, l being a recording whose layout names the
-// operations.
-func (f *fold) atOne(l *layout) error {
-	one := func(p poly.Poly) poly.Poly { return p.Subst(f.dim, poly.Int(1)) }
-	var real []poly.Poly // the fixed and first iterations' live bytes at 1
-	for s := range f.tmpl.opKeys {
-		real = append(real, one(f.first[s]))
-	}
-	for s := range f.tmpl.opKeys {
-		if !f.tmpl.inRun(s) {
-			continue
-		}
-		lastAtOne := one(f.last(s))
-		if !slices.ContainsFunc(real, func(r poly.Poly) bool { return nonnegative(r.Sub(lastAtOne)) }) {
-			o := &l.rec.Ops[l.firstOp(s)]
-			return fmt.Errorf("operation %q%s: at %s = 1 there is no iteration after the first, yet the polynomial of its live bytes at the last iteration, %s, gives there more than any one live set is proven to: memsym cannot state the peak as the largest of polynomials for every %s ≥ 1",
-				o.Label, inPath(pattern(o.Path, f.prefix)), f.dim, f.last(s), f.dim)
-		}
-	}
-	return nil
-}
-
-// model assembles the Model on the structure l, the recording at the
-// folding dimension's value 2: its first iteration's operations and
-// buffers stand for the first, its second's for the last.
-func (f *fold) model(g *grid, l *layout) *Model {
-	rec := l.rec
-	nops := len(f.tmpl.opKeys)
-	m := &Model{
-		Vars: g.vars, Structure: rec, Lives: count.Lifetimes(rec),
-		Bytes:  make([]poly.Poly, len(rec.Buffers)),
-		Params: f.params, Inputs: f.inputs, Outputs: f.outputs,
-		LiveAt: make([]int32, len(rec.Ops)),
-		fold:   f,
-	}
-	for _, v := range g.values {
-		m.Grid = append(m.Grid, []int64{v[0], v[1], v[2]})
-	}
-	for i, p := range l.bufs {
-		m.Bytes[i] = f.first[nops+p.slot]
-		if p.iter > 0 {
-			m.Bytes[i] = f.last(nops + p.slot)
-		}
-	}
-	f.opPerUnit = make([]int, len(rec.Ops))
-	perUnit := 0 // operations more per unit of the dimension, of the runs before
-	all := []poly.Poly{m.Params, m.Inputs, m.Outputs}
-	for i, p := range l.ops {
-		run := f.tmpl.opRun[p.slot]
-		live := f.first[p.slot]
-		f.opPerUnit[i] = perUnit
-		if run >= 0 && p.iter > 0 {
-			live = f.last(p.slot)
-			if !f.step[p.slot].IsZero() {
-				// The last iteration's live bytes are the largest after
-				// the first; with a step of 0 the second's are the same,
-				// and the first to reach them.
-				f.opPerUnit[i] = perUnit + f.tmpl.runs[run].width
-			}
-			if i+1 == len(l.ops) || l.ops[i+1].iter == 0 || f.tmpl.opRun[l.ops[i+1].slot] != run {
-				perUnit += f.tmpl.runs[run].width // the run ends here
-			}
-		}
-		c := slices.IndexFunc(m.Candidates, func(c Candidate) bool { return c.Poly.Equal(live) })
-		if c < 0 {
-			c = len(m.Candidates)
-			m.Candidates = append(m.Candidates, Candidate{Poly: live, Op: i + 1})
-			all = append(all, live)
-		}
-		m.LiveAt[i] = int32(c)
-	}
-	m.den = denominator(all)
-	return m
-}
-
-// OpAt returns the number, in a recording at the point at, of the
-// structure's operation op: op itself unless a dimension counts blocks of
-// operations, whose value moves the operations after the first iteration.
-func (m *Model) OpAt(op int, at map[string]int64) int {
-	if m.fold == nil || op < 1 || op > len(m.fold.opPerUnit) {
-		return op
-	}
-	n, ok := at[m.fold.dim]
-	if !ok {
-		return op
-	}
-	return op + m.fold.opPerUnit[op-1]*int(n-2)
-}
-
-// FoldDim returns the dimension that counts blocks of operations, or "".
-func (m *Model) FoldDim() string {
-	if m.fold == nil {
-		return ""
-	}
-	return m.fold.dim
-}
-
-// checkPoint is Model.Check for a folded model.
-func (f *fold) checkPoint(m *Model, src Source) error {
-	h, line, err := readHeader(src)
-	if err != nil {
-		return err
-	}
-	if got, want := dimNames(h.Dims), strings.Join(m.Vars, ", "); got != want {
-		return fmt.Errorf("%s: the check point's dimensions are %s but the grid's are %s", at(src.Name, line), got, want)
-	}
-	for j, d := range h.Dims {
-		if d.Value < 1 {
-			return fmt.Errorf("%s: dimension %s = %d: dimensions are integers of at least 1", at(src.Name, line), d.Name, d.Value)
-		}
-		if slices.Contains(m.Grid[j], d.Value) {
-			return fmt.Errorf("%s: the check point %s has %s = %d, a value of the grid: a check point must be off the grid in every dimension, for an error term vanishes on a grid value", at(src.Name, line), record.Point(h.Dims).String(), d.Name, d.Value)
-		}
-	}
-	return f.check(m, src, h.Dims)
-}
-
-// check checks the model against the recording of src at the point dims:
-// it must align, and every term must be the polynomials' value there.
-func (f *fold) check(m *Model, src Source, dims []record.Dim) error {
-	st, err := readStructure(src, pointName(dims), nil)
-	if err != nil {
-		return err
-	}
-	n := record.Point(dims).Map()[f.dim]
-	l, err := layoutOf(st.rec, src.Name, n, f.prefix)
-	if err != nil {
-		return err
-	}
-	if err := l.alignTo(&layout{rec: m.Structure, n: 2, tmpl: f.tmpl}); err != nil {
-		return err
-	}
-	vals := record.Point(dims).Map()
-	point := pointName(dims)
-	value := func(p poly.Poly) poly.Rat {
-		v, _ := p.EvalInt(vals)
-		return v
-	}
-	// want returns slot s's value at iteration t.
-	want := func(s, t int) poly.Rat {
-		if t == 0 {
-			return value(f.first[s])
-		}
-		return value(f.base[s]).Add(value(f.step[s]).Mul(poly.Int(int64(t))))
-	}
-	c := count.At(st.rec)
-	for _, t := range []struct {
-		what string
-		p    poly.Poly
-		got  poly.Rat
-	}{{"the parameters", f.params, c.Params}, {"the inputs", f.inputs, c.Inputs}, {"the outputs", f.outputs, c.Outputs}} {
-		if w := value(t.p); !w.Equal(t.got) {
-			return fmt.Errorf("%s: %s are %s bytes at %s but their polynomial %s gives %s: %s", src.Name, t.what, t.got, point, t.p, w, notPolynomial)
-		}
-	}
-	nops := len(f.tmpl.opKeys)
-	for i, p := range l.bufs {
-		b := &st.rec.Buffers[i]
-		if w := want(nops+p.slot, p.iter); !b.Bytes.Equal(w) {
-			return fmt.Errorf("%s: buffer %d%s has %s bytes at %s but the model gives %s: %s", at(src.Name, b.Line), b.ID, quoted(b.Name), b.Bytes, point, w, notPolynomial)
-		}
-	}
-	for i, p := range l.ops {
-		if w := want(p.slot, p.iter); !c.Live[i].Equal(w) {
-			o := &st.rec.Ops[i]
-			return fmt.Errorf("%s: operation %d (%q%s) has %s live bytes at %s but the model gives %s: the blocks that %s counts must each keep the same bytes, and every term be a polynomial of degree ≤ 2 in each dimension",
-				at(src.Name, o.Line), i+1, o.Label, inPath(o.Path), c.Live[i], point, w, f.dim)
-		}
-	}
-	return nil
-}
-
-// denominator returns the least common multiple of the denominators of the
-// polynomials' coefficients.
-func denominator(ps []poly.Poly) *big.Int {
-	d := big.NewInt(1)
-	for _, p := range ps {
-		for i := range p.Len() {
-			c, _ := p.Term(i)
-			den := c.Den()
-			g := new(big.Int).GCD(nil, nil, d, den)
-			d.Mul(d, den.Quo(den, g))
-		}
-	}
-	return d
 }

@@ -89,7 +89,7 @@ func TestFoldRefusesUnevenBlocks(t *testing.T) {
 		want  string
 	}{
 		{func(layer, _ int64) bool { return layer == 1 }, `B = 1, L = 2:14: operation 5 ("Relu.apply" in layers[1]) does not align: iteration 1 of layers holds more operations than the first, 2`},
-		{func(_, layers int64) bool { return layers == 3 }, `B = 1, L = 3:9: operation 3 ("Relu.apply" in layers[0]) does not align: the recording at B = 1, L = 2 has no operation there`},
+		{func(_, layers int64) bool { return layers == 3 }, `B = 1, L = 3:9: operation 3 ("Relu.apply" in layers[0]) does not align: the recording at B = 1, L = 1 has no operation there`},
 	} {
 		_, err := Build(gridSources(t, vars, blGrid, deepMLP(c.extra)), nil)
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
@@ -98,43 +98,132 @@ func TestFoldRefusesUnevenBlocks(t *testing.T) {
 	}
 }
 
-// TestFoldCourseGPT: the course GPT with its layer count L as a dimension
-// is refused, saying why: its last block is the last to read the causal
-// mask and frees it, so the last block's live bytes are not those of the
-// blocks before, and at L = 1 the one block is both the first and the
-// last, which no maximum of polynomials in L states exactly.
-func TestFoldCourseGPT(t *testing.T) {
-	gpt, err := programs.Lookup("gpt-course")
+// gptDepthAt records the bundled gpt-depth (its training step when step is
+// set) at a small width.
+func gptDepthAt(t *testing.T, step bool) func(b, tt, l int64) *record.Recording {
+	p, err := programs.Lookup("gpt-depth")
 	if err != nil {
 		t.Fatal(err)
 	}
-	at := func(b, tt, l int64) *record.Recording {
-		rec, err := gpt.Record(map[string]int64{"B": b, "T": tt}, map[string]int64{"D": 16, "H": 2, "L": l})
+	if step {
+		if p, err = p.Step(programs.StepOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return func(b, tt, l int64) *record.Recording {
+		rec, err := p.Record(map[string]int64{"B": b, "T": tt, "L": l}, map[string]int64{"D": 16, "H": 2})
 		if err != nil {
 			t.Fatal(err)
 		}
-		// L from the constants to the dimensions.
-		rec.Header.Dims = append(rec.Header.Dims, record.Dim{Name: "L", Value: l})
-		var consts []record.Const
-		for _, c := range rec.Header.Consts {
-			if c.Name != "L" {
-				consts = append(consts, c)
-			}
-		}
-		rec.Header.Consts = consts
 		return rec
 	}
+}
+
+func gptGrid(at func(b, tt, l int64) *record.Recording, ls [3]int64) []Source {
 	var grid []Source
 	for _, b := range []int64{1, 2, 3} {
 		for _, tt := range []int64{4, 8, 12} {
-			for _, l := range []int64{1, 2, 3} {
-				grid = append(grid, source(fmt.Sprintf("B = %d, T = %d, L = %d", b, tt, l), at(b, tt, l)))
+			for _, l := range ls {
+				rec := at(b, tt, l)
+				grid = append(grid, source(pointName(rec.Header.Dims), rec))
 			}
 		}
 	}
-	_, err = Build(grid, nil)
-	want := `operation "SelfAttention.apply/%21" in blocks[*].attn: its live bytes step by −8 · T² from one of blocks's iterations to the next after the first`
-	if err == nil || !strings.HasPrefix(err.Error(), want) {
-		t.Errorf("got  %v\nwant %s...", err, want)
+	return grid
+}
+
+// TestFoldCourseGPTFromOne: the course GPT with its block count L a
+// dimension, modelled from L = 1, is refused at its check point, saying
+// why and what to do: its last block is the last to read the causal mask
+// and frees it, so the last block's live bytes are not those of the
+// blocks before, and at L = 1 the one block is both the first and the
+// last, which no maximum of polynomials in L states exactly.
+func TestFoldCourseGPTFromOne(t *testing.T) {
+	at := gptDepthAt(t, false)
+	check := at(5, 7, 5)
+	_, err := Build(gptGrid(at, [3]int64{1, 2, 3}), []Source{source("check", check)})
+	for _, want := range []string{
+		`check:33: operation 12 ("SelfAttention.apply/%21" in blocks[0].attn)`,
+		"at B = 5, T = 7, L = 5 the middle iterations of blocks step by equal bytes but the last does not",
+		"memsym models such blocks for every L ≥ 2", "(--grid L=2,3,4)",
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("got  %v\nwant it to hold %s", err, want)
+		}
+	}
+}
+
+// TestFoldCourseGPT: from the grid L ∈ {2, 3, 4} the course GPT is
+// modelled for every L ≥ 2, its first and last blocks peeled: the
+// parameters linear in L, and the peak and its operation the recording's
+// at L = 2 (no middle block), 3 (one) and beyond, for the forward pass and
+// for the training step.
+func TestFoldCourseGPT(t *testing.T) {
+	for _, step := range []bool{false, true} {
+		at := gptDepthAt(t, step)
+		checks := []Source{source("check 1", at(5, 7, 5)), source("check 2", at(4, 13, 9))}
+		m, err := Build(gptGrid(at, [3]int64{2, 3, 4}), checks)
+		if err != nil {
+			t.Fatalf("step %v: %v", step, err)
+		}
+		if m.Least("L") != 2 || m.Least("B") != 1 {
+			t.Errorf("step %v: least L %d, B %d; want 2 and 1", step, m.Least("L"), m.Least("B"))
+		}
+		// The parameters are linear in L: each block adds the same bytes.
+		if d := m.Params.Degree("L"); d != 1 {
+			t.Errorf("step %v: parameters %s: degree %d in L, want 1", step, m.Params, d)
+		}
+		for _, p := range [][3]int64{{2, 5, 2}, {7, 3, 2}, {1, 1, 3}, {6, 17, 3}, {3, 9, 7}, {9, 2, 12}} {
+			rec := at(p[0], p[1], p[2])
+			c := count.At(rec)
+			vals := map[string]int64{"B": p[0], "T": p[1], "L": p[2]}
+			if got, err := m.Params.EvalInt(vals); err != nil || !got.Equal(c.Params) {
+				t.Errorf("step %v at %v: parameters %s, recorded %s", step, p, got, c.Params)
+			}
+			top, topOp := poly.Rat{}, 0
+			for op := 1; op <= len(m.LiveAt); op++ {
+				v, _ := m.Candidates[m.LiveAt[op-1]].Poly.EvalInt(vals)
+				if v.Cmp(top) > 0 {
+					top, topOp = v, op
+				}
+			}
+			if !top.Equal(c.Peak) || m.OpAt(topOp, vals) != c.PeakOp {
+				t.Errorf("step %v at %v: model peak %s at operation %d (%d there), recorded %s at %d", step, p, top, topOp, m.OpAt(topOp, vals), c.Peak, c.PeakOp)
+			}
+			if p[0] > 3 && p[1] > 12 && p[2] > 4 {
+				if err := m.Check(source("off", rec)); err != nil {
+					t.Errorf("step %v: Check at %v: %v", step, p, err)
+				}
+			}
+		}
+		if err := m.Check(source("one", at(5, 13, 1))); err == nil || !strings.Contains(err.Error(), "L = 1: the model holds for every L ≥ 2") {
+			t.Errorf("step %v: Check at L = 1: %v", step, err)
+		}
+	}
+}
+
+// TestFoldGrids: a count of blocks is modelled from the grid {1, 2, 3} or
+// {2, 3, 4} alone, and says where the model holds.
+func TestFoldGrids(t *testing.T) {
+	vars := []string{"B", "L"}
+	for _, c := range []struct {
+		ls    [3]int64
+		least int64
+		want  string
+	}{
+		{[3]int64{1, 2, 3}, 1, ""},
+		{[3]int64{2, 3, 4}, 2, ""},
+		{[3]int64{3, 4, 5}, 0, "memsym models such a count from the grid L ∈ {1, 2, 3}, for every L ≥ 1, or L ∈ {2, 3, 4}, for every L ≥ 2"},
+		{[3]int64{1, 2, 4}, 0, "memsym models such a count from the grid L ∈ {1, 2, 3}"},
+	} {
+		m, err := Build(gridSources(t, vars, [][3]int64{{1, 2, 3}, c.ls}, deepMLP(nil)), []Source{pointSource(t, vars, []int64{5, 7}, deepMLP(nil))})
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("L ∈ %v: %v", c.ls, err)
+		case c.want == "" && m.Least("L") != c.least:
+			t.Errorf("L ∈ %v: the model holds from L = %d, want %d", c.ls, m.Least("L"), c.least)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("L ∈ %v: got %v, want %s", c.ls, err, c.want)
+		}
 	}
 }

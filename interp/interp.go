@@ -6,7 +6,8 @@
 // most 2 in each dimension; from them follow the parameters, the inputs, the
 // outputs, the live bytes at each operation and the peak's candidates. The
 // recordings must hold the same operations at every point, only their
-// dimensions' values and sizes differing.
+// dimensions' values and sizes differing, except along a dimension that
+// counts blocks of operations, as a layer count does (align.go, fold.go).
 package interp
 
 import (

@@ -31,7 +31,7 @@ func (m *Model) Crossovers(dim string, fixed map[string]int64) (*Crossovers, err
 	if !contains(m.Vars, dim) {
 		return nil, fmt.Errorf("no dimension %s (the dimensions are %v)", dim, m.Vars)
 	}
-	return dominance.AlongAll(m.Cands, m.Front, dim, fixed)
+	return m.alongAll(m.Cands, m.Front, dim, fixed)
 }
 
 // Confirmation is one recording made beside a crossover to confirm it.

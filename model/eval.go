@@ -57,6 +57,9 @@ func (m *Model) PointOf(values map[string]int64) (record.Point, error) {
 			return nil, fmt.Errorf("%s = %d: dimensions are integers of at least 1", v, x)
 		}
 		p[i] = record.Dim{Name: v, Value: x}
+		if err := m.InDomain(p[i : i+1]); err != nil {
+			return nil, err
+		}
 	}
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("no value for %s: every dimension (%s) needs one", strings.Join(missing, ", "), m.varList())

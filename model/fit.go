@@ -42,6 +42,9 @@ type Fit struct {
 	Gaps []Span
 	// Bounded is true when the needs do not depend on Along at all.
 	Bounded bool
+	// Least is the least value of Along the model holds for: 1, or 2 for
+	// a block count whose last block stands apart (Model.Least).
+	Least int64
 	// At is the terms at Largest (FitsUpTo) or From (FitsFrom); Past those
 	// one beyond, which do not fit: at Largest+1, at From−1 when From > 1,
 	// or at 1 when nothing fits. Either may be nil when there is no such
@@ -54,7 +57,7 @@ type Span struct{ From, To int64 }
 
 // Line checks that along is a dimension of the model and that fixed gives
 // every other one a value ≥ 1 and names no other; it returns fixed as a
-// point in the model's order, along set to 1.
+// point in the model's order, along set to its least value.
 func (m *Model) Line(along string, fixed map[string]int64) (record.Point, error) {
 	if !contains(m.Vars, along) {
 		return nil, fmt.Errorf("no dimension %s (the dimensions are %s)", along, m.varList())
@@ -62,7 +65,7 @@ func (m *Model) Line(along string, fixed map[string]int64) (record.Point, error)
 	if _, ok := fixed[along]; ok {
 		return nil, fmt.Errorf("%s is the dimension gone along: give only the others a value", along)
 	}
-	all := map[string]int64{along: 1}
+	all := map[string]int64{along: m.Least(along)}
 	for k, v := range fixed {
 		all[k] = v
 	}
@@ -91,36 +94,46 @@ func (m *Model) knows(values map[string]int64) bool {
 // polynomial; no assumption is made that they grow: every value that does
 // not fit below the answer is found and listed in Gaps.
 func (m *Model) Fit(along string, fixed map[string]int64, budget poly.Rat) (*Fit, error) {
+	var needs []poly.Poly
+	for _, k := range m.Front.Kept {
+		needs = append(needs, m.NeedsPoly(k))
+	}
+	if len(needs) == 0 {
+		needs = append(needs, m.Inputs)
+	}
+	f, err := m.fitAll(along, fixed, budget, needs)
+	if err != nil {
+		return nil, err
+	}
+	return f, f.terms(m)
+}
+
+// fitAll finds the values of along ≥ 1 at which every one of polys is at
+// most budget, the other dimensions at fixed, and fills a Fit but its At
+// and Past. The needs are the largest of polys.
+func (m *Model) fitAll(along string, fixed map[string]int64, budget poly.Rat, polys []poly.Poly) (*Fit, error) {
 	base, err := m.Line(along, fixed)
 	if err != nil {
 		return nil, err
 	}
-	f := &Fit{Along: along, Budget: budget, Bounded: true}
+	f := &Fit{Along: along, Budget: budget, Bounded: true, Least: m.Least(along)}
 	for _, d := range base {
 		if d.Name != along {
 			f.Fixed = append(f.Fixed, d)
 		}
 	}
-	// The values that fit are those at which every kept candidate's needs
-	// are at most the budget: the peak is the largest of them.
-	fits := []Run{{From: big.NewInt(1)}}
-	for _, k := range m.Front.Kept {
-		cs, err := m.along(m.NeedsPoly(k).Sub(poly.Const(budget)), along, f.Fixed)
+	// The values that fit are those at which every polynomial is at most
+	// the budget: the needs are the largest of them.
+	fits := []Run{{From: big.NewInt(f.Least)}}
+	for _, p := range polys {
+		cs, err := m.along(p.Sub(poly.Const(budget)), along, f.Fixed)
 		if err != nil {
 			return nil, err
 		}
 		if len(cs) > 1 {
 			f.Bounded = false
 		}
-		fits = intersect(fits, integerPoly(cs).nonPositive())
-	}
-	if len(m.Front.Kept) == 0 {
-		cs, err := m.along(m.Inputs.Sub(poly.Const(budget)), along, f.Fixed)
-		if err != nil {
-			return nil, err
-		}
-		f.Bounded = len(cs) <= 1
-		fits = intersect(fits, integerPoly(cs).nonPositive())
+		fits = intersect(fits, nonPositive(poly.IntPolyOf(cs)))
 	}
 	var top *big.Int
 	switch last := len(fits) - 1; {
@@ -143,24 +156,33 @@ func (m *Model) Fit(along string, fixed map[string]int64, budget poly.Rat) (*Fit
 		top = fits[last].To
 	}
 	if top != nil {
-		for _, g := range complementBelow(fits, top) {
+		for _, g := range complementBelow(fits, big.NewInt(f.Least), top) {
 			f.Gaps = append(f.Gaps, Span{g.From.Int64(), g.To.Int64()}) // below top, which fits in int64
 		}
 	}
-	return f, f.terms(m)
+	return f, nil
+}
+
+// atPast returns the values of Along at which At and Past are taken, 0
+// for none: the answer and one past it.
+func (f *Fit) atPast() (at, past int64) {
+	switch f.Kind {
+	case FitsNone:
+		past = f.Least
+	case FitsUpTo:
+		at, past = f.Largest, f.Largest+1
+	case FitsFrom:
+		at = f.From
+		if f.From > f.Least {
+			past = f.From - 1
+		}
+	}
+	return at, past
 }
 
 // terms fills At and Past.
 func (f *Fit) terms(m *Model) error {
-	at, past := int64(0), int64(0)
-	switch f.Kind {
-	case FitsNone:
-		past = 1
-	case FitsUpTo:
-		at, past = f.Largest, f.Largest+1
-	case FitsFrom:
-		at, past = f.From, f.From-1
-	}
+	at, past := f.atPast()
 	var err error
 	if at > 0 {
 		if f.At, err = m.Eval(f.Point(m, at)); err != nil {
@@ -281,6 +303,8 @@ type NeedsJSON struct {
 	Peak      string        `json:"peak"`
 	Operation int           `json:"operation"`
 	Holder    CandidateJSON `json:"holder"`
+	// Phase is the phase of a step's peak (fit --step); "" otherwise.
+	Phase string `json:"phase,omitempty"`
 }
 
 // FitCheckJSON is one recording made to confirm a fit.

@@ -49,7 +49,9 @@ func FromInterp(im *interp.Model, name string) *Model {
 	for i, c := range im.Candidates {
 		cands[i] = dominance.Candidate{Poly: c.Poly, Op: c.Op}
 	}
-	return &Model{Model: im, Source: name, Cands: cands, Front: dominance.Prune(cands)}
+	m := &Model{Model: im, Source: name, Cands: cands}
+	m.Front = m.prune(cands)
+	return m
 }
 
 // Kept returns the kept candidates: those no other is proven to dominate,
@@ -100,6 +102,9 @@ func (m *Model) Point(values []int64) record.Point {
 // it, from the polynomials: the largest of the kept candidates, and the
 // first operation whose live bytes equal it.
 func (m *Model) Peak(p record.Point) (poly.Rat, int, error) {
+	if err := m.InDomain(p); err != nil {
+		return poly.Rat{}, 0, err
+	}
 	at := p.Map()
 	var top poly.Rat
 	for _, c := range m.Kept() {

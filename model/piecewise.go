@@ -56,7 +56,7 @@ func (m *Model) Piecewise(dim string, fixed map[string]int64) (*Piecewise, error
 	if len(m.Front.Kept) == 0 {
 		return nil, fmt.Errorf("the program has no operations, so no peak to follow along %s", dim)
 	}
-	c, err := dominance.AlongAll(m.Cands, m.Front, dim, fixed)
+	c, err := m.alongAll(m.Cands, m.Front, dim, fixed)
 	if err != nil {
 		return nil, err
 	}
@@ -163,11 +163,11 @@ func (m *Model) coverage(c int) Coverage {
 			if !free {
 				for _, v := range m.Vars {
 					if v != dim {
-						fixed[v] = 1
+						fixed[v] = m.Least(v)
 					}
 				}
 			}
-			segs, err := dominance.Along(cands, idx, dim, fixed)
+			segs, err := m.alongKept(cands, idx, dim, fixed)
 			if err != nil {
 				continue
 			}
@@ -209,7 +209,7 @@ func (m *Model) coverage(c int) Coverage {
 				for _, w := range meanWeights {
 					rest := poly.Int(1).Sub(w)
 					mean := m.Cands[a].Poly.Scale(w).Add(m.Cands[b].Poly.Scale(rest))
-					if dominance.Dominates(mean, m.Cands[c].Poly).Verdict == dominance.Proven {
+					if m.dominates(mean, m.Cands[c].Poly).Verdict == dominance.Proven {
 						cov.Verdict, cov.By, cov.Weights = dominance.Proven, []int{a, b}, []poly.Rat{w, rest}
 						return cov
 					}
@@ -250,14 +250,9 @@ func (m *Model) refuteAt(cov Coverage, others []int, p record.Point) Coverage {
 	return cov
 }
 
-// ones returns the point with every dimension at 1.
-func (m *Model) ones() record.Point {
-	p := make(record.Point, len(m.Vars))
-	for i, v := range m.Vars {
-		p[i] = record.Dim{Name: v, Value: 1}
-	}
-	return p
-}
+// ones returns the point with every dimension at its least value: 1, or
+// 2 for a block count whose last block stands apart.
+func (m *Model) ones() record.Point { return m.Domain() }
 
 // Covered returns the kept candidates proven never to hold the peak alone,
 // ascending by operation.

@@ -14,88 +14,12 @@ import (
 // difference split the integers into stretches on each of which p crosses
 // 0 at most once, found there by bisection.
 
-// intPoly is a polynomial in one variable with integer coefficients,
-// lowest power first, without trailing zeros.
-type intPoly []*big.Int
-
-// integerPoly returns cs (lowest power first) times the positive least
-// common multiple of their denominators: a polynomial of the same sign at
-// every point.
-func integerPoly(cs []poly.Rat) intPoly {
-	lcm := big.NewInt(1)
-	for _, c := range cs {
-		d := c.Den()
-		g := new(big.Int).GCD(nil, nil, lcm, d)
-		lcm.Mul(lcm, d.Quo(d, g))
-	}
-	out := make(intPoly, len(cs))
-	for i, c := range cs {
-		n := c.Num()
-		out[i] = n.Mul(n, lcm).Quo(n, c.Den())
-	}
-	return out.trim()
-}
-
-func (p intPoly) trim() intPoly {
-	for len(p) > 0 && p[len(p)-1].Sign() == 0 {
-		p = p[:len(p)-1]
-	}
-	return p
-}
-
-// at returns p(x).
-func (p intPoly) at(x *big.Int) *big.Int {
-	v := new(big.Int)
-	for i := len(p) - 1; i >= 0; i-- {
-		v.Mul(v, x).Add(v, p[i])
-	}
-	return v
-}
-
 // positive reports whether p(x) > 0.
-func (p intPoly) positive(x *big.Int) bool { return p.at(x).Sign() > 0 }
-
-// difference returns p(x+1) − p(x).
-func (p intPoly) difference() intPoly {
-	if len(p) == 0 {
-		return nil
-	}
-	out := make(intPoly, len(p)-1)
-	for i := range out {
-		out[i] = new(big.Int)
-	}
-	// (x+1)^k − x^k = Σ_{j<k} C(k, j) x^j.
-	for k := 1; k < len(p); k++ {
-		binom := big.NewInt(1)
-		for j := 0; j < k; j++ {
-			out[j].Add(out[j], new(big.Int).Mul(p[k], binom))
-			binom.Mul(binom, big.NewInt(int64(k-j))).Quo(binom, big.NewInt(int64(j+1)))
-		}
-	}
-	return out.trim()
-}
-
-// bound returns an integer B ≥ 1 above every real root of p (Cauchy's
-// bound): p has the sign of its leading coefficient at every x ≥ B.
-func (p intPoly) bound() *big.Int {
-	b := big.NewInt(1)
-	if len(p) < 2 {
-		return b
-	}
-	lead := new(big.Int).Abs(p[len(p)-1])
-	for _, c := range p[:len(p)-1] {
-		q := new(big.Int).Abs(c)
-		q.Add(q, lead).Sub(q, big.NewInt(1)).Quo(q, lead) // ⌈|c| / |lead|⌉
-		if q.Cmp(b) > 0 {
-			b = q
-		}
-	}
-	return b.Add(b, big.NewInt(1))
-}
+func positive(p poly.IntPoly, x *big.Int) bool { return p.SignAt(x) > 0 }
 
 // switches returns, ascending, the integers x in [lo, hi) at which
 // p(x) > 0 and p(x+1) > 0 differ.
-func (p intPoly) switches(lo, hi *big.Int) []*big.Int {
+func switches(p poly.IntPoly, lo, hi *big.Int) []*big.Int {
 	if len(p) < 2 || lo.Cmp(hi) >= 0 {
 		return nil // a constant never switches
 	}
@@ -105,10 +29,10 @@ func (p intPoly) switches(lo, hi *big.Int) []*big.Int {
 	// monotone on [a, b+1] for each.
 	var out []*big.Int
 	a := lo
-	for _, w := range append(p.difference().switches(lo, last), last) {
+	for _, w := range append(switches(p.Difference(), lo, last), last) {
 		b := w
 		from, to := a, new(big.Int).Add(b, one)
-		if x := p.crossing(from, to); x != nil {
+		if x := crossing(p, from, to); x != nil {
 			out = append(out, x)
 		}
 		a = new(big.Int).Add(b, one)
@@ -121,9 +45,9 @@ func (p intPoly) switches(lo, hi *big.Int) []*big.Int {
 
 // crossing returns the x in [from, to) at which p(x) > 0 and p(x+1) > 0
 // differ, p being monotone on [from, to], or nil if there is none.
-func (p intPoly) crossing(from, to *big.Int) *big.Int {
-	start := p.positive(from)
-	if p.positive(to) == start {
+func crossing(p poly.IntPoly, from, to *big.Int) *big.Int {
+	start := positive(p, from)
+	if positive(p, to) == start {
 		return nil
 	}
 	lo, hi := new(big.Int).Set(from), new(big.Int).Set(to) // class(lo) = start ≠ class(hi)
@@ -131,7 +55,7 @@ func (p intPoly) crossing(from, to *big.Int) *big.Int {
 	for new(big.Int).Sub(hi, lo).Cmp(one) > 0 {
 		mid := new(big.Int).Add(lo, hi)
 		mid.Rsh(mid, 1)
-		if p.positive(mid) == start {
+		if positive(p, mid) == start {
 			lo = mid
 		} else {
 			hi = mid
@@ -148,18 +72,15 @@ type Run struct {
 
 // nonPositive returns the runs of integers x ≥ 1 at which p(x) ≤ 0,
 // ascending.
-func (p intPoly) nonPositive() []Run {
+func nonPositive(p poly.IntPoly) []Run {
 	one := big.NewInt(1)
-	hi := p.bound()
-	if hi.Cmp(one) <= 0 {
-		hi = big.NewInt(2)
-	}
+	hi := p.RootBound() // at least 2
 	var runs []Run
-	in := !p.positive(one)
+	in := !positive(p, one)
 	if in {
 		runs = append(runs, Run{From: one})
 	}
-	for _, x := range p.switches(one, hi) {
+	for _, x := range switches(p, one, hi) {
 		next := new(big.Int).Add(x, one)
 		if in {
 			runs[len(runs)-1].To = x
@@ -191,10 +112,11 @@ func intersect(a, b []Run) []Run {
 	return out
 }
 
-// complementBelow returns the integers in [1, top] that no run holds.
-func complementBelow(runs []Run, top *big.Int) []Run {
+// complementBelow returns the integers in [from, top] that no run holds,
+// the runs starting at from or later.
+func complementBelow(runs []Run, from, top *big.Int) []Run {
 	var out []Run
-	next := big.NewInt(1)
+	next := new(big.Int).Set(from)
 	one := big.NewInt(1)
 	for _, r := range runs {
 		if r.From.Cmp(top) > 0 {

@@ -36,9 +36,9 @@ func TestNonPositiveAgainstScan(t *testing.T) {
 				cs = next
 			}
 		}
-		p := integerPoly(cs)
-		runs := p.nonPositive()
-		bound := p.bound()
+		p := poly.IntPolyOf(cs)
+		runs := nonPositive(p)
+		bound := p.RootBound()
 		if bound.Cmp(big.NewInt(3000)) > 0 {
 			continue // too far to scan; the product cases below it cover roots
 		}
@@ -50,7 +50,7 @@ func TestNonPositiveAgainstScan(t *testing.T) {
 				t.Fatalf("%v at %d: p = %s, in runs %v is %v", cs, x, v, runString(runs), got)
 			}
 		}
-		if len(runs) > 0 && runs[len(runs)-1].To == nil && p.positive(big.NewInt(limit)) {
+		if len(runs) > 0 && runs[len(runs)-1].To == nil && positive(p, big.NewInt(limit)) {
 			t.Fatalf("%v: an endless run, yet positive at %d", cs, limit)
 		}
 	}
@@ -93,23 +93,8 @@ func TestIntersectAndComplement(t *testing.T) {
 	if want := "[3, 5] [9, 10] [12, 12] [20, ∞] "; got != want {
 		t.Errorf("intersect = %s, want %s", got, want)
 	}
-	got = runString(complementBelow(intersect(a, c), b(15)))
+	got = runString(complementBelow(intersect(a, c), b(1), b(15)))
 	if want := "[1, 2] [6, 8] [11, 11] [13, 15] "; got != want {
 		t.Errorf("complementBelow = %s, want %s", got, want)
-	}
-}
-
-func TestDifference(t *testing.T) {
-	// p = 3x³ − 2x + 7: p(x+1) − p(x) = 9x² + 9x + 1.
-	p := integerPoly([]poly.Rat{poly.Int(7), poly.Int(-2), poly.Int(0), poly.Int(3)})
-	d := p.difference()
-	want := []int64{1, 9, 9}
-	if len(d) != len(want) {
-		t.Fatalf("difference = %v", d)
-	}
-	for i := range want {
-		if d[i].Int64() != want[i] {
-			t.Fatalf("difference = %v, want %v", d, want)
-		}
 	}
 }

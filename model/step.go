@@ -28,6 +28,9 @@ type Step struct {
 	Phases                                []StepPhase // the phases the recordings have, in order
 	// Peak is the step's peak: the phases' kept candidates, pruned again.
 	Peak StepPhase
+	// live holds, at each operation, the live bytes of the gradient, of
+	// what the forward kept and of the other temps.
+	live [][3]poly.Poly
 }
 
 // PolyPart is the bytes of the buffers of one name.
@@ -41,8 +44,13 @@ type PolyPart struct {
 type StepPhase struct {
 	Phase       record.Phase
 	First, Last int // the phase's operations; 0 for the step's peak
-	Cands       []dominance.Candidate
-	Front       *dominance.Frontier
+	// Batch is what the loop holds of the inputs in the phase; zero for
+	// the step's peak.
+	Batch poly.Poly
+	// Cands are the sums at the phase's operations, each distinct one at
+	// the first operation that has it, in the order of the operations.
+	Cands []dominance.Candidate
+	Front *dominance.Frontier
 	// Terms are the terms of each candidate in Front.Kept, in its order.
 	Terms []PolyTerms
 }
@@ -104,6 +112,7 @@ func StepOf(m *Model) (*Step, error) {
 	s := &Step{Model: m, Bounds: count.PhaseBounds(rec),
 		Params: zero, States: zero, Batch: zero, Gradient: zero, Kept: zero}
 	s.Class, _ = count.Classify(rec, m.Lives, s.Bounds)
+	s.live = liveByClass(m, s.Class)
 	byName := map[string]int{}
 	for i, c := range s.Class {
 		b := m.Bytes[i]
@@ -128,6 +137,9 @@ func StepOf(m *Model) (*Step, error) {
 			s.Kept = s.Kept.Add(b)
 		}
 	}
+	if err := s.foldTerms(); err != nil {
+		return nil, err
+	}
 	lastPhase := count.InputPhases(rec)
 	var all []dominance.Candidate
 	var allTerms []PolyTerms
@@ -143,7 +155,7 @@ func StepOf(m *Model) (*Step, error) {
 			}
 		}
 		held := s.Params.Add(s.States).Add(batch)
-		sp := StepPhase{Phase: ph, First: bd[0], Last: bd[1]}
+		sp := StepPhase{Phase: ph, First: bd[0], Last: bd[1], Batch: batch}
 		seen := map[int32]bool{}
 		for op := bd[0]; op <= bd[1]; op++ {
 			c := m.LiveAt[op-1]
@@ -153,7 +165,7 @@ func StepOf(m *Model) (*Step, error) {
 			seen[c] = true
 			sp.Cands = append(sp.Cands, dominance.Candidate{Poly: held.Add(m.Candidates[c].Poly), Op: op})
 		}
-		sp.Front = dominance.Prune(sp.Cands)
+		sp.Front = m.prune(sp.Cands)
 		for _, k := range sp.Front.Kept {
 			t := s.termsAt(sp.Cands[k].Op, batch)
 			sp.Terms = append(sp.Terms, t)
@@ -162,7 +174,7 @@ func StepOf(m *Model) (*Step, error) {
 		}
 		s.Phases = append(s.Phases, sp)
 	}
-	s.Peak = StepPhase{Cands: all, Front: dominance.Prune(all)}
+	s.Peak = StepPhase{Cands: all, Front: m.prune(all)}
 	for _, k := range s.Peak.Front.Kept {
 		s.Peak.Terms = append(s.Peak.Terms, allTerms[k])
 	}
@@ -172,22 +184,47 @@ func StepOf(m *Model) (*Step, error) {
 // termsAt returns the terms at operation op, batch being what the loop
 // holds of the inputs in its phase.
 func (s *Step) termsAt(op int, batch poly.Poly) PolyTerms {
-	zero := poly.New(s.Vars, nil)
-	t := PolyTerms{Params: s.Params, States: s.States, Batch: batch, Gradient: zero, Kept: zero, Own: zero}
-	for i, c := range s.Class {
-		if !s.Lives[i].Live(op) {
+	l := s.live[op-1]
+	return PolyTerms{Params: s.Params, States: s.States, Batch: batch, Gradient: l[0], Kept: l[1], Own: l[2]}
+}
+
+// LiveTerms returns, at operation op of the step's recordings, the live
+// bytes of the gradient, of what the forward kept and of the other temps.
+func (s *Step) LiveTerms(op int) [3]poly.Poly { return s.live[op-1] }
+
+// liveByClass returns, at each operation of m's recordings, the live
+// bytes of the gradient, of what the forward kept and of the other temps,
+// as count does at a point: one sweep over the buffers' lives.
+func liveByClass(m *Model, class []count.Class) [][3]poly.Poly {
+	n := len(m.Structure.Ops)
+	zero := poly.New(m.Vars, nil)
+	delta := make([][3]poly.Poly, n+2)
+	for i := range delta {
+		delta[i] = [3]poly.Poly{zero, zero, zero}
+	}
+	for i, l := range m.Lives {
+		if l.First == 0 {
 			continue
 		}
-		switch c {
+		k := 2
+		switch class[i] {
 		case count.ClassGradient:
-			t.Gradient = t.Gradient.Add(s.Bytes[i])
+			k = 0
 		case count.ClassKept:
-			t.Kept = t.Kept.Add(s.Bytes[i])
-		default:
-			t.Own = t.Own.Add(s.Bytes[i])
+			k = 1
 		}
+		delta[l.First][k] = delta[l.First][k].Add(m.Bytes[i])
+		delta[l.Last+1][k] = delta[l.Last+1][k].Sub(m.Bytes[i])
 	}
-	return t
+	out := make([][3]poly.Poly, n)
+	cur := [3]poly.Poly{zero, zero, zero}
+	for op := 1; op <= n; op++ {
+		for k := range cur {
+			cur[k] = cur[k].Add(delta[op][k])
+		}
+		out[op-1] = cur
+	}
+	return out
 }
 
 // PeakAt returns a phase's peak at p: its bytes, the first kept
@@ -219,7 +256,7 @@ func (s *Step) Crossover(a, b poly.Poly, dim string, fixed map[string]int64) (*C
 		return nil, fmt.Errorf("no dimension %s (the dimensions are %v)", dim, s.Vars)
 	}
 	cands := []dominance.Candidate{{Poly: a}, {Poly: b}}
-	return dominance.Along(cands, []int{0, 1}, dim, fixed)
+	return s.alongKept(cands, []int{0, 1}, dim, fixed)
 }
 
 // StepPoint is a bundled program's step recorded and counted at one point.

@@ -95,7 +95,7 @@ var all = []*Program{
 	bertEncoder, encdecCross, decodeKVCache,
 	mlpWidth, mlpTrainStep, convSame, ssmScan, moeLayer,
 	viewsHeavy, mixedPrecision, synthetic,
-	layersAsDim, stridedConv,
+	layersAsDim, gptDepth, stridedConv,
 }
 
 // Lookup returns the bundled program named name.

@@ -136,7 +136,7 @@ func fixedString(m *model.Model, c *model.Crossovers) string {
 		parts = append(parts, "at "+strings.Join(fixed, ", "))
 	}
 	if len(free) > 0 {
-		parts = append(parts, "for every "+strings.Join(free, ", ")+" ≥ 1")
+		parts = append(parts, "for every "+m.AtLeast(free))
 	}
 	if len(parts) == 0 {
 		return ""
@@ -166,7 +166,7 @@ func crossoverText(m *model.Model, c *model.Crossovers) string {
 			c.Dim, s.From, m.Cands[s.Holder].Op, m.Cands[c.Segments[i-1].Holder].Op)
 	}
 	if len(c.Segments) == 1 {
-		fmt.Fprintf(&b, "the candidate at operation %d holds the peak for every %s ≥ 1\n", m.Cands[c.Segments[0].Holder].Op, c.Dim)
+		fmt.Fprintf(&b, "the candidate at operation %d holds the peak for every %s\n", m.Cands[c.Segments[0].Holder].Op, m.AtLeast([]string{c.Dim}))
 	}
 	return b.String()
 }

@@ -56,6 +56,7 @@ func symbolicCmd(stdout, stderr io.Writer, args []string) error {
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	var step stepFlags
 	step.register(fs)
+	units := addUnits(fs)
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -64,7 +65,7 @@ func symbolicCmd(stdout, stderr io.Writer, args []string) error {
 		if *asJSON {
 			return usagef("--json does not go with --step")
 		}
-		return symbolicStep(stdout, stderr, &step, &sf, files)
+		return symbolicStep(stdout, stderr, &step, &sf, files, *units)
 	}
 	if err := step.check(false); err != nil {
 		return err
@@ -90,6 +91,14 @@ func symbolicText(m *model.Model) string {
 	} else {
 		fmt.Fprintf(&b, "memsym symbolic: %s, in %s, in bytes: each buffer's bytes interpolated on %s, %s\n",
 			entryName(h), doc.AndList(m.Vars), gridString(m), checkedString(m))
+	}
+	for _, d := range m.Domain() {
+		if d.Value > 1 {
+			// Only a block count whose last block stands apart starts
+			// above 1; every claim below holds where the model does.
+			fmt.Fprintf(&b, "  %-11s %s: the model holds there, %s counting blocks whose first and last stand apart\n", "domain", m.DomainString(), d.Name)
+			break
+		}
 	}
 	fmt.Fprintf(&b, "  %-11s %s\n", "parameters", m.Params)
 	fmt.Fprintf(&b, "  %-11s %s\n", "inputs", m.Inputs)
