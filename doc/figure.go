@@ -3,7 +3,8 @@ package doc
 import "memsym/poly"
 
 // Figure is a plot as data: series of exact points, marked points, axis
-// labels and a caption. Formats draw it each in their own way.
+// labels and a caption; or, with Boxes, a drawing of nested boxes.
+// Formats draw it each in their own way.
 type Figure struct {
 	// Name is a short file-name stem for the figure ("live", "candidates").
 	Name string
@@ -24,6 +25,9 @@ type Figure struct {
 	Bands []Band
 	// Guides are x values marked across the plot, such as the grid's.
 	Guides []Guide
+	// Boxes, when set, makes the figure a drawing of nested boxes instead
+	// of a plot: its axes, series, marks, bands and guides are then unused.
+	Boxes *Boxes
 }
 
 // Band is a stretch of x, from From to To, that a figure shades and names.

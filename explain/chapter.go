@@ -24,6 +24,9 @@ func Chapter(in *Input) *doc.Document {
 	if w.polynomials {
 		d.Sections = append(d.Sections, w.asPolynomials())
 	}
+	if in.Step != nil {
+		d.Sections = append(d.Sections, w.stepSection())
+	}
 	if len(in.Elsewhere) > 0 {
 		d.Sections = append(d.Sections, w.elsewhere())
 	}
@@ -57,6 +60,7 @@ func (w *writer) plan() {
 	next("counted", true)
 	next("point", in.Point != nil)
 	next("polynomials", w.polynomials)
+	next("step", in.Step != nil)
 	next("elsewhere", len(in.Elsewhere) > 0)
 	next("checked", true)
 }

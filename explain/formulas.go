@@ -32,6 +32,85 @@ func (w *writer) formulas() []doc.NamedFormula {
 		out = append(out, doc.NamedFormula{Key: "Peak" + letters(i), Label: label, Poly: inOrder(c.Poly, in.Vars), Candidate: true})
 	}
 	out = append(out, doc.NamedFormula{Key: "Needs", Label: "what is needed: the inputs and the peak", Poly: inOrder(sym.Inputs, in.Vars), PlusPeak: true})
+	return append(out, w.stepFormulas()...)
+}
+
+// stepFormulas are the training step's polynomials: its terms, and under
+// each remat what the forward keeps and the step's peak's candidates
+// (StepPeakStoreA, ...), the step's peak being the largest of them.
+func (w *writer) stepFormulas() []doc.NamedFormula {
+	st := w.in.Step
+	if st == nil || st.Columns[0].Symbolic == nil {
+		return nil
+	}
+	sym := st.Columns[0].Symbolic
+	out := []doc.NamedFormula{
+		{Key: "StepParams", Label: "the training step's parameters", Poly: sym.Params},
+		{Key: "StepStates", Label: "the training step's optimizer's states", Poly: sym.States},
+		{Key: "StepGradient", Label: "the training step's gradient", Poly: sym.Gradient},
+		{Key: "StepBatch", Label: "the training step's batch", Poly: sym.Batch},
+	}
+	for _, c := range st.Columns {
+		key, how := stepKey(c.Remat), rematWord(c.Remat)
+		out = append(out, doc.NamedFormula{Key: "StepKept" + key, Label: "what the forward keeps for the backward, " + how, Poly: c.Symbolic.Kept})
+		for i, k := range c.Symbolic.Peak {
+			label := "candidate " + strconv.Itoa(i+1) + " of the step's peak, " + how + ", the sum at operation " + strconv.Itoa(k.Op) + " (" + k.Label + "), in the " + k.Phase + " phase"
+			out = append(out, doc.NamedFormula{Key: "StepPeak" + key + letters(i), Label: label, Poly: k.Poly})
+		}
+	}
+	return out
+}
+
+// stepNumbers are the training step's numbers at the point: its terms,
+// under each remat what the forward keeps and the step's peak with its
+// operation, and the first value at which the kept activations outweigh
+// the optimizer's states.
+func (w *writer) stepNumbers() []doc.NamedNumber {
+	st := w.in.Step
+	if st == nil {
+		return nil
+	}
+	var out []doc.NamedNumber
+	if at := st.Columns[0].At; at != nil {
+		where := "at every call"
+		if len(at.At) > 0 {
+			where = "at " + point(at.At).Plain(" ")
+		}
+		out = append(out,
+			doc.NamedNumber{Key: "StepParamsAtPoint", Label: "the training step's parameters' bytes " + where, Value: at.Params},
+			doc.NamedNumber{Key: "StepStatesAtPoint", Label: "the training step's optimizer's states' bytes " + where, Value: at.States},
+			doc.NamedNumber{Key: "StepGradientAtPoint", Label: "the training step's gradient's bytes " + where, Value: at.Gradient},
+			doc.NamedNumber{Key: "StepBatchAtPoint", Label: "the training step's batch's bytes " + where, Value: at.Batch},
+		)
+		for _, c := range st.Columns {
+			key, how := stepKey(c.Remat), rematWord(c.Remat)
+			out = append(out,
+				doc.NamedNumber{Key: "StepKept" + key + "AtPoint", Label: "what the forward keeps for the backward, " + how + ", in bytes " + where, Value: c.At.Kept},
+				doc.NamedNumber{Key: "StepPeak" + key + "AtPoint", Label: "the training step's peak, " + how + ", in bytes " + where, Value: c.At.Peak.Bytes()},
+				doc.NamedNumber{Key: "StepPeakOp" + key + "AtPoint", Label: "the operation at which the training step's peak, " + how + ", is first reached " + where, Value: poly.Int(int64(c.At.Peak.Op))},
+			)
+		}
+	}
+	for _, c := range st.Columns {
+		if c.Symbolic == nil || c.Symbolic.Cross == nil {
+			continue
+		}
+		cr := c.Symbolic.Cross
+		for _, seg := range cr.Segments {
+			if seg.Holder != 1 {
+				continue
+			}
+			label := "the first " + cr.Along + " at which the kept activations outweigh the optimizer's states, " + rematWord(c.Remat)
+			if seg.To == 0 {
+				label = "the first " + cr.Along + " from which on the kept activations outweigh the optimizer's states, " + rematWord(c.Remat)
+			}
+			if len(cr.Fixed) > 0 {
+				label += ", at " + point(cr.Fixed).Plain(" ")
+			}
+			out = append(out, doc.NamedNumber{Key: "StepCrossover" + stepKey(c.Remat), Label: label, Value: poly.Int(seg.From)})
+			break
+		}
+	}
 	return out
 }
 
@@ -81,7 +160,7 @@ func (w *writer) numbers() []doc.NamedNumber {
 	for _, e := range in.Elsewhere {
 		crossovers(e.Consts, e.Candidates, e.Cross)
 	}
-	return out
+	return append(out, w.stepNumbers()...)
 }
 
 // letters names the i-th item with letters alone: A, B, ..., Z, AA, AB, ...

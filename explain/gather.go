@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"memsym/model"
+	"memsym/programs"
 	"memsym/record"
 	"memsym/source"
 )
@@ -32,6 +33,10 @@ type Request struct {
 	Elsewhere []source.Source
 	// Scale says how the candidates' figure draws its axes.
 	Scale Scale
+	// Step asks for the program's training step, a bundled program's,
+	// under each of these options (store, then recompute); none for no
+	// step.
+	Step []programs.StepOptions
 }
 
 // Gather records, models, counts and checks what r asks, and returns the
@@ -64,6 +69,11 @@ func Gather(ctx context.Context, r *Request) (*Content, error) {
 		c.Unverified = "recordings read from files cannot be made at new points"
 	default:
 		c.Unverified = "it was not asked for"
+	}
+	if len(r.Step) > 0 {
+		if c.Steps, err = gatherSteps(ctx, r); err != nil {
+			return nil, err
+		}
 	}
 	for _, src := range r.Elsewhere {
 		om, err := model.Build(ctx, src, r.Spec)

@@ -136,6 +136,15 @@ func dump(d *doc.Document) string {
 					row(r, 0)
 				}
 			case *doc.Figure:
+				if bx := blk.Boxes; bx != nil {
+					fmt.Fprintf(&b, "[figure %s: boxes %d×%d, whole %s]\n", blk.Name, bx.Width, bx.Height, bx.Whole)
+					for i := range bx.Boxes {
+						box := &bx.Boxes[i]
+						fmt.Fprintf(&b, "  box %d,%d %d×%d %q leaf=%v %s\n", box.X, box.Y, box.W, box.H, box.Title, box.Leaf, box.PercentOf(bx.Whole))
+					}
+					fmt.Fprintf(&b, "  caption: %s\n", text(blk.Caption))
+					continue
+				}
 				fmt.Fprintf(&b, "[figure %s: x %q, y %q, log %v/%v]\n", blk.Name, text(blk.XLabel), text(blk.YLabel), blk.LogX, blk.LogY)
 				for _, s := range blk.Series {
 					pts := make([]string, len(s.Points))

@@ -20,6 +20,9 @@ type Input struct {
 	// Vars are the dimensions, in order (B, T); none for a program whose
 	// sizes are fixed.
 	Vars []string
+	// Least gives the least value a dimension's claims hold from, where
+	// it is not 1 (a block count whose last block stands apart: L ≥ 2).
+	Least map[string]int64
 	// Point holds the counts at one assignment of the dimensions; nil
 	// when no point was counted.
 	Point *PointCounts
@@ -34,6 +37,9 @@ type Input struct {
 	Elsewhere []Elsewhere
 	// Scale says how the candidates' figure draws its axes.
 	Scale Scale
+	// Step holds the program's training step; nil when none was asked
+	// for.
+	Step *StepInput
 }
 
 // Scale says how a figure of the candidates draws its axes.
@@ -116,6 +122,10 @@ type CallRow struct {
 	Share poly.Rat
 	// OwnPeak is the most the bytes it made weigh while it runs.
 	OwnPeak poly.Rat
+	// Fold says the row groups a fold's iterations, however many.
+	Fold bool
+	// Ops is the operations under the call.
+	Ops int
 }
 
 // CallBand is a run of operations, First to Last, of one top-level call
@@ -199,9 +209,11 @@ type CrossRows struct {
 	// Along is the dimension (T).
 	Along string
 	// Fixed are the other dimensions given a value; Free those left free,
-	// for every value ≥ 1 of which Segments are proven.
+	// for every value of which (from Least's, else 1) Segments are
+	// proven.
 	Fixed record.Point
 	Free  []string
+	Least map[string]int64
 	// Segments say which candidate holds the peak along Along, in order.
 	Segments []SegmentRow
 	// Confirmed are recordings made on both sides of each crossover.

@@ -42,6 +42,9 @@ type Content struct {
 	Elsewhere []Other
 	// Scale says how the candidates' figure draws its axes.
 	Scale Scale
+	// Steps are the program's training step under one remat or two, at
+	// the model's constants; none when no step was asked for.
+	Steps []StepContent
 }
 
 // Other is a model at other constants than the chapter's, of which the
@@ -66,6 +69,9 @@ func Build(c *Content) (*Input, error) {
 		return nil, fmt.Errorf("a chapter needs a model or a recording counted at a point")
 	}
 	in.Entry, in.Realization, in.Vars = h.Entry, h.Realization, h.Dims.Names()
+	if c.Model != nil {
+		in.Least = leastOf(c.Model)
+	}
 	in.Consts = nameValues(h.Consts)
 	if c.Counted != nil {
 		if c.Model != nil && constsString(c.Counted.Header.Consts) != constsString(h.Consts) {
@@ -98,6 +104,11 @@ func Build(c *Content) (*Input, error) {
 		common := nameCandidates(o.Model, cands)
 		in.Elsewhere = append(in.Elsewhere, Elsewhere{Consts: nameValues(o.Model.Header().Consts), Candidates: cands, Common: common, Cross: cross})
 	}
+	step, err := stepInput(c.Steps)
+	if err != nil {
+		return nil, err
+	}
+	in.Step = step
 	for _, chk := range c.Verified {
 		row := VerifyRow{Point: chk.Point}
 		if chk.Err != nil {
@@ -152,6 +163,21 @@ func ConfirmBase(m *model.Model, c *model.Crossovers, at record.Point) record.Po
 		}
 	}
 	return base
+}
+
+// leastOf returns the dimensions whose claims hold from a value above 1,
+// with that value; nil when there are none.
+func leastOf(m *model.Model) map[string]int64 {
+	var out map[string]int64
+	for _, d := range m.Domain() {
+		if d.Value > 1 {
+			if out == nil {
+				out = map[string]int64{}
+			}
+			out[d.Name] = d.Value
+		}
+	}
+	return out
 }
 
 func nameValues(cs []record.Const) []NameValue {
@@ -216,7 +242,8 @@ func pointCounts(rec *record.Recording) *PointCounts {
 	sortedByBytes(pc.LiveAtPeak)
 	for _, call := range c.Calls {
 		it := max(call.Iterations, 1)
-		pc.Calls = append(pc.Calls, CallRow{Path: call.Path, Iterations: it, Depth: call.Depth, Share: call.Share, OwnPeak: call.OwnPeak})
+		pc.Calls = append(pc.Calls, CallRow{Path: call.Path, Iterations: it, Depth: call.Depth, Share: call.Share, OwnPeak: call.OwnPeak,
+			Fold: call.Iterations > 0, Ops: call.Ops})
 	}
 	pc.Bands = callBands(rec)
 	return pc
@@ -302,7 +329,7 @@ func crossRowsIndexed(m *model.Model, cross *model.Crossovers, confirmed []model
 	if cross == nil {
 		return cands, nil, index
 	}
-	rows := &CrossRows{Along: cross.Dim, Unconfirmed: unconfirmed}
+	rows := &CrossRows{Along: cross.Dim, Unconfirmed: unconfirmed, Least: leastOf(m)}
 	for _, v := range m.Vars {
 		if v == cross.Dim {
 			continue

@@ -1,6 +1,9 @@
 package explain
 
 import (
+	"fmt"
+	"strings"
+
 	"memsym/doc"
 	"memsym/poly"
 )
@@ -23,6 +26,9 @@ func (w *writer) atPoint() doc.Section {
 	s.Blocks = append(s.Blocks, w.callsTable()...)
 	if len(pc.Live) > 0 {
 		s.Blocks = append(s.Blocks, w.liveFigure())
+	}
+	if f := w.callsFigure(); f != nil {
+		s.Blocks = append(s.Blocks, f)
 	}
 	return s
 }
@@ -216,4 +222,44 @@ func (w *writer) liveFigure() *doc.Figure {
 		f.Bands = append(f.Bands, doc.Band{From: poly.Int(int64(b.First)), To: poly.Int(int64(b.Last + 1)), Label: b.Name})
 	}
 	return f
+}
+
+// callsFigure is the figure of the calls as nested boxes, each call's box
+// coloured by its share of the peak with the share in per cent on its
+// header: the drawing memsym's page makes of the network. It is nil
+// without calls.
+func (w *writer) callsFigure() *doc.Figure {
+	in := w.in
+	pc := in.Point
+	if len(pc.Calls) < 2 {
+		return nil
+	}
+	calls := make([]doc.CallBox, len(pc.Calls))
+	for k, c := range pc.Calls {
+		calls[k] = doc.CallBox{Title: callTitle(c), Depth: c.Depth, Ops: c.Ops, Shared: true, Share: c.Share}
+	}
+	boxes := doc.CallBoxes(in.Entry, calls)
+	boxes.Whole = pc.Peak
+	caption := []any{"The calls of ", doc.Code(in.Entry), " as boxes, each inside its caller's and a fold's iterations in one box"}
+	if len(pc.At) > 0 {
+		caption = append(caption, ", at ", point(pc.At))
+	}
+	caption = append(caption, ". A box's colour is the call's share of the peak, ", bytesWords(pc.Peak),
+		", from pale (none) to dark (all of it), and its header gives that share in per cent.")
+	w.figure()
+	return &doc.Figure{Name: "calls", Caption: inlines(caption...), Boxes: boxes}
+}
+
+// callTitle names a call on its box: the last call of its path, and a
+// fold's iterations ("blocks ×6", "up"); the entry's own is "own
+// operations".
+func callTitle(c CallRow) string {
+	if c.Path == "" {
+		return "own operations"
+	}
+	name := c.Path[strings.LastIndexByte(c.Path, '.')+1:]
+	if c.Fold {
+		name += fmt.Sprintf(" ×%d", c.Iterations)
+	}
+	return name
 }

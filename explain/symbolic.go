@@ -56,7 +56,7 @@ func (w *writer) asPolynomials() doc.Section {
 func (w *writer) candidates() []doc.Block {
 	in := w.in
 	sym := in.Symbolic
-	dims := atLeastOne(in.Vars)
+	dims := atLeast(in.Least, in.Vars)
 	name := w.table()
 	found := []any{"Over the ", doc.Plural(sym.Ops, "operation", "operations"), ", the live bytes take ",
 		doc.Plural(sym.Distinct, "distinct polynomial", "distinct polynomials")}
@@ -124,7 +124,7 @@ func commonWords(c *BufferName) []any {
 func (w *writer) dominanceWords() []any {
 	in := w.in
 	sym := in.Symbolic
-	dims := atLeastOne(in.Vars)
+	dims := atLeast(in.Least, in.Vars)
 	n := sym.Kept
 	if len(sym.Undecided) == 0 {
 		if n == 2 {
@@ -160,7 +160,7 @@ func scopeWords(c *CrossRows) []any {
 		if len(out) > 0 {
 			out = append(out, " and ")
 		}
-		out = append(out, "for every ", atLeastOne(c.Free))
+		out = append(out, "for every ", atLeast(c.Least, c.Free))
 	}
 	return out
 }
@@ -176,7 +176,7 @@ func (w *writer) holders(cands []CandidateRow, c *CrossRows) []doc.Block {
 		if len(scope) > 0 {
 			intro = append(append(append(intro, ", "), scope...), ",")
 		}
-		intro = append(intro, " candidate ", seg.Holder+1, " holds the peak at every ", atLeastOne([]string{c.Along}), ".")
+		intro = append(intro, " candidate ", seg.Holder+1, " holds the peak at every ", atLeast(c.Least, []string{c.Along}), ".")
 		return []doc.Block{para(intro...)}
 	}
 	intro := []any{"Along ", doc.Math{doc.V(c.Along)}}
@@ -222,12 +222,12 @@ func (w *writer) holders(cands []CandidateRow, c *CrossRows) []doc.Block {
 		}
 		sentence = append(sentence, n)
 	}
-	sentence = append(sentence, " ", doc.Inflect(k, "holds", "hold"), " the peak at no ", atLeastOne([]string{c.Along}))
+	sentence = append(sentence, " ", doc.Inflect(k, "holds", "hold"), " the peak at no ", atLeast(c.Least, []string{c.Along}))
 	if len(c.Fixed) > 0 {
 		sentence = append(sentence, " at ", point(c.Fixed))
 	}
 	if len(c.Free) > 0 {
-		sentence = append(sentence, ", for any ", atLeastOne(c.Free))
+		sentence = append(sentence, ", for any ", atLeast(c.Least, c.Free))
 	}
 	sentence = append(sentence, "; ", doc.Inflect(k, "it is", "they are"), " kept because no other candidate is ", pick(undecided, "proven to be ", ""),
 		"at least ", doc.Inflect(k, "it", "either of them"), " at every point.")

@@ -97,16 +97,21 @@ func equals(name string, x int64) doc.Math {
 	return doc.Math{doc.V(name), doc.S("="), doc.NInt(x)}
 }
 
-// atLeastOne writes "B, T ≥ 1" as mathematics.
-func atLeastOne(names []string) doc.Math {
+// atLeast writes "B, T ≥ 1" as mathematics, each dimension from its least
+// value (1 unless least says otherwise): "B ≥ 1, L ≥ 2".
+func atLeast(least map[string]int64, names []string) doc.Math {
 	var m doc.Math
 	for i, n := range names {
 		if i > 0 {
 			m = append(m, doc.S(","))
 		}
 		m = append(m, doc.V(n))
+		lo := max(least[n], 1)
+		if i == len(names)-1 || max(least[names[i+1]], 1) != lo {
+			m = append(m, doc.S("≥"), doc.NInt(lo))
+		}
 	}
-	return append(m, doc.S("≥"), doc.NInt(1))
+	return m
 }
 
 // variables writes names as mathematics, joined as a reader does: B and T.

@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -58,6 +60,20 @@ func writePage(t *testing.T, m *model.Model, name string) string {
 	return "file://" + path
 }
 
+// writePageOf writes pg into a fresh directory and returns its URL.
+func writePageOf(t *testing.T, pg *Page, name string) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := pg.Render(&b); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), name+".html")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return "file://" + path
+}
+
 // shownRun is one random setting of the controls and what the page showed.
 type shownRun struct {
 	X      []string          `json:"x"`
@@ -78,8 +94,8 @@ func TestM4InChromium(t *testing.T) {
 			t.Parallel()
 			busy <- true
 			defer func() { <-busy }()
-			pg := newPage(t, p.Name)
-			url := writePage(t, pg.m, p.Name)
+			pg := newStepPage(t, p)
+			url := writePageOf(t, pg, p.Name)
 			start := time.Now()
 			dom, console := chromium(t, bin, fmt.Sprintf("%s#test=%d,%d", url, 1000+i, m4Runs))
 			elapsed := time.Since(start)
@@ -174,7 +190,45 @@ func expected(pg *Page, n *Numbers, a Assignment) map[string]string {
 			want["over-"+v] = strconv.FormatInt(n.Over[j], 10)
 		}
 	}
+	for i, s := range n.Steps {
+		stepExpected(want, fmt.Sprintf("step-%d-", i), pg.steps[i].Model, pg.steps[0].Model, s)
+	}
 	return want
+}
+
+// stepExpected adds the figures the page should show of one step, keyed
+// by prefix, from model.Step.Eval; first is the page's first step, whose
+// states and phases name the rows.
+func stepExpected(want map[string]string, prefix string, st, first *model.Step, n StepNumbers) {
+	t := n.Terms
+	for k, v := range map[string]poly.Rat{"params": t.Params, "states": t.States, "gradient": t.Gradient, "batch": t.Batch, "kept": t.Kept} {
+		want[prefix+k] = v.String()
+	}
+	for j := range first.StateParts {
+		want[fmt.Sprintf("%spart-%d", prefix, j)] = "–"
+		if j < len(t.StateParts) {
+			want[fmt.Sprintf("%spart-%d", prefix, j)] = t.StateParts[j].Bytes.String()
+		}
+	}
+	for _, ph := range first.Phases {
+		key := prefix + "phase-" + ph.Phase.String()
+		want[key], want[key+"-op"], want[key+"-where"] = "–", "–", ""
+		for _, p := range t.Phases {
+			if p.Phase == ph.Phase {
+				want[key], want[key+"-op"], want[key+"-where"] = p.Bytes.String(), strconv.Itoa(p.Op), StepLabel(st, p.ModelOp)
+			}
+		}
+	}
+	pk := t.Peak
+	want[prefix+"peak"], want[prefix+"peak-phase"], want[prefix+"peak-op"], want[prefix+"peak-where"] = pk.Bytes.String(), pk.Phase.String(), strconv.Itoa(pk.Op), StepLabel(st, pk.ModelOp)
+	for k, v := range map[string]poly.Rat{"params": pk.Terms.Params, "states": pk.Terms.States, "batch": pk.Terms.Batch, "gradient": pk.Terms.Gradient, "kept": pk.Terms.Kept, "own": pk.Terms.Own} {
+		want[prefix+"peak-"+k] = v.String()
+	}
+	want[prefix+"fit"] = "over the budget"
+	if n.Fits {
+		want[prefix+"fit"] = "within the budget"
+	}
+	want[prefix+"margin"] = n.Margin.String()
 }
 
 func compareShown(t *testing.T, where string, got, want map[string]string) {

@@ -37,6 +37,7 @@ type pageData struct {
 	Calls       []callData  `json:"calls"`
 	Net         *Network    `json:"net"`
 	Budgets     []int       `json:"budgets"` // GiB
+	Steps       []stepData  `json:"steps"`
 }
 
 type dimData struct {
@@ -187,6 +188,7 @@ func (pg *Page) data() *pageData {
 		d.Calls = append(d.Calls, callData{Title: c.Title(), Path: c.Path, Depth: c.Depth})
 	}
 	d.Curve = pg.curve()
+	d.Steps = pg.stepsData(t)
 	d.Polys = t.list
 	return d
 }

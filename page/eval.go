@@ -31,6 +31,8 @@ type Numbers struct {
 	// which the needs exceed the budget, the other dimensions as in At;
 	// 0 when there is none.
 	Over []int64
+	// Steps are the training steps' numbers, in the page's order.
+	Steps []StepNumbers
 }
 
 // At returns the page's numbers at a: the peak from the model itself
@@ -71,6 +73,9 @@ func (pg *Page) At(a Assignment) (*Numbers, error) {
 	}
 	for j := range m.Vars {
 		n.Over = append(n.Over, pg.over(a, j))
+	}
+	if n.Steps, err = pg.stepsAt(a); err != nil {
+		return nil, err
 	}
 	return n, nil
 }

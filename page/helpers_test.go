@@ -75,6 +75,59 @@ func newPage(t testing.TB, name string) *Page {
 	return pg
 }
 
+var (
+	stepMu sync.Mutex
+	steps  = map[string][]Step{}
+)
+
+// hasStep reports whether memsym models p's training step.
+func hasStep(p *programs.Program) bool { return p.StepRefusal() == "" }
+
+// stepsOf returns a bundled program's training step, stored and
+// recomputed, modelled at its default constants, built once per test
+// binary.
+func stepsOf(t testing.TB, name string) []Step {
+	t.Helper()
+	stepMu.Lock()
+	defer stepMu.Unlock()
+	if s, ok := steps[name]; ok {
+		return s
+	}
+	p, err := programs.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Step
+	for _, r := range []programs.Remat{programs.Store, programs.Recompute} {
+		sp, err := p.Step(programs.StepOptions{Remat: r})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := model.BuildStep(context.Background(), &source.Program{P: sp}, source.Spec{})
+		if err != nil {
+			t.Fatalf("%s, %s: %v", name, r, err)
+		}
+		out = append(out, Step{Name: r.String(), Model: st})
+	}
+	steps[name] = out
+	return out
+}
+
+// newStepPage returns the page of a bundled program with its training
+// step, stored and recomputed, when memsym models one; else its page.
+func newStepPage(t testing.TB, p *programs.Program) *Page {
+	t.Helper()
+	if !hasStep(p) {
+		return newPage(t, p.Name)
+	}
+	m, _ := buildModel(t, p.Name)
+	pg, err := New(m, Options{Steps: stepsOf(t, p.Name)})
+	if err != nil {
+		t.Fatalf("%s: %v", p.Name, err)
+	}
+	return pg
+}
+
 // recorded returns every group stored as recorded.
 func recorded(pg *Page) []StoredType {
 	types := make([]StoredType, len(pg.groups))

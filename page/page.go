@@ -26,6 +26,9 @@ type Options struct {
 	// Max gives some dimensions' largest value on the page; the others
 	// take DefaultMax.
 	Max map[string]int64
+	// Steps are training steps of the program to show beside the model,
+	// each with its terms, store and recompute; none for none.
+	Steps []Step
 }
 
 // DefaultMax is a dimension's largest value on the page when Options
@@ -77,6 +80,7 @@ type Page struct {
 	// outputsOther the result's bytes other than the parameters it
 	// returns.
 	inputsOther, outputsOther poly.Poly
+	steps                     []Step
 }
 
 // New makes the page of m.
@@ -86,7 +90,10 @@ func New(m *model.Model, opt Options) (*Page, error) {
 		// counts groups and calls from it.
 		return nil, fmt.Errorf("the page cannot yet draw a program whose %s counts blocks of operations: use memsym symbolic, eval or fit", d)
 	}
-	pg := &Page{m: m, title: opt.Title}
+	if err := checkSteps(m, opt.Steps); err != nil {
+		return nil, err
+	}
+	pg := &Page{m: m, title: opt.Title, steps: opt.Steps}
 	if pg.title == "" {
 		pg.title = m.Source
 	}
@@ -152,6 +159,9 @@ func (pg *Page) Calls() []Call { return pg.calls.calls }
 
 // Network returns the network's layout.
 func (pg *Page) Network() *Network { return pg.net }
+
+// Steps returns the training steps the page shows.
+func (pg *Page) Steps() []Step { return pg.steps }
 
 // Bands returns the bands drawn under the live bytes' curve.
 func (pg *Page) Bands() []Band { return pg.bands }

@@ -254,6 +254,51 @@
   const controls = el('div', { class: 'stack' }, [dimsCard, budgetCard]);
   page.append(el('div', { class: 'grid' }, [controls, numbersCard]));
 
+  // The training steps (with --step): each term from the step's own
+  // polynomials, side by side.
+  const STEP_TERMS = [['params', 'the parameters'], ['states', 'the optimizer’s states'], ['batch', 'the batch'],
+    ['gradient', 'the gradient, live there'], ['kept', 'kept for the backward, live there'], ['own', 'the phase’s own working memory']];
+  if (data.steps.length) {
+    const rows = [el('tr', {}, [el('th', { text: '' })].concat(data.steps.map(function (s) {
+      return el('th', { class: 'num', colspan: '2', text: s.name });
+    })))];
+    const stepRow = function (label, key, cls) {
+      const tds = [el('td', { text: label })];
+      data.steps.forEach(function (_, i) {
+        tds.push(el('td', { class: 'num' }, [figure('step-' + i + '-' + key)]), el('td', { class: 'approx' }, [figure('step-' + i + '-' + key + '-approx')]));
+      });
+      rows.push(el('tr', { class: cls || '' }, tds));
+    };
+    const stepWords = function (label, key, tag) {
+      const tds = [el('td', { text: label })];
+      data.steps.forEach(function (_, i) { tds.push(el('td', { colspan: '2' }, [figure('step-' + i + '-' + key, tag)])); });
+      rows.push(el('tr', {}, tds));
+    };
+    stepRow('the parameters', 'params');
+    stepRow('the optimizer’s states', 'states');
+    data.steps[0].parts.forEach(function (p, k) { stepRow('\u2003' + p.name, 'part-' + k); });
+    stepRow('the gradient', 'gradient');
+    stepRow('the batch', 'batch');
+    stepRow('kept for the backward', 'kept');
+    data.steps[0].phases.forEach(function (ph) {
+      stepRow('the ' + ph.phase + ' phase’s peak', 'phase-' + ph.phase);
+      stepWords('\u2003at operation', 'phase-' + ph.phase + '-op');
+      stepWords('', 'phase-' + ph.phase + '-where', 'code');
+    });
+    stepRow('the step’s peak', 'peak', 'peak');
+    stepWords('\u2003in the phase', 'peak-phase');
+    stepWords('\u2003at operation', 'peak-op');
+    stepWords('', 'peak-where', 'code');
+    for (const t of STEP_TERMS) stepRow('\u2003' + t[1], 'peak-' + t[0]);
+    stepWords('against the budget', 'fit');
+    stepRow('\u2003by', 'margin');
+    page.append(el('div', { class: 'card' }, [el('h2', { text: 'A training step: ' + data.steps.map(function (s) { return s.name; }).join(' and ') }),
+      el('table', { class: 'numbers' }, rows),
+      el('p', { class: 'note', text: 'Each step is counted from its own polynomials at the dimensions above (docs/step.md): the loop holds the parameters, ' +
+        'the optimizer’s states and the batch; each phase’s peak is the largest sum at its operations, the first operation reaching it, and the step’s peak the largest of them. ' +
+        'The six terms of the step’s peak sum to it. The stored types of the parameters’ groups below re-type the forward pass’s parameters only: each step keeps the types it was recorded in.' })]));
+  }
+
   // The curve.
   const CW = 1180, CH = 330, CL = 86, CR = 30, CT = 14, CB = 62;
   const curveSvg = svg('svg', { viewBox: '0 0 ' + CW + ' ' + CH, width: CW, height: CH, 'font-size': 11, role: 'img', 'aria-label': 'live bytes over the operations' });
@@ -341,11 +386,34 @@
       if (cmp(r.values[i], r.peak) === 0 && (r.holder < 0 || c.op < data.cands[r.holder].op)) r.holder = i;
     });
     r.needs = add(r.inputs, r.peak);
+    r.steps = data.steps.map(function (s) { return stepCount(s, x); });
     r.shares = data.calls.map(function (_, k) {
       if (r.holder < 0) return ZERO;
       const s = data.cands[r.holder].shares[k];
       return s < 0 ? ZERO : evalPoly(polys[s], x);
     });
+    return r;
+  }
+
+  // stepCount returns a step's terms at x: each phase's peak the largest of
+  // its sums, at the first operation reaching it; the step's peak the first
+  // of the phases' largest.
+  function stepCount(s, x) {
+    const v = function (k) { return evalPoly(polys[k], x); };
+    const r = { params: v(s.params), states: v(s.states), gradient: v(s.gradient), batch: v(s.batch), kept: v(s.kept),
+      parts: s.parts.map(function (p) { return v(p.bytes); }), phases: {}, peak: null };
+    for (const ph of s.phases) {
+      let best = -1, top = null;
+      ph.cands.forEach(function (c, i) {
+        const val = v(c[0]);
+        if (best < 0 || cmp(val, top) > 0) { best = i; top = val; }
+      });
+      const c = ph.cands[best];
+      const p = { phase: ph.phase, bytes: top, op: c[1], where: ph.labels[best],
+        terms: { params: r.params, states: r.states, batch: v(ph.batch), gradient: v(c[2]), kept: v(c[3]), own: v(c[4]) } };
+      r.phases[ph.phase] = p;
+      if (r.peak === null || cmp(p.bytes, r.peak.bytes) > 0) r.peak = p;
+    }
     return r;
   }
 
@@ -646,6 +714,30 @@
     });
     drawCurve(r);
     drawNetwork(r);
+    r.steps.forEach(function (st, i) {
+      const k = function (key, q) { put('step-' + i + '-' + key, exact(q)); put('step-' + i + '-' + key + '-approx', approx(q)); };
+      for (const t of ['params', 'states', 'gradient', 'batch', 'kept']) k(t, st[t]);
+      data.steps[0].parts.forEach(function (_, j) {
+        if (j < st.parts.length) k('part-' + j, st.parts[j]);
+        else { put('step-' + i + '-part-' + j, '–'); put('step-' + i + '-part-' + j + '-approx', ''); }
+      });
+      data.steps[0].phases.forEach(function (ph) {
+        const p = st.phases[ph.phase];
+        const key = 'phase-' + ph.phase;
+        if (!p) { put('step-' + i + '-' + key, '–'); put('step-' + i + '-' + key + '-approx', ''); put('step-' + i + '-' + key + '-op', '–'); put('step-' + i + '-' + key + '-where', ''); return; }
+        k(key, p.bytes);
+        put('step-' + i + '-' + key + '-op', String(p.op));
+        put('step-' + i + '-' + key + '-where', p.where);
+      });
+      k('peak', st.peak.bytes);
+      put('step-' + i + '-peak-phase', st.peak.phase);
+      put('step-' + i + '-peak-op', String(st.peak.op));
+      put('step-' + i + '-peak-where', st.peak.where);
+      for (const t of STEP_TERMS) k('peak-' + t[0], st.peak.terms[t[0]]);
+      const over = cmp(st.peak.bytes, state.budget) > 0;
+      put('step-' + i + '-fit', over ? 'over the budget' : 'within the budget');
+      k('margin', over ? sub(st.peak.bytes, state.budget) : sub(state.budget, st.peak.bytes));
+    });
   }
   // Controls schedule an update; several changes at once make one.
   let pending = false;

@@ -3,22 +3,20 @@ package page
 import (
 	"bytes"
 	"context"
-	"encoding/xml"
 	"fmt"
-	"io"
 	"math/big"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"memsym/count"
-	"memsym/internal/tooltest"
+	"memsym/doc"
 	"memsym/model"
 	"memsym/poly"
+	"memsym/programs"
 	"memsym/record"
 )
 
@@ -355,7 +353,7 @@ func TestNetworkLayout(t *testing.T) {
 			t.Errorf("%s: a call has two boxes", p.Name)
 		}
 		inside := func(in, out Box) bool {
-			return in.X >= out.X && in.Y >= out.Y+netHead && in.X+in.W <= out.X+out.W && in.Y+in.H <= out.Y+out.H
+			return in.X >= out.X && in.Y >= out.Y+doc.BoxHead && in.X+in.W <= out.X+out.W && in.Y+in.H <= out.Y+out.H
 		}
 		for k, c := range calls {
 			b, ok := byCall[k]
@@ -384,50 +382,9 @@ func TestNetworkLayout(t *testing.T) {
 				}
 			}
 		}
-		if net.W > netMaxW {
-			t.Errorf("%s: the network is %d px wide, above %d", p.Name, net.W, netMaxW)
+		if net.W > doc.BoxesMaxW {
+			t.Errorf("%s: the network is %d px wide, above %d", p.Name, net.W, doc.BoxesMaxW)
 		}
-	}
-}
-
-// The network as SVG is well-formed XML with one share per call, and as
-// TikZ it compiles.
-func TestNetworkDrawings(t *testing.T) {
-	m, src := buildModel(t, "gpt-course")
-	at := src.Default()
-	svg, err := NetworkSVG(m, at)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := xml.NewDecoder(bytes.NewReader(svg))
-	for {
-		if _, err := d.Token(); err == io.EOF {
-			break
-		} else if err != nil {
-			t.Fatalf("the SVG is not well-formed: %v", err)
-		}
-	}
-	// At B = 2, T = 16 (D = 64, L = 2) the peak is 149 504 bytes, of which
-	// the blocks made 147 456 (memsym memory's calls' table).
-	if !bytes.Contains(svg, []byte(">blocks ×2</text>")) || !bytes.Contains(svg, []byte(">98.6%</text>")) {
-		t.Errorf("the SVG does not show blocks ×2 at 98.6%%:\n%s", svg)
-	}
-	tikz, err := NetworkTikZ(m, at)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Contains(tikz, []byte(`blocks $\times$2`)) || !bytes.Contains(tikz, []byte(`98.6\%`)) {
-		t.Errorf("the TikZ does not show blocks ×2 at 98.6%%:\n%s", tikz)
-	}
-	pdflatex := tooltest.Need(t, "pdflatex", "the network's TikZ is not compiled")
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "net.tex"), tikz, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(pdflatex, "-interaction=nonstopmode", "-halt-on-error", "net.tex")
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("pdflatex: %v\n%s", err, out)
 	}
 }
 
@@ -495,4 +452,91 @@ func firstOver(f *model.Fit) int64 {
 		return f.Largest + 1
 	}
 	return 0
+}
+
+// With --step, the page's step numbers at a point are those of the step
+// recorded there afresh, stored and recomputed: every term, each phase's
+// peak and its operation, the step's peak and its six terms, which sum to
+// it; and the budget's verdict is the peak's against it.
+func TestStepsAgainstRecording(t *testing.T) {
+	for _, p := range modelled() {
+		if !hasStep(p) || testing.Short() && p.Name == "synthetic" {
+			continue
+		}
+		pg := newStepPage(t, p)
+		_, src := buildModel(t, p.Name)
+		for _, pt := range []record.Point{src.Default(), pg.m.CheckPoints()[0]} {
+			at := pointValues(pg.m, pt)
+			for k, s := range pg.Steps() {
+				var opts programs.StepOptions
+				if s.Name == "recompute" {
+					opts.Remat = programs.Recompute
+				}
+				pr, err := model.RecordStepAt(p, pt.Map(), nil, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := pr.Count
+				budget := want.Peak.Terms.Sum()
+				n, err := pg.At(Assignment{At: at, Types: recorded(pg), Budget: budget})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := n.Steps[k]
+				name := fmt.Sprintf("%s at %s, %s", p.Name, pt, s.Name)
+				tm := got.Terms
+				for _, x := range []struct {
+					what      string
+					got, want poly.Rat
+				}{{"parameters", tm.Params, want.Params}, {"states", tm.States, want.States}, {"gradient", tm.Gradient, want.Gradient},
+					{"batch", tm.Batch, want.Batch}, {"kept", tm.Kept, want.Kept}, {"the step's peak", tm.Peak.Bytes, want.Peak.Terms.Sum()},
+					{"the step's peak's terms", tm.Peak.Terms.Sum(), want.Peak.Terms.Sum()}} {
+					if !x.got.Equal(x.want) {
+						t.Errorf("%s: %s %s, recorded %s", name, x.what, x.got, x.want)
+					}
+				}
+				if tm.Peak.Op != want.Peak.Op || tm.Peak.Phase != want.Peak.Phase || len(tm.Phases) != len(want.Phases) {
+					t.Errorf("%s: the step's peak at operation %d in the %s phase, recorded %d in the %s", name, tm.Peak.Op, tm.Peak.Phase, want.Peak.Op, want.Peak.Phase)
+				}
+				for i := range tm.Phases {
+					if i < len(want.Phases) && (tm.Phases[i].Op != want.Phases[i].Op || !tm.Phases[i].Bytes.Equal(want.Phases[i].Terms.Sum())) {
+						t.Errorf("%s: the %s phase's peak %s at %d, recorded %s at %d", name, tm.Phases[i].Phase, tm.Phases[i].Bytes, tm.Phases[i].Op, want.Phases[i].Terms.Sum(), want.Phases[i].Op)
+					}
+				}
+				if !got.Fits || !got.Margin.IsZero() {
+					t.Errorf("%s: a budget of exactly the step's peak: fits %v by %s", name, got.Fits, got.Margin)
+				}
+			}
+		}
+	}
+}
+
+// A page refuses a step of other dimensions than its model's.
+func TestStepOfAnotherProgram(t *testing.T) {
+	m, _ := buildModel(t, "mlp-width")
+	_, err := New(m, Options{Steps: stepsOf(t, "gpt-course")})
+	if err == nil || !strings.Contains(err.Error(), "a page shows one program") {
+		t.Errorf("a page of mlp-width with gpt-course's step: %v", err)
+	}
+}
+
+// The course GPT's page with its step stays small, and is the same at
+// every rendering.
+func TestStepPageSize(t *testing.T) {
+	p, _ := programs.Lookup("gpt-course")
+	pg := newStepPage(t, p)
+	var a, b bytes.Buffer
+	if err := pg.Render(&a); err != nil {
+		t.Fatal(err)
+	}
+	if err := pg.Render(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Errorf("two renderings of the page with steps differ")
+	}
+	if a.Len() > 300<<10 {
+		t.Errorf("the course GPT's page with its step is %d bytes, over 300 KB", a.Len())
+	}
+	t.Logf("the course GPT's page with its step, stored and recomputed: %d bytes", a.Len())
 }

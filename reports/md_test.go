@@ -73,8 +73,8 @@ func TestMarkdownTablesAreTables(t *testing.T) {
 			t.Errorf("table %d: %v columns and rows, want %v", i+1, got[i], want[i])
 		}
 	}
-	if strings.Join(images, " ") != "chapter13-live.svg chapter13-candidates.svg" {
-		t.Errorf("images %v, want chapter13-live.svg and chapter13-candidates.svg", images)
+	if strings.Join(images, " ") != "chapter13-live.svg chapter13-calls.svg chapter13-candidates.svg" {
+		t.Errorf("images %v, want chapter13-live.svg, chapter13-calls.svg and chapter13-candidates.svg", images)
 	}
 }
 
@@ -106,7 +106,7 @@ func TestSVGWellFormed(t *testing.T) {
 	for _, f := range figs {
 		svg := figureSVG(f)
 		dec := xml.NewDecoder(bytes.NewReader(svg))
-		lines := 0
+		lines, rects := 0, 0
 		for {
 			tok, err := dec.Token()
 			if err == io.EOF {
@@ -118,9 +118,33 @@ func TestSVGWellFormed(t *testing.T) {
 			if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "polyline" {
 				lines++
 			}
+			if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "rect" {
+				rects++
+			}
+		}
+		if f.Boxes != nil && rects != len(f.Boxes.Boxes) {
+			t.Errorf("%s.svg: %d rectangles for %d boxes", f.Name, rects, len(f.Boxes.Boxes))
 		}
 		if lines != len(f.Series) {
 			t.Errorf("%s.svg: %d polylines for %d series", f.Name, lines, len(f.Series))
+		}
+	}
+}
+
+// The Markdown's figure of the calls is an SVG file beside it, each box's
+// title and per cent on its header.
+func TestMarkdownCallsFigure(t *testing.T) {
+	dir, _ := render(t, "md", chapter(t))
+	md := string(read(t, dir, "chapter13.md"))
+	if !strings.Contains(md, "](chapter13-calls.svg)") {
+		t.Errorf("the Markdown does not show chapter13-calls.svg:\n%s", md)
+	}
+	svg := string(read(t, dir, "chapter13-calls.svg"))
+	// At B = 2, T = 16 the peak is 149 504 bytes, of which the blocks made
+	// 147 456 and blocks.ff.up 131 072 (memsym memory's calls' table).
+	for _, want := range []string{">GPT.apply</text>", ">blocks ×2</text>", ">98.6%</text>", ">up</text>", ">87.7%</text>", ">own operations</text>", ">1.4%</text>"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("chapter13-calls.svg lacks %q", want)
 		}
 	}
 }
@@ -149,7 +173,7 @@ func TestHTMLPage(t *testing.T) {
 			t.Errorf("%d of %s in the page, want %d", got, c.what, c.n)
 		}
 	}
-	for _, want := range []string{"<!DOCTYPE html>", "<code>GPT.apply</code>", "48 · B · T² + 1024 · B · T + 8 · T²", "149\u202f504", "<em>T</em> = 75", "\u2003\u2003<code>blocks.ln1</code>", "<strong>the peak: the sum of the unindented shares</strong>", `content="` + writtenBy + `"`, "</html>"} {
+	for _, want := range []string{"<!DOCTYPE html>", "<code>GPT.apply</code>", "48 · B · T² + 1024 · B · T + 8 · T²", "149\u202f504", "<em>T</em> = 75", "\u2003\u2003<code>blocks.ln1</code>", "<strong>the peak: the sum of the unindented shares</strong>", ">blocks ×2</text>", ">98.6%</text>", `content="` + writtenBy + `"`, "</html>"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q", want)
 		}

@@ -19,6 +19,10 @@ const (
 // side with room, the legend below the plot where it hides nothing, and
 // its caption below, kept on the figure's page.
 func (d *pdfDoc) figure(f *doc.Figure) {
+	if f.Boxes != nil {
+		d.boxesFigure(f)
+		return
+	}
 	d.figures++
 	p := layout(f)
 	small := font{sans, "", figPt}

@@ -137,10 +137,10 @@ func TestRenderFiles(t *testing.T) {
 	for _, o := range []Options{{}, {Stem: "gpt"}} {
 		stem := o.stem()
 		for format, want := range map[string][]string{
-			"md":   {stem + "-candidates.svg", stem + "-live.svg", stem + ".md"},
+			"md":   {stem + "-calls.svg", stem + "-candidates.svg", stem + "-live.svg", stem + ".md"},
 			"html": {stem + ".html"},
 			"pdf":  {stem + ".pdf"},
-			"tikz": {stem + "-candidates.tex", stem + "-formulas.tex", stem + "-live.tex", stem + "-tikz.tex"},
+			"tikz": {stem + "-calls.tex", stem + "-candidates.tex", stem + "-formulas.tex", stem + "-live.tex", stem + "-tikz.tex"},
 		} {
 			dir, names := renderWith(t, format, chapter(t), o)
 			if !reflect.DeepEqual(names, want) {
@@ -201,7 +201,7 @@ func TestRenderFailsCleanly(t *testing.T) {
 	for _, e := range entries {
 		switch e.Name() {
 		case "chapter13.md":
-		case "chapter13-candidates.svg", "chapter13-live.svg":
+		case "chapter13-calls.svg", "chapter13-candidates.svg", "chapter13-live.svg":
 			// Renamed before the failure: whole files, which is allowed;
 			// check they are whole.
 			if b := read(t, dir, e.Name()); len(b) == 0 {

@@ -25,6 +25,9 @@ const (
 
 // figureSVG draws f as a standalone SVG image.
 func figureSVG(f *doc.Figure) []byte {
+	if f.Boxes != nil {
+		return boxesSVG(f)
+	}
 	p := layout(f)
 	var b bytes.Buffer
 	px := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }

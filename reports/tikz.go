@@ -43,6 +43,9 @@ const standaloneWidth = "246pt"
 // \documentclass, with pgfplots loaded) it is the picture alone. Every
 // coordinate is the exact value, printed as an integer or a decimal.
 func tikzFigure(f *doc.Figure, o Options) []byte {
+	if f.Boxes != nil {
+		return tikzBoxes(f, o)
+	}
 	p := layout(f)
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%% %s\n", texComment(doc.PlainText(f.Caption, " ")))

@@ -47,6 +47,7 @@ func TestTikZCompiles(t *testing.T) {
 		want []string
 	}{
 		{"chapter13-live.tex", []string{"peak, operation 19", "operation", "live bytes (KiB)", "blocks[0]"}},
+		{"chapter13-calls.tex", []string{"GPT.apply", "own operations", "1.4%", "blocks ×2", "98.6%", "up", "87.7%"}},
 		{"chapter13-candidates.tex", []string{"T = 75", "counted", "4608BT+8T2", "1 MiB", "grid"}},
 		{"chapter13-tikz.tex", []string{"13 Memory: what GPT.apply needs", "149 504", "48BT2+1 024BT+8T2", "Figure 13.2"}},
 	} {
@@ -114,7 +115,7 @@ func TestTikZInTwoColumnPaper(t *testing.T) {
 		}
 		body.WriteString(`\input{` + p.prefix + `/chapter13-formulas}` + "\n")
 		body.WriteString(`The peak of \texttt{` + p.name + `} at its point is \` + p.prefix + `PeakAtPoint~bytes, and what it needs is $\` + p.prefix + `Needs$ bytes; its peak crosses over at $T = \` + p.prefix + `CrossoverA$.` + "\n")
-		for _, fig := range []string{"live", "candidates"} {
+		for _, fig := range []string{"live", "calls", "candidates"} {
 			body.WriteString(`\begin{figure}` + "\n" + `\centering` + "\n" + `\input{` + p.prefix + `/chapter13-` + fig + `}` + "\n" + `\caption{` + p.name + ` ` + fig + `}` + "\n" + `\end{figure}` + "\n")
 		}
 		body.WriteString(`\clearpage` + "\n")

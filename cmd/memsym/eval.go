@@ -20,7 +20,7 @@ func init() {
 	})
 }
 
-const evalUsage = `--at B=8,T=4096 | --along T [--at B=8] [--units iec|si|bytes] [--json] [source flags] [R1.jsonl ...]
+const evalUsage = `--at B=8,T=4096 [--step [--remat store|recompute|both]] | --along T [--at B=8] [--units iec|si|bytes] [--json] [source flags] [R1.jsonl ...]
 
 Builds the symbolic model as memsym symbolic does, then evaluates it from
 its polynomials alone; nothing more is recorded.
@@ -29,6 +29,12 @@ With --at giving every dimension a value: the parameters, inputs, outputs,
 each kept peak candidate, the peak and the candidate that holds it (the
 first operation whose live bytes reach it, as in a recording) and the
 needs (the inputs and the peak), each in bytes with its polynomial.
+
+With --step, a training step's terms at --at (docs/step.md), of recordings
+of a step or of a bundled program's step under --remat (both: side by
+side), --optimizer and --types: the parameters, the optimizer's states, the
+gradient, the batch, what the forward keeps for the backward, each phase's
+peak and the step's, whose terms sum to it, and the step's peak's formula.
 
 With --along DIM: the peak along DIM as one table of pieces, from–to, the
 candidate holding the peak there and the peak's and the needs' polynomials
@@ -47,8 +53,22 @@ func evalCmd(stdout, stderr io.Writer, args []string) error {
 	along := fs.String("along", "", "the `dimension` to follow the peak along, piece by piece")
 	units := addUnits(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
+	var step stepFlags
+	step.registerStep(fs, "the terms of a training step at --at: the parameters, the optimizer's states, the gradient, the batch, what the forward keeps, each phase's peak and the step's (docs/step.md)")
 	files, err := parseFlags(fs, args)
 	if err != nil {
+		return err
+	}
+	if step.step {
+		if *along != "" {
+			return usagef("--along goes without --step: eval --step gives the step's terms at --at")
+		}
+		if len(at) == 0 {
+			return usagef("eval --step needs --at B=N,T=N, a value for each dimension")
+		}
+		return evalStep(stdout, stderr, &step, &sf, files, at, *units, *asJSON)
+	}
+	if err := step.check(false); err != nil {
 		return err
 	}
 	if *along == "" && len(at) == 0 {
@@ -195,7 +215,7 @@ func piecewiseText(m *model.Model, pw *model.Piecewise, cov []model.Coverage) st
 		where = append(where, "at "+pw.Fixed.String())
 	}
 	if len(pw.Free) > 0 {
-		where = append(where, "for every "+strings.Join(pw.Free, ", ")+" ≥ 1")
+		where = append(where, "for every "+m.AtLeast(pw.Free))
 	}
 	ctx := ""
 	if len(where) > 0 {
@@ -217,7 +237,7 @@ func piecewiseText(m *model.Model, pw *model.Piecewise, cov []model.Coverage) st
 	}
 	covered := m.Covered(cov)
 	if len(covered) > 0 {
-		fmt.Fprintf(&b, "never holding the peak alone, proven for every %s ≥ 1:\n", strings.Join(m.Vars, ", "))
+		fmt.Fprintf(&b, "never holding the peak alone, proven for %s:\n", m.DomainString())
 		for _, c := range covered {
 			fmt.Fprintf(&b, "  %s, %s: %s\n", m.Where(m.Cands[c.Cand].Op), m.Cands[c.Cand].Poly, coverageProof(m, c))
 		}

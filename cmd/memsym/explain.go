@@ -25,7 +25,7 @@ func init() {
 	})
 }
 
-const explainUsage = `-o DIR [--format md,html,pdf,tikz] [--at B=2,T=16] [--along T] [--other-consts D=384] [source flags] [R1.jsonl ...]
+const explainUsage = `-o DIR [--format md,html,pdf,tikz] [--at B=2,T=16] [--along T] [--other-consts D=384] [--step [--remat both]] [source flags] [R1.jsonl ...]
 
 Writes chapter 13 of a program's explanation: what is counted, the counts at
 one point (with --at, or a bundled program's own point), the memory model as
@@ -33,6 +33,13 @@ polynomials with where each candidate holds the peak, confirmed by recordings
 on both sides of each crossover, the crossovers at other constants, and how
 it was checked. Every number is at one set of constants, --const's (or the
 program's defaults); --other-consts adds the crossovers at another set.
+
+With --step (a bundled program), a section on its training step: the
+parameters, the optimizer's states, the gradient, the batch, what the
+forward keeps, each phase's peak and the step's with its terms, at the
+point and as polynomials, store and recompute side by side with --remat
+both, where the kept activations outweigh the states, and the analytic
+estimates (the 14P rule, Korthikanti et al.) beside the exact terms.
 
 The files are named STEM.md, STEM.html, STEM.pdf, STEM-tikz.tex,
 STEM-formulas.tex and STEM-FIGURE.svg/.tex (--name sets STEM, chapter13 by
@@ -57,8 +64,13 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 	name := fs.String("name", reports.DefaultStem, "the `stem` of the files' names")
 	texPrefix := fs.String("tex-prefix", reports.DefaultTeXPrefix, "the `prefix` of the LaTeX macros' names, letters alone")
 	scale := fs.String("scale", "auto", "the candidates' figure's axes: `auto`, linear or log")
+	var step stepFlags
+	step.registerStep(fs, "add a section on the program's training step (a bundled program's): its terms at the point and as polynomials, store and recompute with --remat both, and the analytic estimates beside them (docs/step.md)")
 	files, err := parseFlags(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := step.check(false); err != nil {
 		return err
 	}
 	if *out == "" {
@@ -109,6 +121,14 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	defer src.Close()
 	r := &explain.Request{Source: src, Spec: spec, Along: *along, Verify: n, Confirm: *confirm, Scale: sc, At: at.point()}
+	if step.step {
+		if sf.program == "" {
+			return usagef("--step records a bundled program's training step: use it with --program")
+		}
+		if r.Step, err = step.options(); err != nil {
+			return err
+		}
+	}
 	switch {
 	case sf.program != "":
 		r.Program = sf.program
@@ -160,7 +180,7 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 		written = append(written, names...)
 	}
 	if wantPage {
-		if written, err = writeExplainPage(written, content.Model, *out, *name, r.Program, r.At); err != nil {
+		if written, err = writeExplainPage(written, content.Model, *out, *name, r.Program, r.At, content.Steps); err != nil {
 			return err
 		}
 	}
@@ -177,6 +197,13 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 	for _, c := range content.Verified {
 		if c.Err != nil {
 			return fmt.Errorf("the model does not hold at %s: %s", c.Point, oneLine(c.Err))
+		}
+	}
+	for _, st := range content.Steps {
+		for _, c := range st.Verified {
+			if c.Err != nil {
+				return fmt.Errorf("the model of the step (%s) does not hold at %s: %s", st.Options.Remat, c.Point, oneLine(c.Err))
+			}
 		}
 	}
 	if bad := contradictions(in); bad > 0 {
@@ -231,6 +258,18 @@ func contradictions(in *explain.Input) int {
 	}
 	for _, e := range in.Elsewhere {
 		count(e.Cross)
+	}
+	if in.Step != nil {
+		for _, c := range in.Step.Columns {
+			if c.Symbolic == nil || c.Symbolic.Cross == nil {
+				continue
+			}
+			for _, k := range c.Symbolic.Cross.Confirmed {
+				if k.Refused == "" && !k.OK() {
+					bad++
+				}
+			}
+		}
 	}
 	return bad
 }

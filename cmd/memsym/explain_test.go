@@ -46,12 +46,12 @@ func TestExplainCourseGPT(t *testing.T) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	want := []string{"chapter13-candidates.svg", "chapter13-candidates.tex", "chapter13-formulas.tex", "chapter13-live.svg",
+	want := []string{"chapter13-calls.svg", "chapter13-calls.tex", "chapter13-candidates.svg", "chapter13-candidates.tex", "chapter13-formulas.tex", "chapter13-live.svg",
 		"chapter13-live.tex", "chapter13-tikz.tex", "chapter13.html", "chapter13.md", "chapter13.pdf"}
 	if strings.Join(names, " ") != strings.Join(want, " ") {
 		t.Errorf("wrote %v, want %v", names, want)
 	}
-	if out != "memsym explain: wrote 9 files into "+dir+": "+strings.Join(want, ", ")+"\n" {
+	if out != "memsym explain: wrote 11 files into "+dir+": "+strings.Join(want, ", ")+"\n" {
 		t.Errorf("the summary: %q", out)
 	}
 	if !bytes.HasPrefix(files["chapter13.pdf"], []byte("%PDF-")) {
@@ -117,8 +117,8 @@ func TestExplainLlama(t *testing.T) {
 	dir := t.TempDir()
 	mustRunCLI(t, "explain", "--program", "llama2-7b-block", "-o", dir, "--format", "md")
 	files := readDir(t, dir)
-	if len(files) != 3 || files["chapter13.md"] == nil {
-		t.Errorf("--format md wrote %d files, want chapter13.md and its two figures", len(files))
+	if len(files) != 4 || files["chapter13.md"] == nil {
+		t.Errorf("--format md wrote %d files, want chapter13.md and its three figures", len(files))
 	}
 	md := plainThinSpaces(files["chapter13.md"])
 	for _, want := range []string{
@@ -161,7 +161,7 @@ func TestExplainNameAndStale(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := mustRunCLI(t, "explain", "--program", "mlp-width", "-o", dir, "--name", "mlp", "--format", "md")
-	if !strings.Contains(out, "memsym explain: removed 6 files an earlier run wrote and this one did not: mlp-candidates.tex, mlp-formulas.tex, mlp-live.tex, mlp-tikz.tex, mlp.html, mlp.pdf\n") {
+	if !strings.Contains(out, "memsym explain: removed 7 files an earlier run wrote and this one did not: mlp-calls.tex, mlp-candidates.tex, mlp-formulas.tex, mlp-live.tex, mlp-tikz.tex, mlp.html, mlp.pdf\n") {
 		t.Errorf("the second run's summary: %q", out)
 	}
 	left := readDir(t, dir)
@@ -170,7 +170,7 @@ func TestExplainNameAndStale(t *testing.T) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	if got := strings.Join(names, " "); got != "mlp-candidates.svg mlp-live.svg mlp-notes.tex mlp.md" {
+	if got := strings.Join(names, " "); got != "mlp-calls.svg mlp-candidates.svg mlp-live.svg mlp-notes.tex mlp.md" {
 		t.Errorf("left %s", got)
 	}
 }

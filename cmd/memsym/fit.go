@@ -19,7 +19,7 @@ func init() {
 	})
 }
 
-const fitUsage = `--budget 80GiB[,40GiB,...] --along T [--at B=8] [--confirm] [--units iec|si|bytes] [--json] [source flags] [R1.jsonl ...]
+const fitUsage = `--budget 80GiB[,40GiB,...] --along T [--at B=8] [--step [--remat store|recompute|both]] [--confirm] [--units iec|si|bytes] [--json] [source flags] [R1.jsonl ...]
 
 Builds the symbolic model as memsym symbolic does, then finds, for each
 budget, the largest T whose needs (the inputs and the peak) are at most the
@@ -35,6 +35,13 @@ A budget is a number of bytes, perhaps with a unit: 80GiB (powers of
 at each answer and one past it (with --program or --recorder) and checks
 that the recorded needs are the model's and fall on the predicted side of
 the budget.
+
+With --step, the largest T whose training step's peak fits each budget
+(docs/step.md): the step's peak holds the parameters, the optimizer's
+states and the batch with what is live, so nothing is added to it. The step
+is a bundled program's under --remat (both: one table each), --optimizer
+and --types, or the recordings' own; --confirm records the step at each
+answer and one past it and counts its peak.
 `
 
 func fitCmd(stdout, stderr io.Writer, args []string) error {
@@ -49,6 +56,8 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 	confirm := fs.Bool("confirm", false, "record at each answer and one past it, and check the needs")
 	units := addUnits(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
+	var step stepFlags
+	step.registerStep(fs, "fit a training step: the largest value whose step's peak (the parameters, the optimizer's states, the batch and what is live) fits the budget (docs/step.md)")
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -63,21 +72,21 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 	if *confirm && len(files) > 0 {
 		return usagef("--confirm records new points: use it with --program or --recorder")
 	}
+	if step.step {
+		return fitStep(stdout, stderr, &step, &sf, files, budgets, *along, at, *confirm, *asJSON, *units)
+	}
+	if err := step.check(false); err != nil {
+		return err
+	}
 	m, src, err := buildModel(&sf, files, stderr)
 	defer src.Close()
 	if err != nil {
 		return err
 	}
-	if !contains(m.Vars, *along) {
-		if len(m.Vars) == 0 {
-			return usagef("--along %s: the program has no dimensions", *along)
-		}
-		return usagef("--along %s: no dimension %s (the dimensions are %s)", *along, *along, strings.Join(m.Vars, ", "))
+	if err := checkAlong(m, *along, at); err != nil {
+		return err
 	}
 	fixed := at.values()
-	if _, err := m.Line(*along, fixed); err != nil {
-		return usagef("%s: %v", strings.TrimSpace("--at "+at.String()), err)
-	}
 	var fits []*model.Fit
 	var checks [][]model.FitCheck
 	bad := 0
@@ -119,7 +128,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 	} else {
 		io.WriteString(stdout, fitText(m, fits, *units))
 		for i := range checks {
-			io.WriteString(stdout, fitConfirmText(fits[i], checks[i], *units))
+			io.WriteString(stdout, fitConfirmText(fits[i], checks[i], fitNeeds, *units))
 		}
 	}
 	if bad > 0 {
@@ -150,40 +159,92 @@ func parseBudgets(args []string) ([]poly.Rat, error) {
 // table cannot say: budgets no value or every value fits, values below an
 // answer that do not fit.
 func fitText(m *model.Model, fits []*model.Fit, units doc.Units) string {
-	var b strings.Builder
+	var answers []fitAnswer
+	for _, f := range fits {
+		a := fitAnswer{f: f}
+		if f.At != nil {
+			a.at = &f.At.Needs
+		}
+		if f.Past != nil {
+			a.past = &f.Past.Needs
+			if f.Past.Holder >= 0 {
+				a.binds = m.Cands[f.Past.Holder].Op
+				a.where = m.Where(a.binds)
+			}
+		}
+		answers = append(answers, a)
+	}
 	f0 := fits[0]
-	dim := f0.Along
 	at := ""
 	if len(f0.Fixed) > 0 {
 		at = " at " + f0.Fixed.String()
 	}
-	fmt.Fprintf(&b, "memsym fit: %s, along %s%s: the largest %s whose needs (the inputs and the peak) fit the budget:\n", entryName(m.Header()), dim, at, dim)
-	rows := [][]string{{"  budget", "largest " + dim, "needs at " + dim, "", "needs at " + dim + " + 1", "", "binds"}}
+	title := fmt.Sprintf("memsym fit: %s, along %s%s: the largest %s whose needs (the inputs and the peak) fit the budget:", entryName(m.Header()), f0.Along, at, f0.Along)
+	return fitTable(title, answers, fitNeeds, units)
+}
+
+// fitAnswer is one budget's answer as a table row says it: the fit, the
+// needs at the answer and one past it, and the operation (in the model's
+// recordings, 0 for none) of what holds the peak one past it, named by
+// where.
+type fitAnswer struct {
+	f         *model.Fit
+	at, past  *poly.Rat
+	binds     int
+	where     string
+	bindsNote string // said after where, such as "in the backward phase"
+}
+
+// fitWords say what is fitted: the needs, or a step's peak.
+type fitWords struct {
+	what  string // "needs", as a table's heading says it
+	needs string // "needs", as a point does
+	grow  string // "the needs do not grow"
+	bumpy string // "the needs are not monotone"
+}
+
+var (
+	fitNeeds     = fitWords{what: "needs", needs: "needs", grow: "the needs do not grow", bumpy: "the needs are not monotone"}
+	fitStepWords = fitWords{what: "step's peak", needs: "peaks at", grow: "the step's peak does not grow", bumpy: "the step's peak is not monotone"}
+)
+
+// fitTable writes the answers under title as fitText says.
+func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) string {
+	var b strings.Builder
+	dim := answers[0].f.Along
+	fmt.Fprintf(&b, "%s\n", title)
+	rows := [][]string{{"  budget", "largest " + dim, w.what + " at " + dim, "", w.what + " at " + dim + " + 1", "", "binds"}}
 	var ops []int
+	var wheres []string
 	var notes []string
 	everySmaller := true
-	for _, f := range fits {
+	for _, a := range answers {
+		f := a.f
 		budget := budgetName(f.Budget, units)
 		row := []string{"  " + budget}
 		switch f.Kind {
 		case model.FitsUpTo:
 			row = append(row, fmt.Sprint(f.Largest))
-			row = append(row, doc.Decimal(f.At.Needs)+" bytes", approxCell(f.At.Needs, units))
-			row = append(row, doc.Decimal(f.Past.Needs)+" bytes", approxCell(f.Past.Needs, units))
-			row = append(row, fmt.Sprintf("operation %d", m.Cands[f.Past.Holder].Op))
-			ops = appendOp(ops, m.Cands[f.Past.Holder].Op)
+			row = append(row, doc.Decimal(*a.at)+" bytes", approxCell(*a.at, units))
+			row = append(row, doc.Decimal(*a.past)+" bytes", approxCell(*a.past, units))
+			row = append(row, fmt.Sprintf("operation %d", a.binds))
+			if !containsInt(ops, a.binds) {
+				ops = append(ops, a.binds)
+				wheres = append(wheres, a.where+a.bindsNote)
+			}
 		case model.FitsNone:
 			row = append(row, "none", "", "", "", "", "")
-			notes = append(notes, fmt.Sprintf("no %s ≥ 1 fits %s: %s = 1 needs %s", dim, budget, dim, units.Bytes(f.Past.Needs)))
+			least := max(f.Least, 1)
+			notes = append(notes, fmt.Sprintf("no %s ≥ %d fits %s: %s = %d %s %s", dim, least, budget, dim, least, w.needs, units.Bytes(*a.past)))
 		case model.FitsFrom:
 			row = append(row, "every", "", "", "", "", "")
 			switch {
 			case f.Bounded:
-				notes = append(notes, fmt.Sprintf("every %s fits %s: the needs do not grow along %s, %s", dim, budget, dim, units.Bytes(f.At.Needs)))
-			case f.From == 1:
-				notes = append(notes, fmt.Sprintf("every %s fits %s: the needs do not grow along %s beyond %s at %s = 1", dim, budget, dim, units.Bytes(f.At.Needs), dim))
+				notes = append(notes, fmt.Sprintf("every %s fits %s: %s along %s, %s", dim, budget, w.grow, dim, units.Bytes(*a.at)))
+			case f.From <= max(f.Least, 1):
+				notes = append(notes, fmt.Sprintf("every %s fits %s: %s along %s beyond %s at %s = %d", dim, budget, w.grow, dim, units.Bytes(*a.at), dim, max(f.Least, 1)))
 			default:
-				notes = append(notes, fmt.Sprintf("every %s ≥ %d fits %s; %s = %d needs %s", dim, f.From, budget, dim, f.From-1, units.Bytes(f.Past.Needs)))
+				notes = append(notes, fmt.Sprintf("every %s ≥ %d fits %s; %s = %d %s %s", dim, f.From, budget, dim, f.From-1, w.needs, units.Bytes(*a.past)))
 			}
 		}
 		if len(f.Gaps) > 0 {
@@ -192,20 +253,20 @@ func fitText(m *model.Model, fits []*model.Fit, units doc.Units) string {
 			for _, g := range f.Gaps {
 				spans = append(spans, spanString(g.From, g.To))
 			}
-			notes = append(notes, fmt.Sprintf("under %s, %s = %s do not fit: the needs are not monotone along %s", budget, dim, strings.Join(spans, ", "), dim))
+			notes = append(notes, fmt.Sprintf("under %s, %s = %s do not fit: %s along %s", budget, dim, strings.Join(spans, ", "), w.bumpy, dim))
 		}
 		rows = append(rows, row)
 	}
 	b.WriteString(alignColumns(dropEmptyColumns(rows, "lrrlrll")))
-	for _, op := range ops {
-		fmt.Fprintf(&b, "binds at %s + 1: %s\n", dim, m.Where(op))
+	for _, where := range wheres {
+		fmt.Fprintf(&b, "binds at %s + 1: %s\n", dim, where)
 	}
 	for _, n := range notes {
 		fmt.Fprintf(&b, "%s\n", n)
 	}
 	if everySmaller {
-		for _, f := range fits {
-			if f.Kind == model.FitsUpTo {
+		for _, a := range answers {
+			if a.f.Kind == model.FitsUpTo {
 				fmt.Fprintf(&b, "every smaller %s fits too\n", dim)
 				break
 			}
@@ -225,16 +286,9 @@ func budgetName(x poly.Rat, units doc.Units) string {
 	return units.Bytes(x)
 }
 
-func appendOp(ops []int, op int) []int {
-	if containsInt(ops, op) {
-		return ops
-	}
-	return append(ops, op)
-}
-
 // fitConfirmText says, for each recording made to confirm a fit, what it
 // needs and whether that is as predicted.
-func fitConfirmText(f *model.Fit, checks []model.FitCheck, units doc.Units) string {
+func fitConfirmText(f *model.Fit, checks []model.FitCheck, w fitWords, units doc.Units) string {
 	var b strings.Builder
 	for i := range checks {
 		c := &checks[i]
@@ -256,8 +310,8 @@ func fitConfirmText(f *model.Fit, checks []model.FitCheck, units doc.Units) stri
 			}
 			verdict = "NOT as predicted: " + strings.Join(diffs, "; ")
 		}
-		fmt.Fprintf(&b, "confirmed at %s: recorded needs %s, the peak at operation %d, %s %s, %s\n",
-			c.Point, units.Bytes(c.Needs), c.PeakOp, side, budgetName(f.Budget, units), verdict)
+		fmt.Fprintf(&b, "confirmed at %s: recorded %s %s, the peak at operation %d, %s %s, %s\n",
+			c.Point, w.what, units.Bytes(c.Needs), c.PeakOp, side, budgetName(f.Budget, units), verdict)
 	}
 	return b.String()
 }

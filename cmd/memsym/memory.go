@@ -54,7 +54,7 @@ func memoryCmd(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	if done, err := stepFlags.run(stdout, files, *asJSON); done {
+	if done, err := stepFlags.run(stdout, files, *asJSON, *units); done {
 		return err
 	}
 	switch {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"memsym/explain"
 	"memsym/model"
 	"memsym/page"
 	"memsym/record"
@@ -20,7 +21,7 @@ func init() {
 	})
 }
 
-const pageUsage = `-o DIR [--name NAME] [--at B=2,T=16] [--max T=65536] [source flags] [R1.jsonl ...]
+const pageUsage = `-o DIR [--name NAME] [--at B=2,T=16] [--max T=65536] [--step [--remat both]] [source flags] [R1.jsonl ...]
 
 Writes NAME.html into DIR: one self-contained page (its style, script and
 data inline; it fetches nothing) with a slider and a number box per
@@ -32,6 +33,11 @@ counted exactly from the model's polynomials by the page's own script.
 The model is at one set of constants, --const's or the program's defaults
 (the course GPT: --const D=384 --const H=6 --const L=6). memsym explain
 --format page writes the same page beside the chapter.
+
+With --step (a bundled program), the page shows its training step too,
+store and recompute side by side with --remat both: the parameters, the
+optimizer's states, the gradient, the batch, what the forward keeps, each
+phase's peak and the step's with its six terms, against the budget.
 `
 
 func pageCmd(stdout, stderr io.Writer, args []string) error {
@@ -43,12 +49,20 @@ func pageCmd(stdout, stderr io.Writer, args []string) error {
 	var at, maxes assignments
 	fs.Var(&at, "at", "the sliders' first values: `B=2,T=16` (default: a bundled program's own point, else the first grid point)")
 	fs.Var(&maxes, "max", "a dimension's largest value on the page: `T=65536` (default: 512 for B, 32768 for the others, or twice the largest recorded)")
+	var step stepFlags
+	step.registerStep(fs, "show the program's training step too (a bundled program's): its terms, store and recompute with --remat both, counted from its polynomials (docs/step.md)")
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if *out == "" {
 		return usagef("page needs -o DIR, the directory to write the page into")
+	}
+	if err := step.check(false); err != nil {
+		return err
+	}
+	if step.step && sf.program == "" {
+		return usagef("--step shows a bundled program's training step: use it with --program")
 	}
 	if sf.program != "" && len(at) == 0 {
 		p, err := source.NewProgram(sf.program, nil)
@@ -65,6 +79,16 @@ func pageCmd(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	opt := page.Options{Title: pageTitle(&sf, files), Max: maxes.values()}
+	if step.step {
+		models, done, err := openStepModels(&step, &sf, files, stderr)
+		done()
+		if err != nil {
+			return err
+		}
+		for _, sm := range models {
+			opt.Steps = append(opt.Steps, page.Step{Name: sm.name, Model: sm.st})
+		}
+	}
 	if len(at) > 0 {
 		given := at.values()
 		for _, v := range m.Vars {
@@ -109,9 +133,14 @@ func pageTitle(sf *sourceFlags, files []string) string {
 }
 
 // writeExplainPage writes the page beside explain's chapter, as
-// STEM-page.html, and adds its name to written.
-func writeExplainPage(written []string, m *model.Model, dir, stem, program string, at record.Point) ([]string, error) {
-	path, err := page.Write(m, dir, stem+"-page", page.Options{Title: program, At: at})
+// STEM-page.html, with the training steps the chapter has, and adds its
+// name to written.
+func writeExplainPage(written []string, m *model.Model, dir, stem, program string, at record.Point, steps []explain.StepContent) ([]string, error) {
+	opt := page.Options{Title: program, At: at}
+	for _, s := range steps {
+		opt.Steps = append(opt.Steps, page.Step{Name: s.Options.Remat.String(), Model: s.Model})
+	}
+	path, err := page.Write(m, dir, stem+"-page", opt)
 	if err != nil {
 		return written, fmt.Errorf("writing the page: %w", err)
 	}

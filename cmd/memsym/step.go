@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"memsym/count"
+	"memsym/doc"
 	"memsym/model"
-	"memsym/poly"
 	"memsym/programs"
 	"memsym/record"
 	"memsym/source"
@@ -25,11 +25,17 @@ type stepFlags struct {
 }
 
 func (s *stepFlags) register(fs *flag.FlagSet) {
-	fs.BoolVar(&s.step, "step", false, "count a training step: the forward pass, the loss, the backward pass and the optimizer (docs/step.md)")
+	s.registerStep(fs, "count a training step: the forward pass, the loss, the backward pass and the optimizer (docs/step.md)")
+	fs.BoolVar(&s.compare, "compare", false, "with --step: the analytic estimates (the 14P rule, Korthikanti et al.'s activations) beside the exact terms")
+}
+
+// registerStep adds the step's flags but --compare to fs, --step said by
+// what.
+func (s *stepFlags) registerStep(fs *flag.FlagSet, what string) {
+	fs.BoolVar(&s.step, "step", false, what)
 	fs.StringVar(&s.remat, "remat", "", "with --step and a bundled program: what the forward keeps for the backward, `store|recompute|both` (default store)")
 	fs.StringVar(&s.optimizer, "optimizer", "", "with --step and a bundled program: `adamw|adamw-inplace|sgd|lion|adafactor` (default adamw)")
 	fs.StringVar(&s.types, "types", "", "with --step and a bundled program: stored types, `params=bf16,activations=bf16,gradient=f32,states=f32,master=f32` (any of them)")
-	fs.BoolVar(&s.compare, "compare", false, "with --step: the analytic estimates (the 14P rule, Korthikanti et al.'s activations) beside the exact terms")
 }
 
 // check refuses the step's flags without --step, and the flags that a
@@ -79,20 +85,42 @@ func (s *stepFlags) options() ([]programs.StepOptions, error) {
 	return nil, usagef("--remat %s: expected store, recompute or both", s.remat)
 }
 
-// stepColumn is one counted step: its recording, its counts, and the
-// estimates beside them when asked for.
+// stepColumn is one counted step: its counts, how many operations a
+// recording of it has and how to name one, and the estimates beside them
+// when asked for.
 type stepColumn struct {
-	name string // "store", "recompute", or the file's
-	rec  *record.Recording
-	c    *count.Step
-	cmp  *model.Comparison
+	name  string // "store", "recompute", or "step" for a file's
+	c     *count.Step
+	ops   int
+	where func(op int) string
+	cmp   *model.Comparison
+	// formula is the step's peak's candidate there, for a step evaluated
+	// from its polynomials; "" for a recording's.
+	formula string
+}
+
+// recordedColumn is the column of a step counted in its recording.
+func recordedColumn(name string, rec *record.Recording, c *count.Step) stepColumn {
+	return stepColumn{name: name, c: c, ops: len(rec.Ops), where: func(op int) string { return opWhere(&rec.Ops[op-1]) }}
+}
+
+// modelColumn is the column of a step's terms at a point, from its
+// polynomials: its operations numbered as in a recording at the point.
+func modelColumn(name string, s *model.Step, t *model.StepTerms) stepColumn {
+	ops := map[int]int{}
+	for _, p := range append(t.Phases, t.Peak) {
+		ops[p.Op] = p.ModelOp
+	}
+	n := s.OpAt(len(s.Structure.Ops), t.Point.Map())
+	return stepColumn{name: name, c: t.Counts(), ops: n, where: func(op int) string { return opWhere(s.Op(ops[op])) }}
 }
 
 // memoryStep runs memory --step: on a recording file of a step, or on a
 // bundled program recorded at --dim and --const under each remat asked.
-func memoryStep(stdout io.Writer, s *stepFlags, program string, dims, consts assignments, files []string) error {
+func memoryStep(stdout io.Writer, s *stepFlags, program string, dims, consts assignments, files []string, units doc.Units) error {
 	var cols []stepColumn
 	var trained string
+	var h *record.Header
 	switch {
 	case program != "" && len(files) > 0:
 		return usagef("give a recording file or --program, not both")
@@ -110,7 +138,8 @@ func memoryStep(stdout io.Writer, s *stepFlags, program string, dims, consts ass
 			if err != nil {
 				return err
 			}
-			col := stepColumn{name: o.Remat.String(), rec: pt.Rec, c: pt.Count}
+			col := recordedColumn(o.Remat.String(), pt.Rec, pt.Count)
+			h = &pt.Rec.Header
 			if s.compare {
 				if col.cmp, err = model.CompareAt(pt.Rec, pt.Count, p, o, model.ActType(p, o)); err != nil {
 					return err
@@ -131,7 +160,8 @@ func memoryStep(stdout io.Writer, s *stepFlags, program string, dims, consts ass
 		if err != nil {
 			return fmt.Errorf("%s: %w", files[0], err)
 		}
-		col := stepColumn{name: "step", rec: rec, c: c}
+		col := recordedColumn("step", rec, c)
+		h = &rec.Header
 		if s.compare {
 			if col.cmp, err = model.CompareAt(rec, c, nil, programs.StepOptions{}, record.DType{}); err != nil {
 				return err
@@ -143,12 +173,13 @@ func memoryStep(stdout io.Writer, s *stepFlags, program string, dims, consts ass
 	default:
 		return usagef("memory --step needs a recording of a step, or --program NAME")
 	}
-	_, err := io.WriteString(stdout, stepText(cols, trained))
+	title := fmt.Sprintf("memsym memory --step: %s%s%s", memoryTitle(h), constsString(h), trained)
+	_, err := io.WriteString(stdout, stepText(title, cols, units))
 	return err
 }
 
 // symbolicStep runs symbolic --step on the model of each remat asked for.
-func symbolicStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []string) error {
+func symbolicStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []string, units doc.Units) error {
 	if err := s.check(len(files) > 0); err != nil {
 		return err
 	}
@@ -172,7 +203,7 @@ func symbolicStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		b.WriteString(symbolicStepText(st, p, o, sf.program != ""))
+		b.WriteString(symbolicStepText(st, o, sf.program != "", units))
 		if s.compare {
 			act := record.DType{}
 			if p != nil {
@@ -182,7 +213,7 @@ func symbolicStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files
 			if err != nil {
 				return err
 			}
-			b.WriteString(compareText(o.Remat.String(), rows, func(q poly.Poly) string { return q.String() }, false))
+			b.WriteString(compareText(o.Remat.String(), rows, nil))
 		}
 	}
 	_, err := io.WriteString(stdout, b.String())
@@ -192,22 +223,33 @@ func symbolicStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files
 // buildStepModel builds the step's model: from recording files of a step,
 // or from a bundled program's step under o.
 func buildStepModel(sf *sourceFlags, files []string, stderr io.Writer, o programs.StepOptions) (*model.Step, error) {
+	st, src, err := openStepModel(sf, files, stderr, o)
+	src.Close()
+	return st, err
+}
+
+// openStepModel is buildStepModel leaving the source open for further
+// recordings; the caller closes it, also when err is not nil.
+func openStepModel(sf *sourceFlags, files []string, stderr io.Writer, o programs.StepOptions) (*model.Step, source.Source, error) {
 	var step *programs.Program
 	if sf.program != "" {
 		p, err := programs.Lookup(sf.program)
 		if err != nil {
-			return nil, usagef("%v", err)
+			return nil, &source.Files{}, usagef("%v", err)
 		}
 		if step, err = p.Step(o); err != nil {
-			return nil, err
+			return nil, &source.Files{}, err
 		}
 	}
 	m, src, err := buildModelOf(sf, files, stderr, step)
-	defer src.Close()
 	if err != nil {
-		return nil, err
+		return nil, src, err
 	}
-	return model.StepOf(m)
+	st, err := model.StepOf(m)
+	if err != nil && len(files) > 0 {
+		err = fmt.Errorf("%s: %w", files[0], err)
+	}
+	return st, src, err
 }
 
 // memoryStepFlags are memory's flags for --step: the step's, and the
@@ -230,7 +272,7 @@ func registerMemoryStep(fs *flag.FlagSet) *memoryStepFlags {
 
 // run runs memory --step and reports true when --step (or one of its
 // flags) was given; memory's own counting runs otherwise.
-func (f *memoryStepFlags) run(stdout io.Writer, files []string, asJSON bool) (bool, error) {
+func (f *memoryStepFlags) run(stdout io.Writer, files []string, asJSON bool, units doc.Units) (bool, error) {
 	if !f.step {
 		if f.program != "" || len(f.dims) > 0 || len(f.consts) > 0 {
 			return true, usagef("--program, --dim and --const go with --step; memory counts a recording file")
@@ -243,7 +285,7 @@ func (f *memoryStepFlags) run(stdout io.Writer, files []string, asJSON bool) (bo
 	if err := f.check(f.program == ""); err != nil {
 		return true, err
 	}
-	return true, memoryStep(stdout, &f.stepFlags, f.program, f.dims, f.consts, files)
+	return true, memoryStep(stdout, &f.stepFlags, f.program, f.dims, f.consts, files, units)
 }
 
 // buildModelOf is buildModel with the bundled program's recordings made by

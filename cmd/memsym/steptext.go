@@ -14,72 +14,76 @@ import (
 	"memsym/record"
 )
 
-// stepText writes the counted steps side by side, then each one's peak
-// and phases, and the estimates when asked for.
-func stepText(cols []stepColumn, trained string) string {
+// stepText writes the counted steps side by side under the title line,
+// then each one's peak and phases, and the estimates when asked for.
+func stepText(title string, cols []stepColumn, units doc.Units) string {
 	var b strings.Builder
+	b.WriteString(title + "\n")
 	first := cols[0]
-	fmt.Fprintf(&b, "memsym memory --step: %s%s%s\n", memoryTitle(&first.rec.Header), constsString(&first.rec.Header), trained)
 	head := []string{""}
+	align := "l"
 	for _, c := range cols {
-		head = append(head, c.name)
+		head = append(head, c.name, "")
+		align += "rl"
 	}
 	rows := [][]string{head}
-	row := func(name string, value func(c *count.Step) string) {
+	row := func(name string, value func(c *count.Step) (poly.Rat, bool)) {
 		r := []string{"  " + name}
 		for _, c := range cols {
-			r = append(r, value(c.c))
+			v, ok := value(c.c)
+			if !ok {
+				r = append(r, "-", "")
+				continue
+			}
+			r = append(r, doc.Decimal(v), approxCell(v, units))
 		}
 		rows = append(rows, r)
 	}
-	rat := func(f func(c *count.Step) poly.Rat) func(c *count.Step) string {
-		return func(c *count.Step) string { return f(c).String() }
+	term := func(f func(c *count.Step) poly.Rat) func(c *count.Step) (poly.Rat, bool) {
+		return func(c *count.Step) (poly.Rat, bool) { return f(c), true }
 	}
-	row("parameters", rat(func(c *count.Step) poly.Rat { return c.Params }))
-	row("optimizer's states", rat(func(c *count.Step) poly.Rat { return c.States }))
+	row("parameters", term(func(c *count.Step) poly.Rat { return c.Params }))
+	row("optimizer's states", term(func(c *count.Step) poly.Rat { return c.States }))
 	for i := range first.c.StateParts {
 		name := first.c.StateParts[i].Name
-		row("  "+name, func(c *count.Step) string {
+		row("  "+name, term(func(c *count.Step) poly.Rat {
 			for _, p := range c.StateParts {
 				if p.Name == name {
-					return p.Bytes.String()
+					return p.Bytes
 				}
 			}
-			return "0"
-		})
+			return poly.Rat{}
+		}))
 	}
-	row("gradient", rat(func(c *count.Step) poly.Rat { return c.Gradient }))
-	row("batch", rat(func(c *count.Step) poly.Rat { return c.Batch }))
-	row("kept for the backward", rat(func(c *count.Step) poly.Rat { return c.Kept }))
+	row("gradient", term(func(c *count.Step) poly.Rat { return c.Gradient }))
+	row("batch", term(func(c *count.Step) poly.Rat { return c.Batch }))
+	row("kept for the backward", term(func(c *count.Step) poly.Rat { return c.Kept }))
 	for _, ph := range record.Phases {
-		row(ph.String()+" phase", func(c *count.Step) string {
+		row(ph.String()+" phase", func(c *count.Step) (poly.Rat, bool) {
 			for _, p := range c.Phases {
 				if p.Phase == ph {
-					return p.Terms.Sum().String()
+					return p.Terms.Sum(), true
 				}
 			}
-			return "-"
+			return poly.Rat{}, false
 		})
 	}
-	row("the step's peak", rat(func(c *count.Step) poly.Rat { return c.Peak.Terms.Sum() }))
-	b.WriteString(alignColumns(rows, "l"+strings.Repeat("r", len(cols))))
+	row("the step's peak", term(func(c *count.Step) poly.Rat { return c.Peak.Terms.Sum() }))
+	b.WriteString(alignColumns(dropEmptyColumns(rows, align)))
 	if len(cols) == 2 {
 		a, r := cols[0].c.Peak.Terms.Sum(), cols[1].c.Peak.Terms.Sum()
 		if r.Cmp(a) < 0 {
-			fmt.Fprintf(&b, "recompute needs %s times less than store, %s bytes fewer\n", doc.Times(a, r), a.Sub(r))
+			fmt.Fprintf(&b, "recompute needs %s times less than store, %s fewer\n", doc.Times(a, r), units.Bytes(a.Sub(r)))
 		} else {
 			fmt.Fprintf(&b, "recompute saves nothing here: the step's peak is in the %s phase, which recomputing does not lower\n", cols[1].c.Peak.Phase)
 		}
 	}
 	for _, c := range cols {
 		b.WriteString("\n")
-		b.WriteString(stepPeakText(c))
+		b.WriteString(stepPeakText(c, units))
 		if c.cmp != nil {
 			b.WriteString("\n")
-			b.WriteString(compareText(c.name, c.cmp, func(p poly.Poly) string {
-				v, _ := p.IsConst()
-				return v.String()
-			}, true))
+			b.WriteString(compareText(c.name, c.cmp, &units))
 		}
 	}
 	return b.String()
@@ -98,58 +102,75 @@ func constsString(h *record.Header) string {
 }
 
 // stepPeakText writes one step's peak, its terms, and each phase's peak.
-func stepPeakText(c stepColumn) string {
+func stepPeakText(c stepColumn, units doc.Units) string {
 	var b strings.Builder
 	pk := &c.c.Peak
-	fmt.Fprintf(&b, "the step's peak (%s): %s bytes at operation %d of %d, %s, in the %s phase\n",
-		c.name, pk.Terms.Sum(), pk.Op, len(c.rec.Ops), opWhere(&c.rec.Ops[pk.Op-1]), pk.Phase)
-	b.WriteString(alignColumns(termRows(pk.Terms, func(r poly.Rat) string { return r.String() }), "lr"))
+	fmt.Fprintf(&b, "the step's peak (%s): %s at operation %d of %d, %s, in the %s phase\n",
+		c.name, units.Bytes(pk.Terms.Sum()), pk.Op, c.ops, c.where(pk.Op), pk.Phase)
+	if c.formula != "" {
+		fmt.Fprintf(&b, "  the candidate holding it there: %s\n", c.formula)
+	}
+	b.WriteString(alignColumns(dropEmptyColumns(termRows(pk.Terms, units), "lrl")))
 	b.WriteString("each phase's peak, what it and the loop hold there:\n")
 	var rows [][]string
 	for _, p := range c.c.Phases {
-		rows = append(rows, []string{"  " + p.Phase.String(), p.Terms.Sum().String(),
-			fmt.Sprintf("at operation %d, %s", p.Op, opWhere(&c.rec.Ops[p.Op-1]))})
+		rows = append(rows, []string{"  " + p.Phase.String(), doc.Decimal(p.Terms.Sum()), approxCell(p.Terms.Sum(), units),
+			fmt.Sprintf("at operation %d, %s", p.Op, c.where(p.Op))})
 	}
-	b.WriteString(alignColumns(rows, "lrl"))
+	b.WriteString(alignColumns(dropEmptyColumns(rows, "lrll")))
 	return b.String()
 }
 
-// termRows lists a peak's terms and their sum.
-func termRows(t count.Terms, show func(poly.Rat) string) [][]string {
+// termRows lists a peak's terms and their sum, each exact and in units.
+func termRows(t count.Terms, units doc.Units) [][]string {
+	row := func(name string, v poly.Rat) []string {
+		return []string{"  " + name, doc.Decimal(v), approxCell(v, units)}
+	}
 	return [][]string{
-		{"  parameters", show(t.Params)},
-		{"  optimizer's states", show(t.States)},
-		{"  batch", show(t.Batch)},
-		{"  gradient, live", show(t.Gradient)},
-		{"  kept for the backward, live", show(t.Kept)},
-		{"  the phase's own", show(t.Own)},
-		{"  sum", show(t.Sum())},
+		row("parameters", t.Params),
+		row("optimizer's states", t.States),
+		row("batch", t.Batch),
+		row("gradient, live", t.Gradient),
+		row("kept for the backward, live", t.Kept),
+		row("the phase's own", t.Own),
+		row("sum", t.Sum()),
 	}
 }
 
 // compareText writes the estimates beside the exact terms, then why each
-// misses.
-func compareText(name string, cmp *model.Comparison, show func(poly.Poly) string, ratio bool) string {
+// misses: at a point (numbers, each with its units beside it, and the
+// ratio), or as polynomials when units is nil.
+func compareText(name string, cmp *model.Comparison, units *doc.Units) string {
 	var b strings.Builder
 	rows := cmp.Rows
-	fmt.Fprintf(&b, "the analytic estimates on the same step (%s), P = %s, the parameters' elements:\n", name, show(cmp.P))
+	show := func(p poly.Poly) []string {
+		if units == nil {
+			return []string{p.String()}
+		}
+		v, _ := p.IsConst()
+		return []string{doc.Decimal(v), approxCell(v, *units)}
+	}
+	fmt.Fprintf(&b, "the analytic estimates on the same step (%s), P = %s, the parameters' elements:\n", name, show(cmp.P)[0])
 	head := []string{"  term", "rule", "estimate", "exact", "exact - estimate"}
 	align := "llrrr"
-	if ratio {
-		head = append(head, "exact/estimate")
-		align += "r"
+	if units != nil {
+		head = []string{"  term", "rule", "estimate", "", "exact", "", "exact - estimate", "", "exact/estimate"}
+		align = "llrlrlrlr"
 	}
 	table := [][]string{head}
 	for _, r := range rows {
-		line := []string{"  " + r.Term, r.Rule, show(r.Estimate), show(r.Exact), show(r.Exact.Sub(r.Estimate))}
-		if ratio {
+		line := []string{"  " + r.Term, r.Rule}
+		line = append(line, show(r.Estimate)...)
+		line = append(line, show(r.Exact)...)
+		line = append(line, show(r.Exact.Sub(r.Estimate))...)
+		if units != nil {
 			e, _ := r.Estimate.IsConst()
 			x, _ := r.Exact.IsConst()
 			line = append(line, doc.Times(x, e))
 		}
 		table = append(table, line)
 	}
-	b.WriteString(alignColumns(table, align))
+	b.WriteString(alignColumns(dropEmptyColumns(table, align)))
 	for _, r := range rows {
 		fmt.Fprintf(&b, "  %s: %s\n", r.Term, r.Why)
 	}
@@ -157,16 +178,20 @@ func compareText(name string, cmp *model.Comparison, show func(poly.Poly) string
 }
 
 // symbolicStepText writes a step's model.
-func symbolicStepText(s *model.Step, p *programs.Program, o programs.StepOptions, bundled bool) string {
+func symbolicStepText(s *model.Step, o programs.StepOptions, bundled bool, units doc.Units) string {
 	var b strings.Builder
 	h := s.Header()
 	how := ""
 	if bundled {
 		how = fmt.Sprintf(", trained with %s, the activations %s", o.Optimizer, map[programs.Remat]string{programs.Store: "stored", programs.Recompute: "recomputed block by block"}[o.Remat])
 	}
-	fmt.Fprintf(&b, "memsym symbolic --step: %s, in %s%s: each buffer's bytes interpolated on %s, %s\n",
-		entryName(h), doc.AndList(s.Vars), how, gridString(s.Model), checkedString(s.Model))
-	line := func(what string, q poly.Poly) { fmt.Fprintf(&b, "  %-22s %s\n", what, q) }
+	if len(s.Vars) == 0 {
+		fmt.Fprintf(&b, "memsym symbolic --step: %s%s, in bytes: no dimensions, its bytes read from one recording\n", entryName(h), how)
+	} else {
+		fmt.Fprintf(&b, "memsym symbolic --step: %s, in %s%s, in bytes: each buffer's bytes interpolated on %s, %s\n",
+			entryName(h), doc.AndList(s.Vars), how, gridString(s.Model), checkedString(s.Model))
+	}
+	line := func(what string, q poly.Poly) { fmt.Fprintf(&b, "  %-22s %s\n", what, polyUnits(q, units)) }
 	line("parameters", s.Params)
 	line("optimizer's states", s.States)
 	for _, part := range s.StateParts {
@@ -176,9 +201,9 @@ func symbolicStepText(s *model.Step, p *programs.Program, o programs.StepOptions
 	line("batch", s.Batch)
 	line("kept for the backward", s.Kept)
 	for _, ph := range s.Phases {
-		b.WriteString(phaseText(s, ph.Phase.String()+" phase", &ph))
+		b.WriteString(phaseText(s, ph.Phase.String()+" phase", &ph, units))
 	}
-	b.WriteString(phaseText(s, "the step's peak", &s.Peak))
+	b.WriteString(phaseText(s, "the step's peak", &s.Peak, units))
 	for _, dim := range s.Vars {
 		fixed := map[string]int64{}
 		var at []string
@@ -188,7 +213,7 @@ func symbolicStepText(s *model.Step, p *programs.Program, o programs.StepOptions
 				at = append(at, fmt.Sprintf("%s = %d", v, s.Grid[i][0]))
 			}
 		}
-		c, err := s.Crossover(s.Kept, s.States, dim, fixed)
+		c, err := s.Crossover(s.States, s.Kept, dim, fixed)
 		if err != nil {
 			continue
 		}
@@ -202,11 +227,11 @@ func symbolicStepText(s *model.Step, p *programs.Program, o programs.StepOptions
 }
 
 // phaseText writes a phase's (or the step's) peak: its kept candidates.
-func phaseText(s *model.Step, what string, ph *model.StepPhase) string {
+func phaseText(s *model.Step, what string, ph *model.StepPhase, units doc.Units) string {
 	var b strings.Builder
 	kept := ph.Front.Kept
 	if len(kept) == 1 {
-		fmt.Fprintf(&b, "  %-22s %s, at %s\n", what, ph.Cands[kept[0]].Poly, s.Where(ph.Cands[kept[0]].Op))
+		fmt.Fprintf(&b, "  %-22s %s, at %s\n", what, polyUnits(ph.Cands[kept[0]].Poly, units), s.Where(ph.Cands[kept[0]].Op))
 		return b.String()
 	}
 	claim := "none of which dominates another"
@@ -215,15 +240,16 @@ func phaseText(s *model.Step, what string, ph *model.StepPhase) string {
 	}
 	fmt.Fprintf(&b, "  %-22s the largest of %d, %s:\n", what, len(kept), claim)
 	for _, k := range kept {
-		fmt.Fprintf(&b, "%25s%s, at %s\n", "", ph.Cands[k].Poly, s.Where(ph.Cands[k].Op))
+		fmt.Fprintf(&b, "%25s%s, at %s\n", "", polyUnits(ph.Cands[k].Poly, units), s.Where(ph.Cands[k].Op))
 	}
 	return b.String()
 }
 
-// crossoverWords says which of the kept activations (holder 0) and the
-// states (holder 1) is larger where, along dim.
+// crossoverWords says which of the states (holder 0, which holds where
+// they tie) and the kept activations (holder 1) is larger where, along
+// dim.
 func crossoverWords(c *model.Crossovers, dim string) string {
-	names := []string{"the kept activations are larger", "the states are larger"}
+	names := []string{"the states are at least as large", "the kept activations are larger"}
 	var parts []string
 	for i, seg := range c.Segments {
 		var span string
@@ -238,4 +264,16 @@ func crossoverWords(c *model.Crossovers, dim string) string {
 		parts = append(parts, names[seg.Holder]+" "+span)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// polyUnits writes a polynomial of bytes, and beside a constant one of a
+// unit or more its size in units: "1052928 (1.00 MiB)".
+func polyUnits(q poly.Poly, units doc.Units) string {
+	if v, ok := q.IsConst(); ok {
+		if a := units.Approx(v); a != "" {
+			return doc.Decimal(v) + " (" + a + ")"
+		}
+		return doc.Decimal(v)
+	}
+	return q.String()
 }

@@ -1,0 +1,225 @@
+package main
+
+// eval --step and fit --step: the training step's terms at a point, and
+// the largest value of a dimension whose step's peak fits a budget, from
+// the step's polynomials (model.Step).
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"memsym/doc"
+	"memsym/model"
+	"memsym/poly"
+	"memsym/programs"
+	"memsym/source"
+)
+
+// stepModel is a step's model under one remat, its source left open for
+// recordings that confirm what it says.
+type stepModel struct {
+	name string // "store", "recompute", or "step" for recordings of a step
+	o    programs.StepOptions
+	st   *model.Step
+	src  source.Source
+}
+
+// openStepModels builds the step's model under each remat asked for (a
+// bundled program's), or of the recordings of a step; the caller calls
+// done, which closes their sources, also when err is not nil.
+func openStepModels(s *stepFlags, sf *sourceFlags, files []string, stderr io.Writer) (models []stepModel, done func(), err error) {
+	done = func() {
+		for _, m := range models {
+			m.src.Close()
+		}
+	}
+	if err := s.check(sf.program == ""); err != nil {
+		return nil, done, err
+	}
+	opts := []programs.StepOptions{{}}
+	if sf.program != "" {
+		if opts, err = s.options(); err != nil {
+			return nil, done, err
+		}
+	}
+	for _, o := range opts {
+		st, src, err := openStepModel(sf, files, stderr, o)
+		if err != nil {
+			src.Close()
+			return models, done, err
+		}
+		name := "step"
+		if sf.program != "" {
+			name = o.Remat.String()
+		}
+		models = append(models, stepModel{name: name, o: o, st: st, src: src})
+	}
+	return models, done, nil
+}
+
+// trainedWords says how a bundled program's step was made: ", trained with
+// adamw, the activations stored"; "" for recordings of a step.
+func trainedWords(sf *sourceFlags, models []stepModel) string {
+	if sf.program == "" {
+		return ""
+	}
+	o := models[0].o
+	acts := "the activations " + map[programs.Remat]string{programs.Store: "stored", programs.Recompute: "recomputed block by block"}[o.Remat]
+	if len(models) > 1 {
+		acts = "the activations stored and recomputed block by block"
+	}
+	s := ", trained with " + o.Optimizer.String() + ", " + acts
+	if t := o.Types.String(); t != "" {
+		s += ", " + strings.ReplaceAll(t, ",", ", ")
+	}
+	return s
+}
+
+// evalStep runs eval --step: the step's terms at the point at, side by
+// side for --remat both.
+func evalStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []string, at assignments, units doc.Units, asJSON bool) error {
+	models, done, err := openStepModels(s, sf, files, stderr)
+	defer done()
+	if err != nil {
+		return err
+	}
+	if asJSON && len(models) > 1 {
+		return usagef("--json gives one step: with --remat both, ask for store and recompute apart")
+	}
+	var cols []stepColumn
+	var terms *model.StepTerms
+	for _, m := range models {
+		p, err := m.st.PointOf(at.values())
+		if err != nil {
+			return usagef("--at %s: %v", at.String(), err)
+		}
+		if terms, err = m.st.Eval(p); err != nil {
+			return err
+		}
+		if asJSON {
+			return writeJSON(stdout, m.st.EvalJSON(terms))
+		}
+		col := modelColumn(m.name, m.st, terms)
+		col.formula = terms.Peak.Poly.String()
+		cols = append(cols, col)
+	}
+	h := models[0].st.Header()
+	title := fmt.Sprintf("memsym eval --step: %s at %s%s%s, from the polynomials (in bytes); nothing recorded:",
+		entryName(h), pointOrNone(terms.Point.String()), constsString(h), trainedWords(sf, models))
+	_, err = io.WriteString(stdout, stepText(title, cols, units))
+	return err
+}
+
+// fitStep runs fit --step: for each budget, the largest value of along
+// whose step's peak fits it, under each remat asked for, confirmed by
+// recordings with confirm.
+func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []string, budgets []poly.Rat, along string, at assignments, confirm, asJSON bool, units doc.Units) error {
+	models, done, err := openStepModels(s, sf, files, stderr)
+	defer done()
+	if err != nil {
+		return err
+	}
+	if asJSON && len(models) > 1 {
+		return usagef("--json gives one step: with --remat both, ask for store and recompute apart")
+	}
+	fixed := at.values()
+	bad := 0
+	for i, m := range models {
+		st := m.st
+		if err := checkAlong(st.Model, along, at); err != nil {
+			return err
+		}
+		var answers []fitAnswer
+		var fits []*model.StepFit
+		var checks [][]model.FitCheck
+		for _, b := range budgets {
+			f, err := st.Fit(along, fixed, b)
+			if err != nil {
+				return err
+			}
+			fits = append(fits, f)
+			answers = append(answers, stepAnswer(st, f))
+			if !confirm {
+				continue
+			}
+			c, err := st.ConfirmFit(context.Background(), m.src, f)
+			if err != nil {
+				return err
+			}
+			for k := range c {
+				if !c[k].OK(b) {
+					bad++
+				}
+			}
+			checks = append(checks, c)
+		}
+		if asJSON {
+			out := &model.FitJSON{Entry: st.Header().Entry, Along: along, Fixed: model.OrderedPoint(fits[0].Fit.Fixed)}
+			if out.Fixed == nil {
+				out.Fixed = model.OrderedPoint{}
+			}
+			for k, f := range fits {
+				var c []model.FitCheck
+				if confirm {
+					c = checks[k]
+				}
+				out.Budgets = append(out.Budgets, st.BudgetFitJSON(f, c))
+			}
+			if err := writeJSON(stdout, out); err != nil {
+				return err
+			}
+			continue
+		}
+		if i > 0 {
+			io.WriteString(stdout, "\n")
+		}
+		where := ""
+		if f0 := fits[0].Fit; len(f0.Fixed) > 0 {
+			where = " at " + f0.Fixed.String()
+		}
+		h := st.Header()
+		title := fmt.Sprintf("memsym fit --step: %s%s%s, along %s%s: the largest %s whose training step's peak fits the budget:",
+			entryName(h), constsString(h), trainedWords(sf, models[i:i+1]), along, where, along)
+		io.WriteString(stdout, fitTable(title, answers, fitStepWords, units))
+		for k := range checks {
+			io.WriteString(stdout, fitConfirmText(fits[k].Fit, checks[k], fitStepWords, units))
+		}
+	}
+	if bad > 0 {
+		return fmt.Errorf("the recordings contradict the fit at %s", doc.Plural(bad, "point", "points"))
+	}
+	return nil
+}
+
+// stepAnswer is a step's fit as fitTable writes it: the step's peak at
+// the answer and one past it, and where it is one past it.
+func stepAnswer(st *model.Step, f *model.StepFit) fitAnswer {
+	a := fitAnswer{f: f.Fit}
+	if f.At != nil {
+		a.at = &f.At.Peak.Bytes
+	}
+	if f.Past != nil {
+		a.past = &f.Past.Peak.Bytes
+		a.binds = f.Past.Peak.ModelOp
+		a.where = st.Where(a.binds)
+		a.bindsNote = ", in the " + f.Past.Peak.Phase.String() + " phase"
+	}
+	return a
+}
+
+// checkAlong refuses a dimension m lacks to go along, and --at values
+// that do not give each other dimension one.
+func checkAlong(m *model.Model, along string, at assignments) error {
+	if !contains(m.Vars, along) {
+		if len(m.Vars) == 0 {
+			return usagef("--along %s: the program has no dimensions", along)
+		}
+		return usagef("--along %s: no dimension %s (the dimensions are %s)", along, along, strings.Join(m.Vars, ", "))
+	}
+	if _, err := m.Line(along, at.values()); err != nil {
+		return usagef("%s: %v", strings.TrimSpace("--at "+at.String()), err)
+	}
+	return nil
+}

@@ -1,0 +1,130 @@
+package reports
+
+import (
+	"bytes"
+	"fmt"
+
+	"memsym/doc"
+)
+
+// boxesSVG draws a figure of nested boxes as a standalone SVG image, a
+// pixel of the layout a pixel of the image.
+func boxesSVG(f *doc.Figure) []byte {
+	bx := f.Boxes
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" %s font-size="12">`+"\n",
+		bx.Width, bx.Height, bx.Width, bx.Height, svgFont)
+	fmt.Fprintf(&b, "<title>%s</title>\n<desc>%s</desc>\n", esc(doc.PlainText(f.Caption, doc.ThinSpace)), writtenBy)
+	for i := range bx.Boxes {
+		box := &bx.Boxes[i]
+		fill, white := box.Fill(bx.Whole)
+		text := "#000"
+		if white {
+			text = "#fff"
+		}
+		fmt.Fprintf(&b, `<rect x="%d.5" y="%d.5" width="%d" height="%d" rx="3" fill="rgb(%d,%d,%d)" stroke="#555"/>`+"\n",
+			box.X, box.Y, box.W-1, box.H-1, fill[0], fill[1], fill[2])
+		ty := box.Y + doc.BoxTitleY
+		fmt.Fprintf(&b, `<text x="%d" y="%d" fill="%s">%s</text>`+"\n", box.X+doc.BoxPad, ty, text, esc(box.Title))
+		if pc := box.PercentOf(bx.Whole); pc != "" {
+			fmt.Fprintf(&b, `<text x="%d" y="%d" fill="%s" text-anchor="end" font-weight="bold">%s</text>`+"\n", box.X+box.W-doc.BoxPad, ty, text, esc(pc))
+		}
+	}
+	b.WriteString("</svg>\n")
+	return b.Bytes()
+}
+
+// tikzBoxes writes a figure of nested boxes as a tikzpicture, a pixel of
+// the layout 0.5 pt, its text sans-serif at 6 pt, shrunk to the line's
+// width when it is wider. Compiled alone it is a cropped standalone
+// picture at most a column wide; \input in a document (after
+// \documentclass, with TikZ loaded) it is the picture alone.
+func tikzBoxes(f *doc.Figure, o Options) []byte {
+	bx := f.Boxes
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%% %s\n", texComment(doc.PlainText(f.Caption, " ")))
+	fmt.Fprintf(&b, "%% %s: compiles alone into a cropped picture, or \\input it in a document that loads tikz;\n", writtenBy)
+	b.WriteString("% it is at most \\linewidth wide.\n")
+	b.WriteString("\\expandafter\\ifx\\csname @twoclasseserror\\endcsname\\documentclass\\else\n")
+	b.WriteString("\\documentclass[border=1pt]{standalone}\n\\usepackage{tikz}\n")
+	fmt.Fprintf(&b, "\\def\\memsymalone{}\n\\begin{document}\n\\setlength{\\linewidth}{%s}%%\n\\fi%%\n", standaloneWidth)
+	prefix := o.prefix()
+	for i := range bx.Boxes {
+		fill, _ := bx.Boxes[i].Fill(bx.Whole)
+		fmt.Fprintf(&b, "\\definecolor{%sbox%s}{RGB}{%d,%d,%d}%%\n", prefix, letterName(i), fill[0], fill[1], fill[2])
+	}
+	b.WriteString("\\setbox0=\\hbox{%\n")
+	b.WriteString("\\begin{tikzpicture}[x=0.5pt,y=-0.5pt,font=\\sffamily\\fontsize{6}{7}\\selectfont]\n")
+	for i := range bx.Boxes {
+		box := &bx.Boxes[i]
+		_, white := box.Fill(bx.Whole)
+		fmt.Fprintf(&b, "\\filldraw[fill=%sbox%s,draw=black!65,rounded corners=1.5pt] (%d,%d) rectangle (%d,%d);\n",
+			prefix, letterName(i), box.X, box.Y, box.X+box.W-1, box.Y+box.H-1)
+		text := ""
+		if white {
+			text = ",text=white"
+		}
+		ty := box.Y + doc.BoxTitleY
+		fmt.Fprintf(&b, "\\node[anchor=base west,inner sep=0%s] at (%d,%d) {%s};\n", text, box.X+doc.BoxPad, ty, texEscape(box.Title))
+		if pc := box.PercentOf(bx.Whole); pc != "" {
+			fmt.Fprintf(&b, "\\node[anchor=base east,inner sep=0,font=\\sffamily\\bfseries\\fontsize{6}{7}\\selectfont%s] at (%d,%d) {%s};\n",
+				text, box.X+box.W-doc.BoxPad, ty, texEscape(pc))
+		}
+	}
+	b.WriteString("\\end{tikzpicture}}%\n")
+	b.WriteString("\\ifdim\\wd0>\\linewidth\\resizebox{\\linewidth}{!}{\\box0}\\else\\box0 \\fi%\n")
+	b.WriteString("\\ifdefined\\memsymalone\\else\\expandafter\\endinput\\fi%\n\\end{document}\n")
+	return b.Bytes()
+}
+
+// boxesFigure draws a figure of nested boxes as filled rectangles with
+// their titles and per cents, a pixel of the layout 0.5 pt unless the
+// drawing is wider than the text, and its caption below, kept on the
+// figure's page.
+func (d *pdfDoc) boxesFigure(f *doc.Figure) {
+	d.figures++
+	bx := f.Boxes
+	scale := 0.5 * ptToMM // millimetres a pixel
+	if w := float64(bx.Width) * scale; w > d.textWidth() {
+		scale = d.textWidth() / float64(bx.Width)
+	}
+	if maxH := d.bottom() - pdfMargin - 30; float64(bx.Height)*scale > maxH {
+		scale = maxH / float64(bx.Height)
+	}
+	capFont := font{sans, "", 9}
+	caption := append([]doc.Inline{doc.Text(fmt.Sprintf("Figure %s. ", numbered(d.chapter, d.figures)))}, f.Caption...)
+	capLines := lineBreak(d, words(caption, capFont, false), d.textWidth(), capFont)
+	h := float64(bx.Height) * scale
+	d.room(h + 4 + float64(len(capLines))*lineHeight(capFont) + 2)
+	x0, y0 := pdfMargin, d.y+1
+	pt := 12 * scale / ptToMM // the layout's 12 px text
+	d.f.SetLineWidth(0.2)
+	d.f.SetDrawColor(85, 85, 85)
+	for i := range bx.Boxes {
+		box := &bx.Boxes[i]
+		fill, white := box.Fill(bx.Whole)
+		d.f.SetFillColor(fill[0], fill[1], fill[2])
+		x, y := x0+float64(box.X)*scale, y0+float64(box.Y)*scale
+		d.f.RoundedRect(x, y, float64(box.W-1)*scale, float64(box.H-1)*scale, 1.5*scale, "1234", "FD")
+		if white {
+			d.f.SetTextColor(255, 255, 255)
+		}
+		ty := y + float64(doc.BoxTitleY)*scale
+		d.f.SetFont(sans, "", pt)
+		d.f.Text(x+float64(doc.BoxPad)*scale, ty, pdfSafe(box.Title))
+		if pc := box.PercentOf(bx.Whole); pc != "" {
+			label := pdfSafe(pc)
+			d.f.SetFont(sans, "B", pt)
+			d.f.Text(x+float64(box.W-doc.BoxPad)*scale-d.f.GetStringWidth(label), ty, label)
+		}
+		d.f.SetTextColor(0, 0, 0)
+	}
+	d.f.SetDrawColor(0, 0, 0)
+	d.f.SetLineWidth(0.2)
+	d.y += h + 4
+	for _, l := range capLines {
+		d.drawLine(l, pdfMargin, d.y+lineHeight(capFont)*0.75, capFont)
+		d.y += lineHeight(capFont)
+	}
+	d.y += lineHeight(capFont) * 0.7
+}
