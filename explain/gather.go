@@ -104,7 +104,7 @@ func confirm(ctx context.Context, m *model.Model, src source.Source, c *model.Cr
 	if !asked {
 		return nil, "none was asked for", nil
 	}
-	out, err := m.Confirm(ctx, src, c, ConfirmBase(m, c, at))
+	out, err := m.Confirm(ctx, src, c, m.ConfirmBase(c, at))
 	if errors.Is(err, source.ErrCannotRecord) {
 		return nil, "recordings read from files cannot be made at new points", nil
 	}

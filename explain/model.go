@@ -149,22 +149,6 @@ func Crossovers(m *model.Model, along string, at record.Point) (*model.Crossover
 	return m.Crossovers(along, fixed)
 }
 
-// ConfirmBase is the point whose other dimensions recordings that
-// confirm c are made at: c's fixed values, else at's, else the grid's
-// smallest.
-func ConfirmBase(m *model.Model, c *model.Crossovers, at record.Point) record.Point {
-	base := make(record.Point, len(m.Vars))
-	for i, v := range m.Vars {
-		base[i] = record.Dim{Name: v, Value: m.Grid[i][0]}
-		if x, ok := c.Fixed[v]; ok {
-			base[i].Value = x
-		} else if x, ok := at.Value(v); ok {
-			base[i].Value = x
-		}
-	}
-	return base
-}
-
 // leastOf returns the dimensions whose claims hold from a value above 1,
 // with that value; nil when there are none.
 func leastOf(m *model.Model) map[string]int64 {

@@ -86,3 +86,20 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// ConfirmBase is the point at whose other dimensions the recordings that
+// confirm c are made: c's fixed values, else prefer's (a bundled program's
+// default point, say, or the point a chapter counts), else the grid's
+// smallest.
+func (m *Model) ConfirmBase(c *Crossovers, prefer record.Point) record.Point {
+	base := make(record.Point, len(m.Vars))
+	for i, v := range m.Vars {
+		base[i] = record.Dim{Name: v, Value: m.Grid[i][0]}
+		if x, ok := c.Fixed[v]; ok {
+			base[i].Value = x
+		} else if x, ok := prefer.Value(v); ok {
+			base[i].Value = x
+		}
+	}
+	return base
+}

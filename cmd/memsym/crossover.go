@@ -62,7 +62,11 @@ func crossoverCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	var confirmed []model.Confirmation
 	if *confirm && len(c.Segments) > 1 {
-		confirmed, err = m.Confirm(context.Background(), src, c, confirmBase(src, m, c))
+		var def record.Point
+		if p, ok := src.(*source.Program); ok {
+			def = p.Default()
+		}
+		confirmed, err = m.Confirm(context.Background(), src, c, m.ConfirmBase(c, def))
 		if err != nil {
 			return err
 		}
@@ -207,24 +211,4 @@ func contradicted(m *model.Model, confirmed []model.Confirmation) int {
 		}
 	}
 	return bad
-}
-
-// confirmBase picks the other dimensions' values for --confirm: those the
-// crossovers fix, else a bundled program's defaults, else the smallest grid
-// value.
-func confirmBase(src source.Source, m *model.Model, c *model.Crossovers) record.Point {
-	var def record.Point
-	if p, ok := src.(*source.Program); ok {
-		def = p.Default()
-	}
-	base := make(record.Point, len(m.Vars))
-	for i, v := range m.Vars {
-		base[i] = record.Dim{Name: v, Value: m.Grid[i][0]}
-		if x, ok := c.Fixed[v]; ok {
-			base[i].Value = x
-		} else if x, ok := def.Value(v); ok {
-			base[i].Value = x
-		}
-	}
-	return base
 }
