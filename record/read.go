@@ -70,19 +70,26 @@ func sizeHint(r io.Reader) int64 {
 
 // ReadFile reads the recording in the named file; "-" is the standard input.
 func ReadFile(path string) (*Recording, error) {
+	return withFile(path, Read)
+}
+
+// withFile opens the named recording file ("-" is the standard input) and
+// hands it to read with the name its messages give it.
+func withFile[T any](path string, read func(io.Reader, string) (T, error)) (T, error) {
 	if path == "-" {
-		return Read(os.Stdin, "<stdin>")
+		return read(os.Stdin, "<stdin>")
 	}
 	f, err := os.Open(path)
 	if err != nil {
+		var zero T
 		var pe *os.PathError
 		if errors.As(err, &pe) {
-			return nil, &os.PathError{Op: "cannot read the recording", Path: pe.Path, Err: pe.Err}
+			return zero, &os.PathError{Op: "cannot read the recording", Path: pe.Path, Err: pe.Err}
 		}
-		return nil, err
+		return zero, err
 	}
 	defer f.Close()
-	return Read(f, path)
+	return read(f, path)
 }
 
 // File is a recording file read one record at a time: a Scanner that

@@ -1,9 +1,7 @@
 package record
 
 import (
-	"errors"
 	"io"
-	"os"
 )
 
 // Summary is what Validate says of a recording that follows the format.
@@ -51,17 +49,5 @@ func Validate(r io.Reader, file string) (*Summary, error) {
 // ValidateFile validates the recording in the named file; "-" is the
 // standard input. Its errors are ReadFile's.
 func ValidateFile(path string) (*Summary, error) {
-	if path == "-" {
-		return Validate(os.Stdin, "<stdin>")
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			return nil, &os.PathError{Op: "cannot read the recording", Path: pe.Path, Err: pe.Err}
-		}
-		return nil, err
-	}
-	defer f.Close()
-	return Validate(f, path)
+	return withFile(path, Validate)
 }
