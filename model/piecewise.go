@@ -325,3 +325,7 @@ func (m *Model) PiecewiseJSON(pw *Piecewise, cov []Coverage) *PiecewiseJSON {
 	}
 	return out
 }
+
+// Undecided reports whether neither covering nor holding the peak alone
+// could be shown for the candidate.
+func (c *Coverage) Undecided() bool { return c.Verdict == dominance.Undecided }

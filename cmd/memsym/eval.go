@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"memsym/doc"
-	"memsym/dominance"
 	"memsym/model"
 	"memsym/poly"
 )
@@ -183,7 +182,7 @@ func evalAlong(stdout io.Writer, m *model.Model, along string, at assignments, a
 		}
 	}
 	pw, err := m.Piecewise(along, fixed)
-	var dep *dominance.DependsError
+	var dep *model.DependsError
 	if errors.As(err, &dep) {
 		return usagef("along %s the candidate holding the peak may depend on %s: give a value with --at %s", dep.Dim, doc.AndList(dep.Vars), strings.Join(placeholders(dep.Vars), ","))
 	}
@@ -243,7 +242,7 @@ func piecewiseText(m *model.Model, pw *model.Piecewise, cov []model.Coverage) st
 		}
 	}
 	for _, c := range cov {
-		if c.Verdict == dominance.Undecided {
+		if c.Undecided() {
 			fmt.Fprintf(&b, "undecided whether it ever holds the peak alone: %s, at %s\n", m.Cands[c.Cand].Poly, m.Where(m.Cands[c.Cand].Op))
 		}
 	}
