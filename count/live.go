@@ -62,13 +62,13 @@ func Lifetimes(rec *record.Recording) []Life {
 }
 
 // baseIndex maps each buffer's position to the position of its base.
-func baseIndex(rec *record.Recording) []int {
-	base := make([]int, len(rec.Buffers))
+func baseIndex(rec *record.Recording) []int32 {
+	base := make([]int32, len(rec.Buffers))
 	for i := range rec.Buffers {
 		if b := &rec.Buffers[i]; b.IsView {
 			base[i] = base[position(rec, b.Of)] // a view's base is declared before it
 		} else {
-			base[i] = i
+			base[i] = int32(i)
 		}
 	}
 	return base

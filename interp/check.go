@@ -110,7 +110,7 @@ func (k *checker) totals() error {
 			}
 		}
 	}
-	for _, i := range resultBases(rec) {
+	for _, i := range k.b.resultBases() {
 		v, _ := k.value(k.b.class[i])
 		outputs = outputs.Add(v)
 	}
@@ -129,8 +129,13 @@ func (k *checker) totals() error {
 // lives compares the live bytes at every operation, and the peak.
 func (k *checker) lives() error {
 	b, m := k.b, k.b.m
-	nops := len(m.LiveAt)
-	born, died := births(b.lives, nops), deaths(b.lives, nops)
+	b.waitLives()
+	born, died := b.born, b.died
+	nops := len(b.st.rec.Ops)
+	// The live bytes at the point need the lives alone, the comparison the
+	// candidates too, which may not be known yet.
+	small, smallOK := k.liveSmall(born, died, nops)
+	b.waitCandidates()
 	cand := make([]poly.Rat, len(m.Candidates))
 	for c := range m.Candidates {
 		v, err := m.Candidates[c].Poly.EvalInt(k.at)
@@ -139,7 +144,7 @@ func (k *checker) lives() error {
 		}
 		cand[c] = v
 	}
-	if k.livesSmall(born, died, cand) {
+	if smallOK && k.livesSmall(small, cand) {
 		return nil
 	}
 	var live, peak, predicted poly.Rat
@@ -172,19 +177,11 @@ func (k *checker) lives() error {
 	return nil
 }
 
-// livesSmall makes lives' comparisons on int64s, when every value is an
-// integer that fits and no sum overflows, and reports whether they all
-// held; false sends lives to exact numbers, to check again and say where.
-func (k *checker) livesSmall(born, died buckets, cand []poly.Rat) bool {
-	b, m := k.b, k.b.m
-	small := make([]int64, len(cand))
-	for c, v := range cand {
-		n, ok := v.Int64()
-		if !ok {
-			return false
-		}
-		small[c] = n
-	}
+// liveSmall returns the live bytes at the point at each of the nops
+// operations (index op−1) as int64s, when every value is an integer that
+// fits and no sum overflows; false sends lives to exact numbers.
+func (k *checker) liveSmall(born, died buckets, nops int) ([]int64, bool) {
+	b := k.b
 	byVec := make([]int64, len(b.polys))
 	known := make([]bool, len(b.polys))
 	value := func(i int32) (int64, bool) {
@@ -202,29 +199,51 @@ func (k *checker) livesSmall(born, died buckets, cand []poly.Rat) bool {
 		}
 		return byVec[c], true
 	}
-	var live, peak, predicted int64
-	for op := 1; op <= len(m.LiveAt); op++ {
+	lives := make([]int64, nops)
+	var live int64
+	for op := 1; op <= nops; op++ {
 		for _, i := range born.of(op) {
 			v, ok := value(i)
 			if live, ok = addSubOK(live, v, false, ok); !ok {
-				return false
+				return nil, false
 			}
 		}
-		c := small[m.LiveAt[op-1]]
-		if live != c {
-			return false
-		}
-		if op == 1 || live > peak {
-			peak = live
-		}
-		if op == 1 || c > predicted {
-			predicted = c
-		}
+		lives[op-1] = live
 		for _, i := range died.of(op) {
 			v, ok := value(i)
 			if live, ok = addSubOK(live, v, true, ok); !ok {
-				return false
+				return nil, false
 			}
+		}
+	}
+	return lives, true
+}
+
+// livesSmall makes lives' comparisons on int64s, given the live bytes at
+// each operation from liveSmall, when every candidate's value is an integer
+// that fits, and reports whether they all held; false sends lives to exact
+// numbers, to check again and say where.
+func (k *checker) livesSmall(lives []int64, cand []poly.Rat) bool {
+	m := k.b.m
+	small := make([]int64, len(cand))
+	for c, v := range cand {
+		n, ok := v.Int64()
+		if !ok {
+			return false
+		}
+		small[c] = n
+	}
+	var peak, predicted int64
+	for op, live := range lives {
+		c := small[m.LiveAt[op]]
+		if live != c {
+			return false
+		}
+		if op == 0 || live > peak {
+			peak = live
+		}
+		if op == 0 || c > predicted {
+			predicted = c
 		}
 	}
 	return peak == predicted
@@ -262,6 +281,7 @@ func (k *checker) maker(pos int) string {
 	case record.State:
 		return "an optimizer's state"
 	}
+	k.b.waitLives()
 	n := k.b.lives[pos].First
 	if n == 0 {
 		return "which no operation writes"

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -66,7 +67,8 @@ type reading struct {
 	slots   chan struct{} // a chunk takes one until it is merged
 	merge   chan *chunk
 	cur     *chunk
-	stop    atomic.Bool // some grid point cannot be read so: give up
+	stop    atomic.Bool  // some grid point cannot be read so: give up
+	expect  atomic.Int64 // about how many buffers and views point 0 has, once guessed
 	checks  []*pointValues
 	running sync.WaitGroup
 }
@@ -137,7 +139,7 @@ func (b *build) readFollowing(grid, checks []Source, checkDims [][]record.Dim) (
 			r.send()
 		}
 		return nil
-	})
+	}, func(buffers, _ int) { r.expect.Store(int64(buffers)) })
 	if err == nil && !r.stop.Load() {
 		r.send()
 	}
@@ -174,7 +176,9 @@ func (r *reading) get() *chunk {
 		return c
 	default:
 	}
-	return &chunk{sizes: make([][]poly.Rat, 1+len(r.readers))}
+	c := &chunk{sizes: make([][]poly.Rat, 1+len(r.readers))}
+	c.t.Grow(chunkBytes + 4<<10)
+	return c
 }
 
 // put gives back a chunk merged.
@@ -272,8 +276,18 @@ func (r *reading) merger(n int) {
 		tables[i].id(poly.Rat{})
 		r.checks[i] = &pointValues{}
 	}
+	grown := false
 	for c := range r.merge {
 		<-c.read
+		if n := int(r.expect.Load()); !grown && n > 0 {
+			// Room for every buffer's number at once, rather than copies
+			// as they come.
+			grown = true
+			r.b.class = slices.Grow(r.b.class, max(0, n-len(r.b.class)))
+			for _, pv := range r.checks {
+				pv.local = slices.Grow(pv.local, max(0, n-len(pv.local)))
+			}
+		}
 		if !r.stop.Load() {
 			r.mergeChunk(c, n, tables)
 		}

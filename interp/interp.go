@@ -87,6 +87,13 @@ type build struct {
 	m     *Model
 
 	followed bool // the grid was read by comparison with point 0 (follow.go)
+
+	// What model finds on a goroutine of its own (live.go): born and died
+	// bucket the lives by operation; livesDone is closed once they and the
+	// lives are known, candDone once the candidates are too.
+	born, died          buckets
+	livesDone, candDone chan struct{}
+	results             []int // resultBases of the structure, once found
 }
 
 // Build reads the recordings of one program on a grid of three values per
@@ -123,12 +130,14 @@ func Build(grid []Source, checks []Source) (*Model, error) {
 	}
 	b.interpolate()
 	b.model()
+	defer b.waitCandidates() // on every return: the model's goroutine is done
 	for i, src := range checks {
 		if err := b.checkRead(src, checkDims[i], checkVals[i]); err != nil {
 			return nil, err
 		}
 		b.m.Checked = append(b.m.Checked, dimValues(checkDims[i]))
 	}
+	b.waitCandidates()
 	b.m.b = b
 	return b.m, nil
 }

@@ -48,23 +48,35 @@ func deaths(lives []count.Life, nops int) buckets {
 	return bucketBy(lives, nops, func(l count.Life) int { return l.Last })
 }
 
-// model assembles the Model from the interpolated value vectors.
+// model assembles the Model from the interpolated value vectors. The
+// buffers' lives and the candidates, which depend on the operations alone
+// and on nothing the rest computes, are found on a goroutine of their own,
+// at the same time as the rest: waitLives and waitCandidates wait for them.
 func (b *build) model() {
 	rec := b.st.rec
 	m := &Model{
 		Vars:      b.g.vars,
 		Structure: rec,
-		Lives:     count.Lifetimes(rec),
 		Bytes:     make([]poly.Poly, len(rec.Buffers)),
 		den:       b.den,
 	}
+	b.m = m
+	b.livesDone, b.candDone = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(b.candDone)
+		lives := count.Lifetimes(rec)
+		nops := len(rec.Ops)
+		b.born, b.died = births(lives, nops), deaths(lives, nops)
+		m.Lives, b.lives = lives, lives
+		close(b.livesDone)
+		b.candidates()
+	}()
 	for _, vs := range b.g.values {
 		m.Grid = append(m.Grid, []int64{vs[0], vs[1], vs[2]})
 	}
 	for i, c := range b.class {
 		m.Bytes[i] = b.polys[c]
 	}
-	b.lives = m.Lives
 	params, inputs, outputs := zeroNums(len(b.g.order)), zeroNums(len(b.g.order)), zeroNums(len(b.g.order))
 	for i := range rec.Buffers {
 		switch rec.Buffers[i].Role {
@@ -75,14 +87,39 @@ func (b *build) model() {
 			inputs.add(&b.coefs[b.class[i]], false)
 		}
 	}
-	for _, i := range resultBases(rec) {
+	for _, i := range b.resultBases() {
 		outputs.add(&b.coefs[b.class[i]], false)
 	}
 	m.Params = params.toPoly(m.Vars, b.den)
 	m.Inputs = inputs.toPoly(m.Vars, b.den)
 	m.Outputs = outputs.toPoly(m.Vars, b.den)
-	b.m = m
-	b.candidates()
+}
+
+// waitLives waits until the model's lives, and b.born and b.died, are
+// known.
+func (b *build) waitLives() {
+	if b.livesDone != nil {
+		<-b.livesDone
+	}
+}
+
+// waitCandidates waits until the model is whole: its lives and its
+// candidates.
+func (b *build) waitCandidates() {
+	if b.candDone != nil {
+		<-b.candDone
+	}
+}
+
+// resultBases is resultBases of the structure, found once.
+func (b *build) resultBases() []int {
+	if b.results == nil {
+		b.results = resultBases(b.st.rec)
+		if b.results == nil {
+			b.results = []int{}
+		}
+	}
+	return b.results
 }
 
 // resultBases returns the positions of the buffers the result names,
@@ -107,7 +144,7 @@ func resultBases(rec *record.Recording) []int {
 func (b *build) candidates() {
 	m := b.m
 	nops := len(m.Structure.Ops)
-	born, died := births(b.lives, nops), deaths(b.lives, nops)
+	born, died := b.born, b.died
 	m.LiveAt = make([]int32, nops)
 	index := make(map[string]int32)
 	var sums []nums

@@ -128,8 +128,11 @@ func readStructureOf(s record.Stream, src Source, point string, value func(pos i
 // building at once: this goroutine scans the records and calls keep with
 // each, and another adds them to the Builder, batches of them handed over
 // as they are read. Its result and its errors are readStructureOf's: the
-// first mistake in the order of the records.
-func readStructurePiped(s record.Stream, src Source, point string, keep func(r *record.Record) error) (*structure, error) {
+// first mistake in the order of the records. When the start of the
+// recording tells about how many buffers and views and operations it holds
+// (estimate), expect, if not nil, is called with them, from this
+// goroutine.
+func readStructurePiped(s record.Stream, src Source, point string, keep func(r *record.Record) error, expect func(buffers, ops int)) (*structure, error) {
 	const batches, batchSize = 4, 1024
 	free := make(chan *recordBatch, batches)
 	full := make(chan *recordBatch, batches)
@@ -149,6 +152,7 @@ func readStructurePiped(s record.Stream, src Source, point string, keep func(r *
 		for bt := range full {
 			if bt.grow != [2]int{} {
 				b.Grow(bt.grow[0], bt.grow[1])
+				st.kinds = slices.Grow(st.kinds, bt.grow[0]+bt.grow[1]+2)
 			}
 			for i := range bt.recs {
 				if err != nil {
@@ -179,6 +183,9 @@ func readStructurePiped(s record.Stream, src Source, point string, keep func(r *
 		r := s.Record()
 		if grow, ok := est.count(s, r.Kind); ok {
 			bt.grow = grow
+			if expect != nil {
+				expect(grow[0], grow[1])
+			}
 		}
 		bt.add(r)
 		if r.Kind != record.KindHeader {
@@ -242,6 +249,12 @@ func (e *estimate) count(s record.Stream, k record.Kind) ([2]int, bool) {
 		return [2]int{}, false
 	}
 	e.done = true
+	if g, ok := s.(interface{ Expected() (int, int) }); ok {
+		// A stream made by Go code (record.Live) may say.
+		if b, o := g.Expected(); b > 0 || o > 0 {
+			return [2]int{b, o}, true
+		}
+	}
 	f, ok := s.(interface {
 		Size() int64
 		Offset() int64
@@ -264,21 +277,32 @@ type recordBatch struct {
 // noInts is an empty slice that is not nil: a record's empty list.
 var noInts = []int64{}
 
-// add appends a copy of r, which its stream may reuse.
+// add appends a copy of r, which its stream may reuse: of its kind's part
+// alone, which is all the Builder reads of it.
 func (bt *recordBatch) add(r *record.Record) {
-	bt.recs = append(bt.recs, *r)
+	if len(bt.recs) < cap(bt.recs) {
+		bt.recs = bt.recs[:len(bt.recs)+1]
+	} else {
+		bt.recs = append(bt.recs, record.Record{})
+	}
 	c := &bt.recs[len(bt.recs)-1]
+	c.Kind, c.Line = r.Kind, r.Line
 	switch r.Kind {
 	case record.KindHeader:
+		c.Header = r.Header
 		c.Header.Dims = slices.Clone(r.Header.Dims)
 		c.Header.Consts = slices.Clone(r.Header.Consts)
 	case record.KindBuffer, record.KindView:
+		c.Buffer = r.Buffer
 		c.Buffer.Shape = bt.keep(r.Buffer.Shape)
 	case record.KindOp:
+		c.Op = r.Op
 		c.Op.Reads = bt.keep(r.Op.Reads)
 		c.Op.Writes = bt.keep(r.Op.Writes)
 	case record.KindResult:
 		c.Result = bt.keep(r.Result)
+	default:
+		*c = *r
 	}
 }
 
@@ -299,8 +323,9 @@ func (bt *recordBatch) keep(s []int64) []int64 {
 	return bt.ints[n:len(bt.ints):len(bt.ints)]
 }
 
+// reset empties the batch. The records' parts of other kinds than their
+// own are left as they were: add overwrites what the Builder reads.
 func (bt *recordBatch) reset() {
-	clear(bt.recs) // let go of the strings
 	bt.recs = bt.recs[:0]
 	bt.ints = bt.ints[:0]
 	bt.grow = [2]int{}

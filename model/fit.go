@@ -241,6 +241,18 @@ func (c *FitCheck) OK(budget poly.Rat) bool {
 	return c.Needs.Equal(c.Predicted) && c.PeakOp == c.PredictedOp && (c.Needs.Cmp(budget) <= 0) == c.Fits
 }
 
+// Contradicting counts the checks whose recording does not agree with the
+// fit under budget (OK).
+func Contradicting(checks []FitCheck, budget poly.Rat) int {
+	n := 0
+	for i := range checks {
+		if !checks[i].OK(budget) {
+			n++
+		}
+	}
+	return n
+}
+
 // ConfirmFit records src at the fit's answer and one past it (At and
 // Past) and returns what each recording needs.
 func (m *Model) ConfirmFit(ctx context.Context, src source.Source, f *Fit) ([]FitCheck, error) {

@@ -205,3 +205,21 @@ func TestFitJSONKeys(t *testing.T) {
 		t.Errorf("budget %s", j.Budget)
 	}
 }
+
+func TestContradicting(t *testing.T) {
+	budget := poly.Int(1000)
+	agree := FitCheck{Needs: poly.Int(900), Predicted: poly.Int(900), PeakOp: 3, PredictedOp: 3, Fits: true}
+	checks := []FitCheck{
+		agree,
+		{Needs: poly.Int(1100), Predicted: poly.Int(1100), PeakOp: 3, PredictedOp: 3, Fits: false}, // agrees: does not fit
+		{Needs: poly.Int(901), Predicted: poly.Int(900), PeakOp: 3, PredictedOp: 3, Fits: true},    // other needs
+		{Needs: poly.Int(900), Predicted: poly.Int(900), PeakOp: 4, PredictedOp: 3, Fits: true},    // another peak operation
+		{Needs: poly.Int(1001), Predicted: poly.Int(1001), PeakOp: 3, PredictedOp: 3, Fits: true},  // said to fit, does not
+	}
+	if n := Contradicting(checks, budget); n != 3 {
+		t.Errorf("Contradicting = %d, want 3", n)
+	}
+	if n := Contradicting(checks[:2], budget); n != 0 {
+		t.Errorf("Contradicting of agreeing checks = %d, want 0", n)
+	}
+}

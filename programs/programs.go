@@ -122,17 +122,9 @@ func names() []string {
 // a width D not divisible by the head count H) are errors. Record may be
 // called concurrently.
 func (p *Program) Record(dims, consts map[string]int64) (*record.Recording, error) {
-	v, err := p.values(dims, consts)
+	v, hdims, hconsts, err := p.header(dims, consts)
 	if err != nil {
 		return nil, err
-	}
-	hdims := make([]record.Dim, len(p.Dims))
-	for i, d := range p.Dims {
-		hdims[i] = record.Dim{Name: d.Name, Value: v[d.Name]}
-	}
-	hconsts := make([]record.Const, len(p.Consts))
-	for i, c := range p.Consts {
-		hconsts[i] = record.Const{Name: c.Name, Value: strconv.FormatInt(v[c.Name], 10)}
 	}
 	if p.step != nil {
 		return p.step.record(p, v, hdims, hconsts)
@@ -144,6 +136,50 @@ func (p *Program) Record(dims, consts map[string]int64) (*record.Recording, erro
 		return nil, fmt.Errorf("program %s: %w", p.Name, err)
 	}
 	return rec, nil
+}
+
+// Stream records the program at the given dimensions and constants as it
+// is read, never holding the recording whole (record.Live), where Record
+// would build it. A training step's recording is built whole, its backward
+// being made from its forward, and replayed.
+func (p *Program) Stream(dims, consts map[string]int64) (record.Stream, error) {
+	if p.step != nil {
+		rec, err := p.Record(dims, consts)
+		if err != nil {
+			return nil, err
+		}
+		return rec.Replay(), nil
+	}
+	v, hdims, hconsts, err := p.header(dims, consts)
+	if err != nil {
+		return nil, err
+	}
+	return record.NewLive(func(sink record.Sink) error {
+		n := newNet(record.NewRecorderTo(sink, false, p.Entry, hdims, hconsts, p.Realization), p.Realization)
+		p.build(n, v)
+		if err := n.r.Err(); err != nil {
+			return fmt.Errorf("program %s: %w", p.Name, err)
+		}
+		return nil
+	}), nil
+}
+
+// header checks the given dimensions and constants and returns every
+// value, and the recording header's dimensions and constants.
+func (p *Program) header(dims, consts map[string]int64) (values, []record.Dim, []record.Const, error) {
+	v, err := p.values(dims, consts)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	hdims := make([]record.Dim, len(p.Dims))
+	for i, d := range p.Dims {
+		hdims[i] = record.Dim{Name: d.Name, Value: v[d.Name]}
+	}
+	hconsts := make([]record.Const, len(p.Consts))
+	for i, c := range p.Consts {
+		hconsts[i] = record.Const{Name: c.Name, Value: strconv.FormatInt(v[c.Name], 10)}
+	}
+	return v, hdims, hconsts, nil
 }
 
 // values checks the given dimensions and constants and fills in the defaults.

@@ -20,11 +20,16 @@ import (
 //	r.Result(y)
 //	rec, err := r.Finish()
 type Recorder struct {
-	b      *Builder
+	to     Sink
+	b      *Builder // to, when the Recorder builds a Recording
 	err    error
 	nextID int64
 	line   int
 	phase  Phase // the phase of the operations recorded from now on
+	// The record being handed to the sink, which copies what it keeps,
+	// and its slices: so a program's calls allocate nothing of their own.
+	rec  Record
+	ints []int64
 }
 
 // NewRecorder starts a recording of one call with the given header, in
@@ -40,12 +45,37 @@ func NewStepRecorder(entry string, dims []Dim, consts []Const, realization strin
 	return newRecorder(StepVersion, entry, dims, consts, realization)
 }
 
+// Sink takes the records a Recorder makes, in order. A Builder is one; a
+// Live stream's is another.
+type Sink interface {
+	Add(r *Record) error
+}
+
+// NewRecorderTo is NewRecorder, or NewStepRecorder when step is true, handing
+// each record to sink as it is made instead of building a Recording: Finish
+// is not for it; Err says whether sink refused a record. Its records are
+// not checked as a Builder checks them: that is for whoever reads sink.
+func NewRecorderTo(sink Sink, step bool, entry string, dims []Dim, consts []Const, realization string) *Recorder {
+	version := Version
+	if step {
+		version = StepVersion
+	}
+	r := &Recorder{to: sink, nextID: 1}
+	r.start(version, entry, dims, consts, realization)
+	return r
+}
+
 func newRecorder(version int, entry string, dims []Dim, consts []Const, realization string) *Recorder {
-	r := &Recorder{b: NewBuilder(), nextID: 1}
-	r.add(&Record{Kind: KindHeader, Header: Header{
+	b := NewBuilder()
+	r := &Recorder{to: b, b: b, nextID: 1}
+	r.start(version, entry, dims, consts, realization)
+	return r
+}
+
+func (r *Recorder) start(version int, entry string, dims []Dim, consts []Const, realization string) {
+	r.put(Record{Kind: KindHeader, Header: Header{
 		Version: version, Entry: entry, Dims: dims, Consts: consts, Realization: realization,
 	}})
-	return r
 }
 
 // SetPhase sets the phase of the operations recorded from now on.
@@ -53,8 +83,14 @@ func (r *Recorder) SetPhase(p Phase) { r.phase = p }
 
 // Grow makes room for at least buffers more buffers and ops more operations,
 // so that a recording whose size is known ahead is built without copying
-// what it holds as it grows. Negative counts are taken as 0.
-func (r *Recorder) Grow(buffers, ops int) { r.b.Grow(buffers, ops) }
+// what it holds as it grows. Negative counts are taken as 0. A sink other
+// than a Builder is told, if it has a Grow method: a Live stream passes it
+// on to its reader (Live.Expected).
+func (r *Recorder) Grow(buffers, ops int) {
+	if g, ok := r.to.(interface{ Grow(buffers, ops int) }); ok {
+		g.Grow(buffers, ops)
+	}
+}
 
 // MustDType returns the named type; it panics on a name the format does not
 // know, which is a mistake in the program's code, not in user input.
@@ -66,13 +102,31 @@ func MustDType(name string) DType {
 	return t
 }
 
+// put hands rec to the sink, through r's own record so that no record is
+// allocated for it.
+func (r *Recorder) put(rec Record) {
+	if r.err == nil {
+		r.rec = rec
+		r.add(&r.rec)
+	}
+	r.ints = r.ints[:0]
+}
+
+// own copies s into r's integers, for the record being made; nil stays nil.
+func (r *Recorder) own(s []int64) []int64 {
+	if s == nil {
+		return nil
+	}
+	return keepInts(&r.ints, s)
+}
+
 func (r *Recorder) add(rec *Record) {
 	if r.err != nil {
 		return
 	}
 	r.line++
 	rec.Line = r.line
-	if err := r.b.Add(rec); err != nil {
+	if err := r.to.Add(rec); err != nil {
 		r.err = fmt.Errorf("record %d: %w", r.line, err)
 	}
 }
@@ -85,9 +139,12 @@ func (r *Recorder) buffer(role Role, name, group string, t DType, shape []int64)
 			r.err = fmt.Errorf("buffer %q: axis of %d elements", name, n)
 		}
 	}
-	s := append([]int64(nil), shape...)
-	r.add(&Record{Kind: KindBuffer, Buffer: Buffer{
-		ID: id, DType: t, Shape: s, Bytes: SizeOf(t, s), Role: role, Name: name, Group: group,
+	s := r.own(shape)
+	if s == nil {
+		s = []int64{} // a scalar: a shape, empty
+	}
+	r.put(Record{Kind: KindBuffer, Buffer: Buffer{
+		ID: id, DType: t, Shape: s, Bytes: sizeOf(t, s), Role: role, Name: name, Group: group,
 	}})
 	return id
 }
@@ -117,7 +174,7 @@ func (r *Recorder) Temp(name, group string, t DType, shape ...int64) int64 {
 func (r *Recorder) Bytes(role Role, name, group string, bytes poly.Rat) int64 {
 	id := r.nextID
 	r.nextID++
-	r.add(&Record{Kind: KindBuffer, Buffer: Buffer{ID: id, Bytes: bytes, Role: role, Name: name, Group: group}})
+	r.put(Record{Kind: KindBuffer, Buffer: Buffer{ID: id, Bytes: bytes, Role: role, Name: name, Group: group}})
 	return id
 }
 
@@ -126,25 +183,25 @@ func (r *Recorder) Bytes(role Role, name, group string, bytes poly.Rat) int64 {
 func (r *Recorder) View(of int64, name string, t DType, shape ...int64) int64 {
 	id := r.nextID
 	r.nextID++
-	r.add(&Record{Kind: KindView, Buffer: Buffer{
-		ID: id, IsView: true, Of: of, DType: t, Shape: append([]int64(nil), shape...), Name: name,
+	r.put(Record{Kind: KindView, Buffer: Buffer{
+		ID: id, IsView: true, Of: of, DType: t, Shape: r.own(shape), Name: name,
 	}})
 	return id
 }
 
 // Op records an operation that launches work.
 func (r *Recorder) Op(label, path string, reads, writes []int64) {
-	r.add(&Record{Kind: KindOp, Op: Op{Label: label, Path: path, Reads: reads, Writes: writes, Launch: true, Phase: r.phase}})
+	r.put(Record{Kind: KindOp, Op: Op{Label: label, Path: path, Reads: r.own(reads), Writes: r.own(writes), Launch: true, Phase: r.phase}})
 }
 
 // NoLaunch records an operation that launches nothing, such as making a view.
 func (r *Recorder) NoLaunch(label, path string, reads, writes []int64) {
-	r.add(&Record{Kind: KindOp, Op: Op{Label: label, Path: path, Reads: reads, Writes: writes, Phase: r.phase}})
+	r.put(Record{Kind: KindOp, Op: Op{Label: label, Path: path, Reads: r.own(reads), Writes: r.own(writes), Phase: r.phase}})
 }
 
 // Result records the buffers the program returns; it must come last.
 func (r *Recorder) Result(ids ...int64) {
-	r.add(&Record{Kind: KindResult, Result: ids})
+	r.put(Record{Kind: KindResult, Result: r.own(ids)})
 }
 
 // Err returns the first mistake so far, if any.
@@ -154,6 +211,9 @@ func (r *Recorder) Err() error { return r.err }
 func (r *Recorder) Finish() (*Recording, error) {
 	if r.err != nil {
 		return nil, r.err
+	}
+	if r.b == nil {
+		return nil, fmt.Errorf("record: Finish of a Recorder made by NewRecorderTo")
 	}
 	return r.b.Finish()
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"math/bits"
+	"slices"
 
 	"memsym/poly"
 )
@@ -23,6 +24,11 @@ import (
 type Templates struct {
 	text  []byte // the lines, each ended by a newline
 	lines []template
+	// Or the records a Live stream kept (Live.Keep), for Live.Follow: a
+	// Templates holds lines or records, never both.
+	recs []liveTemplate
+	ints []int64 // the slices of recs
+	held int     // about the bytes recs hold, for Size
 }
 
 // template is one line of Templates.
@@ -36,19 +42,36 @@ type template struct {
 }
 
 // Len returns the number of lines kept.
-func (t *Templates) Len() int { return len(t.lines) }
+func (t *Templates) Len() int { return len(t.lines) + len(t.recs) }
 
-// Size returns the bytes of text kept.
-func (t *Templates) Size() int { return len(t.text) }
+// Size returns the bytes of text kept, or about the bytes the records kept
+// hold.
+func (t *Templates) Size() int { return len(t.text) + t.held }
 
 // Reset empties t, keeping its memory.
 func (t *Templates) Reset() {
 	t.text = t.text[:0]
 	t.lines = t.lines[:0]
+	clear(t.recs) // let the strings go
+	t.recs = t.recs[:0]
+	t.ints = t.ints[:0]
+	t.held = 0
 }
 
 // Kind returns the kind of line i's record.
-func (t *Templates) Kind(i int) Kind { return t.lines[i].kind }
+func (t *Templates) Kind(i int) Kind {
+	if len(t.recs) > 0 {
+		return t.recs[i].kind
+	}
+	return t.lines[i].kind
+}
+
+// Grow makes room in t for about n more bytes of lines, so that keeping
+// them copies nothing as t grows.
+func (t *Templates) Grow(n int) {
+	t.text = slices.Grow(t.text, n)
+	t.lines = slices.Grow(t.lines, n/64)
+}
 
 // Keep adds the current record's line to t. The record must be whole: Keep
 // is for a Scan that returned true.
@@ -79,7 +102,7 @@ func (s *Scanner) Keep(t *Templates) {
 // Record is left as it was; Keep is not for the records Follow read.
 func (s *Scanner) Follow(t *Templates, from int, sizes []poly.Rat) (int, []poly.Rat) {
 	n := from
-	if s.done || n >= len(t.lines) {
+	if s.done || n >= len(t.lines) || len(t.recs) > 0 {
 		return n, sizes
 	}
 	s.cur = nil

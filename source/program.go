@@ -4,7 +4,6 @@ import (
 	"context"
 	"maps"
 	"slices"
-	"sync"
 
 	"memsym/doc"
 	"memsym/interp"
@@ -68,19 +67,12 @@ func (s *Program) Recordings(ctx context.Context, spec Spec) (*Recordings, error
 	if err != nil {
 		return nil, err
 	}
+	// Each point is recorded as it is read, and again each time it is
+	// read: a recording of millions of operations is never held whole.
 	src := func(p record.Point) interp.Source {
-		var once sync.Once
-		var rec *record.Recording
-		var rerr error
 		return interp.Source{
 			Name: pointName(s.P.Name, p),
-			Open: func() (record.Stream, error) {
-				once.Do(func() { rec, rerr = s.Record(ctx, p) })
-				if rerr != nil {
-					return nil, rerr // interp puts the source's name, with the point, in front
-				}
-				return rec.Replay(), nil
-			},
+			Open: func() (record.Stream, error) { return s.P.Stream(p.Map(), s.Consts) },
 		}
 	}
 	out := &Recordings{}

@@ -50,6 +50,7 @@ var measures = []struct {
 	{"llama", (*harness).llamaSymbolic},
 	{"sympy", (*harness).sympyPeer},
 	{"files", (*harness).syntheticFiles},
+	{"program", (*harness).syntheticProgram},
 	{"grid4", (*harness).syntheticGrid4},
 	{"prune", (*harness).prune},
 	{"explain", (*harness).explain},

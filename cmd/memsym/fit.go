@@ -103,11 +103,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 		if err != nil {
 			return err
 		}
-		for i := range c {
-			if !c[i].OK(b) {
-				bad++
-			}
-		}
+		bad += model.Contradicting(c, b)
 		checks = append(checks, c)
 	}
 	if *asJSON {

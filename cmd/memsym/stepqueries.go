@@ -148,11 +148,7 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 			if err != nil {
 				return err
 			}
-			for k := range c {
-				if !c[k].OK(b) {
-					bad++
-				}
-			}
+			bad += model.Contradicting(c, b)
 			checks = append(checks, c)
 		}
 		if asJSON {

@@ -1,0 +1,406 @@
+package record
+
+import (
+	"runtime"
+	"slices"
+
+	"memsym/poly"
+)
+
+// Live is a Stream of a recording that Go code makes as it is read: the
+// code (the maker) records through a Recorder (NewRecorderTo) on a
+// goroutine of its own, which makes records only as the reader asks for
+// them, so that a recording of millions of operations is never held whole.
+// Like a Scanner, a Live stream can keep its records (Keep) and read
+// another point's recording of the same program by comparison with them
+// (Follow): the maker's records are then compared as they are made, never
+// copied.
+//
+// Its records are not checked: a Builder reading the stream checks them as
+// it checks a file's.
+type Live struct {
+	req   chan liveReq
+	resp  chan liveResp
+	stop  chan struct{} // closed by Close: the maker stops
+	buf   *liveBatch    // records made and not yet read, from next
+	spare *liveBatch    // the other batch, asked for ahead when ahead
+	next  int
+	ahead bool // a batch is asked for and not yet received
+	asked int  // batches asked for: the first holds one record, the header
+	ended bool // the maker has finished: buf holds the last of its records
+	rec   *Record
+	err   error
+	grow  [2]int // the room the maker said it needs, from the records read
+}
+
+// liveReq asks the maker for the next records: a batch of them (batch
+// non-nil), or to read them by comparison with t from its record n on
+// (follow), up to t's end or the first that differs.
+type liveReq struct {
+	batch *liveBatch
+	max   int // the most records the batch is to hold
+	t     *Templates
+	n     int
+	sizes []poly.Rat
+}
+
+// liveResp answers a liveReq; ended says the maker has finished, with the
+// error err.
+type liveResp struct {
+	batch *liveBatch
+	n     int
+	sizes []poly.Rat
+	ended bool
+	err   error
+}
+
+// liveBatch is records made, with their slices.
+type liveBatch struct {
+	recs []Record
+	ints []int64
+	grow [2]int // the maker's last Grow, when it grew
+}
+
+// liveBatchRecords is how many records the maker makes ahead of a reader
+// that scans.
+const liveBatchRecords = 1024
+
+// NewLive returns the stream of the records gen hands to its sink, which
+// gen makes on a goroutine of its own as the stream is read. gen's error,
+// if any, ends the stream and is its Err. Close the stream when done with
+// it, read to its end or not: the maker, stopped, does not return from
+// its sink's Add (runtime.Goexit), so gen must hold nothing that needs
+// releasing by code after Add.
+func NewLive(gen func(sink Sink) error) *Live {
+	l := &Live{
+		req:   make(chan liveReq),
+		resp:  make(chan liveResp, 1),
+		stop:  make(chan struct{}),
+		buf:   &liveBatch{},
+		spare: &liveBatch{},
+	}
+	go func() {
+		w := &liveSink{l: l}
+		if !w.wait() {
+			return
+		}
+		err := gen(w)
+		if err == nil {
+			err = w.err
+		}
+		// Answer the last request, waiting for one if none is pending.
+		for w.req == nil {
+			if !w.wait() {
+				return
+			}
+		}
+		r := w.req
+		l.resp <- liveResp{batch: r.batch, n: r.n, sizes: r.sizes, ended: true, err: err}
+	}()
+	return l
+}
+
+// liveSink is the maker's side of a Live stream: it answers the reader's
+// requests with the records the maker makes.
+type liveSink struct {
+	l   *Live
+	req *liveReq // the request being answered; nil when none is
+	cur liveReq
+	err error
+}
+
+// wait waits for the reader's next request; when the stream is closed it
+// reports false, or in Add ends the maker.
+func (w *liveSink) wait() bool {
+	select {
+	case w.cur = <-w.l.req:
+		w.req = &w.cur
+		return true
+	case <-w.l.stop:
+		return false
+	}
+}
+
+// answer sends the answer to the pending request.
+func (w *liveSink) answer() {
+	r := w.req
+	w.l.resp <- liveResp{batch: r.batch, n: r.n, sizes: r.sizes}
+	w.req = nil
+}
+
+// Grow passes the maker's Grow on to the reader, with the batch being
+// made.
+func (w *liveSink) Grow(buffers, ops int) {
+	if w.req == nil && !w.wait() {
+		runtime.Goexit()
+	}
+	if w.req.batch != nil {
+		w.req.batch.grow = [2]int{max(buffers, 0), max(ops, 0)}
+	}
+}
+
+func (w *liveSink) Add(r *Record) error {
+	for {
+		if w.req == nil && !w.wait() {
+			runtime.Goexit() // the stream is closed: make nothing more
+		}
+		q := w.req
+		if q.batch != nil {
+			q.batch.add(r)
+			if len(q.batch.recs) >= q.max {
+				w.answer()
+			}
+			return nil
+		}
+		if q.n < len(q.t.recs) && sameButSize(&q.t.recs[q.n], r) {
+			switch r.Kind {
+			case KindBuffer:
+				q.sizes = append(q.sizes, r.Buffer.Bytes)
+			case KindView:
+				q.sizes = append(q.sizes, poly.Rat{})
+			}
+			q.n++
+			if q.n == len(q.t.recs) {
+				w.answer()
+			}
+			return nil
+		}
+		// r differs from its template, or comes after the last: the
+		// reader reads it otherwise, on its next request.
+		w.answer()
+	}
+}
+
+// add copies r, with its slices, into the batch.
+func (b *liveBatch) add(r *Record) {
+	b.recs = append(b.recs, *r)
+	c := &b.recs[len(b.recs)-1]
+	switch r.Kind {
+	case KindHeader:
+		c.Header.Dims = slices.Clone(r.Header.Dims)
+		c.Header.Consts = slices.Clone(r.Header.Consts)
+	case KindBuffer, KindView:
+		c.Buffer.Shape = keepInts(&b.ints, r.Buffer.Shape)
+	case KindOp:
+		c.Op.Reads = keepInts(&b.ints, r.Op.Reads)
+		c.Op.Writes = keepInts(&b.ints, r.Op.Writes)
+	case KindResult:
+		c.Result = keepInts(&b.ints, r.Result)
+	}
+}
+
+func (b *liveBatch) reset() {
+	clear(b.recs) // let the strings go
+	b.recs = b.recs[:0]
+	b.ints = b.ints[:0]
+	b.grow = [2]int{}
+}
+
+// keepInts copies s to the end of *ints and returns the copy; nil stays
+// nil. The copies made before stay valid when *ints grows.
+func keepInts(ints *[]int64, s []int64) []int64 {
+	if s == nil {
+		return nil
+	}
+	n := len(*ints)
+	*ints = append(*ints, s...)
+	return (*ints)[n:len(*ints):len(*ints)]
+}
+
+// ask sends the maker a request, unless it has finished.
+func (l *Live) ask(q liveReq) bool {
+	if l.ended {
+		return false
+	}
+	l.asked++
+	l.req <- q
+	return true
+}
+
+// receive waits for the answer to a request.
+func (l *Live) receive() liveResp {
+	a := <-l.resp
+	if a.ended {
+		l.ended, l.err = true, a.err
+	}
+	return a
+}
+
+// askBatch asks for the next batch of records into the spare batch.
+func (l *Live) askBatch() {
+	max := liveBatchRecords
+	if l.asked == 0 {
+		max = 1 // the header alone: a reader of headers stops there
+	}
+	l.spare.reset()
+	l.ahead = l.ask(liveReq{batch: l.spare, max: max})
+}
+
+// fill makes buf hold records not yet read, if the maker has any more: it
+// receives the batch asked for ahead, asking for one if none is, and asks
+// for the one after it.
+func (l *Live) fill() bool {
+	for l.next == len(l.buf.recs) {
+		if !l.ahead {
+			l.askBatch()
+			if !l.ahead {
+				return false
+			}
+		}
+		a := l.receive()
+		l.ahead = false
+		l.buf, l.spare, l.next = a.batch, l.buf, 0
+		if a.batch.grow != [2]int{} {
+			l.grow = a.batch.grow
+		}
+		if l.asked > 1 {
+			l.askBatch()
+		}
+	}
+	return true
+}
+
+// Scan advances to the next record.
+func (l *Live) Scan() bool {
+	l.rec = nil
+	if !l.fill() {
+		return false
+	}
+	l.rec = &l.buf.recs[l.next]
+	l.next++
+	return true
+}
+
+// Expected returns the room for buffers and operations the maker said its
+// recording needs beyond what it had made (Recorder.Grow), or zeros.
+func (l *Live) Expected() (buffers, ops int) { return l.grow[0], l.grow[1] }
+
+// Record returns the current record, valid until the next Scan or Follow.
+func (l *Live) Record() *Record { return l.rec }
+
+// Err returns the maker's error, once the stream has ended.
+func (l *Live) Err() error { return l.err }
+
+// Close stops the maker, if it has not finished.
+func (l *Live) Close() error {
+	select {
+	case <-l.stop:
+	default:
+		close(l.stop)
+	}
+	// A batch asked for ahead is the maker's to finish and drop.
+	l.buf, l.spare, l.rec = &liveBatch{}, &liveBatch{}, nil
+	l.next, l.ended, l.ahead = 0, true, false
+	return nil
+}
+
+// liveTemplate is a record kept by Live.Keep: what Follow compares of it.
+type liveTemplate struct {
+	kind   Kind
+	isView bool // a buffer's or a view's
+	launch bool // an operation's
+	role   Role
+	phase  Phase
+	rank   int32 // the shape's axes; −1 for none
+	split  int32 // an operation's reads are ints[:split], its writes the rest
+	id, of int64
+	dtype  DType
+	name   string // a buffer's name, an operation's label
+	group  string // a buffer's group, an operation's path
+	ints   []int64
+}
+
+// Keep adds the current record to t, for Follow; t must hold records
+// kept by a Live stream, or nothing.
+func (l *Live) Keep(t *Templates) {
+	r := l.rec
+	k := liveTemplate{kind: r.Kind, rank: -1}
+	switch r.Kind {
+	case KindBuffer, KindView:
+		b := &r.Buffer
+		k.isView, k.role, k.id, k.of, k.dtype, k.name, k.group = b.IsView, b.Role, b.ID, b.Of, b.DType, b.Name, b.Group
+		if b.Shape != nil {
+			k.rank = int32(len(b.Shape))
+		}
+	case KindOp:
+		o := &r.Op
+		k.launch, k.phase, k.name, k.group = o.Launch, o.Phase, o.Label, o.Path
+		k.split = int32(len(o.Reads))
+		n := len(t.ints)
+		t.ints = append(t.ints, o.Reads...)
+		t.ints = append(t.ints, o.Writes...)
+		k.ints = t.ints[n:len(t.ints):len(t.ints)]
+	case KindResult:
+		k.ints = keepInts(&t.ints, r.Result)
+	}
+	t.recs = append(t.recs, k)
+	// About a line of text: a record, its integers and its names.
+	t.held += 64 + 8*len(k.ints) + len(k.name) + len(k.group)
+}
+
+// Follow reads the next records as long as each is the same as its
+// template in t, in order from t's record from, but for its size: the
+// values of its shape, or its bytes. It stops before the first that
+// differs otherwise, or at the end of t, as Scanner.Follow does, appending
+// each buffer's bytes and each view's zero to sizes, and returns the index
+// in t of the first record it did not read, and sizes. t must hold records
+// kept by a Live stream; Follow reads nothing of templates of lines.
+// Record is not for the records Follow read.
+func (l *Live) Follow(t *Templates, from int, sizes []poly.Rat) (int, []poly.Rat) {
+	n := from
+	l.rec = nil
+	// The records made ahead first.
+	for n < len(t.recs) && (l.next < len(l.buf.recs) || l.ahead) {
+		if l.next == len(l.buf.recs) {
+			a := l.receive()
+			l.ahead = false
+			l.buf, l.spare, l.next = a.batch, l.buf, 0
+			continue
+		}
+		r := &l.buf.recs[l.next]
+		if !sameButSize(&t.recs[n], r) {
+			return n, sizes
+		}
+		switch r.Kind {
+		case KindBuffer:
+			sizes = append(sizes, r.Buffer.Bytes)
+		case KindView:
+			sizes = append(sizes, poly.Rat{})
+		}
+		l.next++
+		n++
+	}
+	if n == len(t.recs) || !l.ask(liveReq{t: t, n: n, sizes: sizes}) {
+		return n, sizes
+	}
+	a := l.receive()
+	return a.n, a.sizes
+}
+
+// sameButSize reports whether record r is the same as the one kept as k
+// but for the values of a buffer's or a view's shape (not its rank) and a
+// buffer's bytes, and its line.
+func sameButSize(k *liveTemplate, r *Record) bool {
+	if k.kind != r.Kind {
+		return false
+	}
+	switch r.Kind {
+	case KindBuffer, KindView:
+		b := &r.Buffer
+		rank := int32(-1)
+		if b.Shape != nil {
+			rank = int32(len(b.Shape))
+		}
+		return k.id == b.ID && k.isView == b.IsView && k.of == b.Of && k.rank == rank &&
+			k.role == b.Role && k.dtype == b.DType && k.name == b.Name && k.group == b.Group
+	case KindOp:
+		o := &r.Op
+		// A nil list and an empty one are the same: the format writes
+		// both as [] or leaves them out.
+		return k.launch == o.Launch && k.phase == o.Phase && k.name == o.Label && k.group == o.Path &&
+			slices.Equal(k.ints[:k.split], o.Reads) && slices.Equal(k.ints[k.split:], o.Writes)
+	case KindResult:
+		return slices.Equal(k.ints, r.Result)
+	}
+	return false // headers differ from point to point
+}
