@@ -4,7 +4,11 @@
 // A recording is a JSON Lines file (docs/recording-format.md): a header, the
 // buffers and views, the operations in order, and the result. Scanner reads
 // one record at a time, Read assembles and checks a whole Recording, Writer
-// writes one, and Recorder builds one from Go code.
+// writes one, and Recorder builds one from Go code, or hands its records to
+// a Live stream, which Go code makes as it is read and never holds whole.
+// A Scanner and a Live stream can both read another point's recording of
+// the same program by comparison with the first's (Keep, Follow): only
+// the sizes are read of a record that is the same but for them.
 package record
 
 import "memsym/poly"

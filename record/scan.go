@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math/bits"
 )
 
 // SyntaxError is a mistake in a recording, at a line of a file.
@@ -62,17 +63,31 @@ type Scanner struct {
 	// its line: sizeAt < 0 when it has none.
 	sizeAt, sizeEnd int
 
-	cur      []byte        // the current record's line, for Keep
-	read     int64         // the bytes read from r
-	lastKind Kind          // the kind of the last record read, by Scan or Follow
-	lastLine int           // and its line
-	lastPath string        // the path of the last operation, which was valid
-	last     [nKeys]string // the last string value of each key, which lines in a row often repeat
+	cur      []byte // the current record's line, for Keep
+	read     int64  // the bytes read from r
+	lastKind Kind   // the kind of the last record read, by Scan or Follow
+	lastLine int    // and its line
+	lastPath string // the path of the last operation, which was valid
+
+	// parseFast's guesses, from the lines before: the pattern of the key
+	// that followed each key, and of the first key after each kind of
+	// record (at nKeys + the kind); and the last named dtype, with its
+	// name's word.
+	keyPat    [32]keyPat
+	dtypeWord uint64
+	dtypeLast DType
+
+	skipFast int  // lines to read before trying fastRecord in place again
+	slowOnly bool // for tests: parse reads every line, as the reference
 }
 
 // NewScanner returns a Scanner that reads r; file names it in errors.
 func NewScanner(r io.Reader, file string) *Scanner {
-	return &Scanner{r: r, file: file, maxLine: MaxLine}
+	s := &Scanner{r: r, file: file, maxLine: MaxLine}
+	for i := range s.keyPat {
+		s.keyPat[i] = noKeyPat
+	}
+	return s
 }
 
 // Scan advances to the next record, skipping blank lines, and reports
@@ -82,7 +97,36 @@ func (s *Scanner) Scan() bool {
 	if s.done {
 		return false
 	}
+	// Mostly a line in the usual form, read where it lies in the buffer,
+	// its end found after it.
+	fast := !s.slowOnly
+	if s.line > 0 && s.skipFast == 0 && fast {
+		// With parseFast's fastRecord, in place in the buffer, when the
+		// line is in the usual form and the buffer holds it whole.
+		b := s.buf[s.pos:s.end]
+		if i, seen, ok := s.fastRecord(b, 0); ok {
+			if i >= len(b) || b[i] != '\n' {
+				i = lineEnd(b, i)
+			}
+			if i >= 0 && i <= s.maxLine { // else for readLine's error
+				s.line++
+				if s.finishFast(seen) {
+					s.pos += i + 1
+					s.cut = false
+					s.cur, s.lastKind, s.lastLine = b[:i], s.rec.Kind, s.line
+					return true
+				}
+				s.line--
+			}
+		}
+		// The line again, from the start: for parse, unless it lay
+		// whole in the buffer, when parseFast would fail as it did here.
+		fast = false
+	} else if s.skipFast > 0 {
+		s.skipFast--
+	}
 	for {
+		before := s.read
 		line, ok := s.readLine()
 		if !ok {
 			s.done = true
@@ -92,9 +136,19 @@ func (s *Scanner) Scan() bool {
 			line = line[len(byteOrderMark):]
 		}
 		if isBlank(line) {
+			fast = !s.slowOnly
 			continue
 		}
-		if !s.parseFast(line) {
+		if s.slowOnly {
+			fast = false
+		} else if !fast && (s.read != before || line[0] != '{') {
+			fast = true // cut off by the buffer's end, or spaced
+		} else if !fast {
+			// Lines not in the usual form come in runs: fastRecord in
+			// place is tried again some lines later.
+			s.skipFast = skipFastLines
+		}
+		if !fast || !s.parseFast(line) {
 			if err := s.parse(line); err != nil {
 				msg := err.Error()
 				if s.cut && s.lex.hitEnd {
@@ -109,6 +163,22 @@ func (s *Scanner) Scan() bool {
 		return true
 	}
 }
+
+// lineEnd returns where the line that b[i:] ends, after spaces, ends: the
+// position of its newline, or -1 if b ends first or holds anything else.
+func lineEnd(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	if i >= len(b) || b[i] != '\n' {
+		return -1
+	}
+	return i
+}
+
+// skipFastLines is how many lines Scan reads without trying fastRecord in
+// place after one that it could not read and parse must.
+const skipFastLines = 8
 
 // firstBuffer is the size of a Scanner's buffer to start with: large
 // enough that reading costs few calls, small beside a recording.
@@ -234,12 +304,17 @@ func (s *Scanner) tooLong() error {
 // processor's caches for each new one, which costs more than making it.
 type interner struct {
 	slots  []internSlot // a power of two of them, or none before the first
+	shift  uint         // 64 − log2(len(slots))
 	misses int          // strings made since the cache last grew
 }
 
+// internSlot holds a string and its key: for a string of at most sixteen
+// bytes, its bytes as two little-endian words, zero past its end, which
+// with its length say which string it is; for a longer one, its hash in
+// w0, which only says where to look.
 type internSlot struct {
-	hash uint64
-	s    string
+	w0, w1 uint64
+	s      string
 }
 
 const (
@@ -256,16 +331,33 @@ func (in *interner) str(b []byte) string {
 	if len(b) > internMaxLen {
 		return string(b)
 	}
+	if len(b) <= 16 {
+		w0, w1 := textWords(b)
+		return in.lookup(b, w0, w1)
+	}
+	return in.lookup(b, hashBytes(b), 0)
+}
+
+// index returns the slot of a key: the high bits of a product, which
+// depend on all of the key's bits.
+func (in *interner) index(w0, w1 uint64, n int) uint64 {
+	return (w0 + 3*w1 + uint64(n)) * 0x9e3779b97f4a7c15 >> in.shift
+}
+
+// lookup returns b as a string, shared if the cache holds it; w0 and w1
+// are its key, as internSlot holds it. b is not empty and has at most
+// internMaxLen bytes.
+func (in *interner) lookup(b []byte, w0, w1 uint64) string {
 	if in.slots == nil {
 		in.slots = make([]internSlot, internMinSlots)
+		in.shift = 64 - uint(bits.TrailingZeros(internMinSlots))
 	}
-	h := hashBytes(b)
-	slot := &in.slots[h&uint64(len(in.slots)-1)]
-	if slot.hash == h && slot.s == string(b) {
+	slot := &in.slots[in.index(w0, w1, len(b))]
+	if len(slot.s) == len(b) && slot.w0 == w0 && slot.w1 == w1 && (len(b) <= 16 || slot.s == string(b)) {
 		return slot.s
 	}
 	s := string(b)
-	slot.hash, slot.s = h, s
+	slot.w0, slot.w1, slot.s = w0, w1, s
 	if in.misses++; in.misses > internGrowAfter*len(in.slots) && len(in.slots) < internMaxSlots {
 		in.grow()
 	}
@@ -274,13 +366,13 @@ func (in *interner) str(b []byte) string {
 
 // grow doubles the cache, keeping what it holds.
 func (in *interner) grow() {
-	slots := make([]internSlot, 2*len(in.slots))
-	for _, old := range in.slots {
-		if old.s != "" {
-			slots[old.hash&uint64(len(slots)-1)] = old
+	old := in.slots
+	in.slots, in.shift, in.misses = make([]internSlot, 2*len(old)), in.shift-1, 0
+	for _, o := range old {
+		if o.s != "" {
+			in.slots[in.index(o.w0, o.w1, len(o.s))] = o
 		}
 	}
-	in.slots, in.misses = slots, 0
 }
 
 // hashBytes mixes b eight bytes at a time; it only picks a cache slot.

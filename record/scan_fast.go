@@ -15,6 +15,15 @@ import (
 // up, and parse reads the line again from its start. So every error, and
 // every rare form, has one reader, parse, and parseFast only ever accepts a
 // line that parse accepts the same way (FuzzParseFast checks it).
+//
+// It reads eight bytes at a time where it can: a key with the comma before
+// it and the colon after it as one pattern, the key guessed from the key
+// before (writers write their keys in one order); a string's text as two
+// words, which find its end and its interned copy without a call; up to
+// seven digits at once. Scan has fastRecord, parseFast's reader, read a
+// line where it lies in its buffer, before it knows where the line ends:
+// the reader never passes a newline. FuzzScanFast checks Scan against
+// parse alone.
 
 // plain marks the bytes a string may hold as they are: printable ASCII but
 // for the quote and the backslash.
@@ -132,98 +141,273 @@ func fastInts(b []byte, i int, dst []int64, signed bool) ([]int64, int, bool) {
 	}
 }
 
+// word returns the eight bytes of b from i, little-endian; b must hold them.
+func word(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i : i+8]) }
+
+// lowBytes returns the mask of the n low bytes of a word, n from 0 to 7.
+func lowBytes(n int) uint64 { return 1<<(8*uint(n)) - 1 }
+
+// plainText reads a string without escapes at b[i], a quote, where the line
+// is b[:n] and the bytes of b up to its capacity may be loaded, though not
+// trusted: a byte at n or beyond ends the string as a mistake does. It
+// returns the end of the text, where its closing quote is (0 if the string
+// is not plain or not closed within the line), and the text's first
+// sixteen bytes as two words, the bytes past its end zero.
+func plainText(b []byte, n, i int) (end int, w0, w1 uint64) {
+	if i >= n || b[i] != '"' {
+		return 0, 0, 0
+	}
+	j := i + 1
+	full := b[:cap(b)]
+	if j+16 <= len(full) {
+		x := word(full, j)
+		if m := special(x); m != 0 {
+			k := bits.TrailingZeros64(m) / 8
+			if e := j + k; e < n && full[e] == '"' {
+				return e, x & lowBytes(k), 0
+			}
+			return 0, 0, 0
+		}
+		y := word(full, j+8)
+		if m := special(y); m != 0 {
+			k := bits.TrailingZeros64(m) / 8
+			if e := j + 8 + k; e < n && full[e] == '"' {
+				return e, x, y & lowBytes(k)
+			}
+			return 0, 0, 0
+		}
+		return plainString(b[:n], i), x, y
+	}
+	end = plainString(b[:n], i)
+	if end == 0 {
+		return 0, 0, 0
+	}
+	w0, w1 = textWords(b[j:end])
+	return end, w0, w1
+}
+
+// textWords returns a string's first sixteen bytes as two little-endian
+// words, the bytes past its end zero.
+func textWords[S string | []byte](t S) (w0, w1 uint64) {
+	for k := 0; k < len(t) && k < 16; k++ {
+		if k < 8 {
+			w0 |= uint64(t[k]) << (8 * k)
+		} else {
+			w1 |= uint64(t[k]) << (8 * (k - 8))
+		}
+	}
+	return w0, w1
+}
+
 // parseFast reads line into s.rec when it is in the usual form, and
 // reports whether it did; when it did not, s.rec may be half filled and
 // parse must read the line.
+//
+// It loads the line eight bytes at a time, and so may load the bytes of
+// line's capacity past its end (the Scanner's buffer), but never trusts
+// them: whatever is at len(line) or beyond ends a key, a string or a
+// number as a mistake would, and parseFast gives the line up.
 func (s *Scanner) parseFast(line []byte) bool {
-	b := line
-	s.resetKind()
-	s.sizeAt, s.sizeEnd = -1, -1
-	i := skipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
+	i := 0
+	if len(line) == 0 || line[0] != '{' {
+		i = skipSpace(line, 0)
+	}
+	end, seen, ok := s.fastRecord(line, i)
+	if !ok || end != len(line) && skipSpace(line, end) != len(line) {
 		return false
 	}
-	i = skipSpace(b, i+1)
-	var seen keySet
+	return s.finishFast(seen)
+}
+
+// fastRecord reads the object at b[i] into s.rec, as parseFast does, and
+// returns the position after its closing brace and its keys. It never
+// reads a newline: b may hold more than one line, and the object ends
+// before the first newline when fastRecord reads it.
+func (s *Scanner) fastRecord(b []byte, i int) (int, keySet, bool) {
+	n := len(b)
+	full := b[:cap(b)]
 	r := &s.rec
+	switch r.Kind { // resetKind, inline for the usual kinds
+	case KindBuffer:
+		r.Buffer = Buffer{}
+		r.Kind, r.Line = 0, 0
+	case KindOp:
+		r.Op = Op{Launch: true}
+		r.Kind, r.Line = 0, 0
+	default:
+		s.resetKind()
+	}
+	s.sizeAt, s.sizeEnd = -1, -1
+	if i >= n || full[i] != '{' {
+		return 0, 0, false
+	}
+	var seen keySet
+	// The key before, to guess the next by the writers' order; at the
+	// start, the kind of the record before stands for it.
+	prev := nKeys + key(s.lastKind&7)
+	var k key
 	for {
-		if i >= len(b) || b[i] != '"' {
-			return false // an empty record, or a mistake
+		// At the brace, or just past a value: mostly the comma and the
+		// key guessed and `": ` after it, compared as a pattern.
+		if p := &s.keyPat[prev&31]; i+16 <= len(full) && i+int(p.n) < n {
+			w := full[i : i+16 : i+16]
+			if binary.LittleEndian.Uint64(w)&p.m0 == p.w0 && binary.LittleEndian.Uint64(w[8:])&p.m1 == p.w1 {
+				k = p.k
+				i += int(p.n)
+				goto value
+			}
 		}
-		k, end := keyAt(b, i)
-		if end == 0 || seen.has(k) {
-			return false
+		// Or else the loops.
+		if prev < nKeys {
+			// Just past a value: spaces, then a comma or the brace.
+			i = skipSpace(full[:n], i)
+			if i >= n {
+				return 0, 0, false
+			}
+			if full[i] == '}' {
+				break
+			}
+			if full[i] != ',' {
+				return 0, 0, false
+			}
+		}
+		{
+			i = skipSpace(full[:n], i+1)
+			if i >= n || full[i] != '"' {
+				return 0, 0, false // an empty record, or a mistake
+			}
+			var end int
+			k, end = keyAt(full[:n], i)
+			if end == 0 {
+				return 0, 0, false
+			}
+			if prev < nKeys {
+				s.keyPat[prev&31] = keyPats[k&31]
+			} else {
+				s.keyPat[prev&31] = keyPats[k&31|32]
+			}
+			i = skipSpace(full[:n], end+1)
+			if i >= n || full[i] != ':' {
+				return 0, 0, false
+			}
+			i = skipSpace(full[:n], i+1)
+			if i >= n {
+				return 0, 0, false
+			}
+		}
+	value:
+		if seen.has(k) {
+			return 0, 0, false
 		}
 		seen |= 1 << k
-		// Mostly `": "`; any other spacing takes the loops.
-		if i = end + 3; i >= len(b) || b[i-2] != ':' || b[i-1] != ' ' || b[i] <= ' ' {
-			i = skipSpace(b, end+1)
-			if i >= len(b) || b[i] != ':' {
-				return false
-			}
-			i = skipSpace(b, i+1)
-			if i >= len(b) {
-				return false
-			}
-		}
+		prev = k
 		var ok bool
 		switch k {
 		case kBuffer, kView:
-			r.Buffer.ID, i, ok = fastInt(b, i, true)
+			r.Buffer.ID, i, ok = intAt(full, n, i, true)
 		case kOf:
-			r.Buffer.Of, i, ok = fastInt(b, i, true)
+			r.Buffer.Of, i, ok = intAt(full, n, i, true)
 		case kDType:
-			if b[i] != '"' {
-				return false
+			// Mostly the dtype before: a name of at most seven bytes is
+			// its word, as a plain string holds no zero byte.
+			if i+9 <= len(full) {
+				w := full[i : i+9 : i+9]
+				x := binary.LittleEndian.Uint64(w[1:9])
+				t := bits.TrailingZeros64(special(x)) >> 3
+				if w[0] == '"' && t < 8 && uint8(x>>(8*uint(t))) == '"' && i+1+t < n && x&lowBytes(t) == s.dtypeWord && t > 0 {
+					r.Buffer.DType, i, ok = s.dtypeLast, i+2+t, true
+					break
+				}
 			}
-			end := plainString(b, i)
+			end, w0, _ := plainText(full[:n], n, i)
 			if end == 0 {
-				return false
+				return 0, 0, false
 			}
-			r.Buffer.DType, ok = namedDType(b[i+1 : end])
+			if r.Buffer.DType, ok = namedDType(full[i+1 : end]); ok && end-i-1 < 8 {
+				s.dtypeWord, s.dtypeLast = w0, r.Buffer.DType
+			}
 			i = end + 1
 		case kShape:
-			if b[i] != '[' {
-				return false
-			}
 			s.sizeAt = i
-			s.ids.shape, i, ok = fastInts(b, i, s.ids.shape, false)
+			s.ids.shape, i, ok = intsAt(full, n, i, s.ids.shape, false)
 			r.Buffer.Shape = nonNil(s.ids.shape)
 			s.sizeEnd = i
 		case kBytes:
 			s.sizeAt = i
 			var v int64
-			v, i, ok = fastInt(b, i, false)
+			v, i, ok = intAt(full, n, i, false)
 			r.Buffer.Bytes = poly.Int(v)
 			s.sizeEnd = i
 		case kRole:
-			if b[i] != '"' {
-				return false
-			}
-			end := plainString(b, i)
+			end, _, _ := plainText(full[:n], n, i)
 			if end == 0 {
-				return false
+				return 0, 0, false
 			}
-			r.Buffer.Role, ok = roleOf(b[i+1 : end])
+			r.Buffer.Role, ok = roleOf(full[i+1 : end])
 			i = end + 1
 		case kName, kGroup, kOp, kPath:
-			if b[i] != '"' {
-				return false
-			}
-			end := plainString(b, i)
-			if end == 0 {
-				return false
-			}
-			str := s.last[k]
-			if string(b[i+1:end]) != str {
-				// A group is often the path of the operation before.
-				if other := s.last[sameAs[k]]; string(b[i+1:end]) == other {
-					str = other
-				} else {
-					str = s.strs.str(b[i+1 : end])
+			var str string
+			if i+18 <= len(full) {
+				// Mostly a plain string of at most sixteen bytes, read
+				// and shared here, without a call: its text is in x0 and
+				// x1, its closing quote at the first byte they mark, or
+				// just after them.
+				w := full[i : i+18 : i+18]
+				x0 := binary.LittleEndian.Uint64(w[1:9])
+				x1 := binary.LittleEndian.Uint64(w[9:17])
+				t := bits.TrailingZeros64(special(x0)) >> 3
+				if t == 8 {
+					t += bits.TrailingZeros64(special(x1)) >> 3
 				}
-				s.last[k] = str
+				end := i + 1 + t
+				if w[0] != '"' || end >= n {
+					goto str
+				}
+				switch {
+				case t < 8:
+					if uint8(x0>>(8*uint(t))) != '"' {
+						return 0, 0, false // a mistake, or an escape: for parse
+					}
+					x0, x1 = x0&lowBytes(t), 0
+				case t < 16:
+					if uint8(x1>>(8*uint(t-8))) != '"' {
+						return 0, 0, false
+					}
+					x1 &= lowBytes(t - 8)
+				case w[17] != '"':
+					goto str
+				}
+				if t > 0 {
+					in := &s.strs
+					if len(in.slots) > 0 {
+						if slot := &in.slots[in.index(x0, x1, t)]; len(slot.s) == t && slot.w0 == x0 && slot.w1 == x1 {
+							str = slot.s
+						} else {
+							str = in.lookup(full[i+1:end], x0, x1)
+						}
+					} else {
+						str = in.lookup(full[i+1:end], x0, x1)
+					}
+				}
+				i = end + 1
+				goto set
 			}
+		str:
+			{
+				end, w0, w1 := plainText(full[:n], n, i)
+				if end == 0 {
+					return 0, 0, false
+				}
+				switch t := full[i+1 : end]; {
+				case len(t) == 0:
+				case len(t) <= 16:
+					str = s.strs.lookup(t, w0, w1)
+				default:
+					str = s.strs.str(t)
+				}
+				i = end + 1
+			}
+		set:
 			switch k {
 			case kName:
 				r.Buffer.Name = str
@@ -231,72 +415,186 @@ func (s *Scanner) parseFast(line []byte) bool {
 				r.Buffer.Group = str
 			case kOp:
 				r.Op.Label = str
-			case kPath:
+			default:
 				r.Op.Path = str
 			}
-			i, ok = end+1, true
+			ok = true
 		case kReads:
-			if b[i] != '[' {
-				return false
-			}
-			s.ids.reads, i, ok = fastInts(b, i, s.ids.reads, true)
+			s.ids.reads, i, ok = intsAt(full, n, i, s.ids.reads, true)
 			r.Op.Reads = s.ids.reads
 		case kWrites:
-			if b[i] != '[' {
-				return false
-			}
-			s.ids.writes, i, ok = fastInts(b, i, s.ids.writes, true)
+			s.ids.writes, i, ok = intsAt(full, n, i, s.ids.writes, true)
 			r.Op.Writes = s.ids.writes
 		case kResult:
-			if b[i] != '[' {
-				return false
-			}
-			s.ids.result, i, ok = fastInts(b, i, s.ids.result, true)
+			s.ids.result, i, ok = intsAt(full, n, i, s.ids.result, true)
 			r.Result = nonNil(s.ids.result)
 		case kPhase:
-			if b[i] != '"' {
-				return false
-			}
-			end := plainString(b, i)
+			end, _, _ := plainText(full[:n], n, i)
 			if end == 0 {
-				return false
+				return 0, 0, false
 			}
-			r.Op.Phase, ok = phaseOf(b[i+1 : end])
+			r.Op.Phase, ok = phaseOf(full[i+1 : end])
 			i = end + 1
 		case kLaunch:
 			switch {
-			case len(b)-i >= 4 && string(b[i:i+4]) == "true":
+			case n-i >= 4 && string(full[i:i+4]) == "true":
 				r.Op.Launch, i, ok = true, i+4, true
-			case len(b)-i >= 5 && string(b[i:i+5]) == "false":
+			case n-i >= 5 && string(full[i:i+5]) == "false":
 				r.Op.Launch, i, ok = false, i+5, true
 			}
 		}
 		// The header's keys and "meta" are left to parse.
 		if !ok {
-			return false
+			return 0, 0, false
 		}
-		// Mostly `, "` or the closing brace; any other spacing takes the
-		// loops.
-		if i+2 < len(b) && b[i] == ',' && b[i+1] == ' ' && b[i+2] == '"' {
-			i += 2
-			continue
-		}
-		i = skipSpace(b, i)
-		if i >= len(b) {
-			return false
-		}
-		if b[i] == '}' {
+		// Mostly the comma before the next key, left to the pattern, or
+		// the closing brace.
+		if i < n && full[i] == '}' {
 			break
 		}
-		if b[i] != ',' {
-			return false
+	}
+	return i + 1, seen, true
+}
+
+// keyPat is a key as parseFast expects it after the comma before it,
+// `, "name": `, or after the brace, `{"name": `: its n bytes, at most
+// sixteen, as two little-endian words and their masks.
+type keyPat struct {
+	w0, m0, w1, m1 uint64
+	n              int32
+	k              key
+}
+
+// noKeyPat matches nothing: eight zero bytes, where a pattern is tried only
+// at a brace or after a value.
+var noKeyPat = keyPat{m0: ^uint64(0)}
+
+// keyPats are the keys' patterns: key k's after a comma at k, after the
+// brace at k + 32. A key too long for one (only "realization") has
+// noKeyPat.
+var keyPats = func() (t [64]keyPat) {
+	for k := key(0); k < nKeys; k++ {
+		for brace, start := range []string{", ", "{"} {
+			pat := start + `"` + keyNames[k] + `": `
+			p := &t[int(k)+32*brace]
+			if len(pat) > 16 {
+				*p = noKeyPat
+				continue
+			}
+			var buf [16]byte
+			copy(buf[:], pat)
+			p.w0 = binary.LittleEndian.Uint64(buf[:8])
+			p.w1 = binary.LittleEndian.Uint64(buf[8:])
+			p.m0 = ^uint64(0) >> (64 - 8*min(len(pat), 8))
+			if len(pat) > 8 {
+				p.m1 = ^uint64(0) >> (64 - 8*(len(pat)-8))
+			}
+			p.n, p.k = int32(len(pat)), k
 		}
-		i = skipSpace(b, i+1)
 	}
-	if skipSpace(b, i+1) != len(b) {
-		return false
+	return t
+}()
+
+// intAt is fastInt for parseFast: the line is full[:n], and the bytes of
+// full past n may be loaded but are not trusted. It reads up to seven
+// digits at once (SWAR), and leaves longer numbers to fastInt. Unlike
+// fastInt it takes the digits of "1.5" or "1e3" for an integer: its caller
+// must refuse anything after them but a space, a comma, ] or }.
+func intAt(full []byte, n, i int, signed bool) (v int64, end int, ok bool) {
+	if i+8 <= len(full) {
+		w := full[i : i+8 : i+8]
+		x := binary.LittleEndian.Uint64(w)
+		d := bits.TrailingZeros64(nonDigits(x)) >> 3 // 8 when all eight are digits
+		if e := i + d; uint(d-1) < 7 && e < n && (d == 1 || byte(x) != '0') {
+			return int64(digitsOf(x, d)), e, true
+		}
 	}
-	return s.finishFast(seen)
+	return fastInt(full[:n], i, signed) // a sign, many digits, a mistake
+}
+
+// nonDigits marks the bytes of x that are not ASCII digits with a non-zero
+// byte; the lowest mark is exact (a carry may mark bytes above it).
+func nonDigits(x uint64) uint64 {
+	const f0, threes, sixes = 0xf0f0f0f0f0f0f0f0, 0x3030303030303030, 0x0606060606060606
+	return (x&f0 ^ threes) | ((x+sixes)&f0 ^ threes)
+}
+
+// digitsOf returns the value of the d decimal digits (1 to 7) at the low
+// end of x, loaded little-endian, the first the most significant.
+func digitsOf(x uint64, d int) uint64 {
+	x = (x & 0x0f0f0f0f0f0f0f0f) << (8 * uint(8-d)) // leading zeros in place of the rest
+	x = (x * (10<<8 + 1)) >> 8
+	x = ((x & 0x00ff00ff00ff00ff) * (100<<16 + 1)) >> 16
+	return ((x & 0x0000ffff0000ffff) * (10000<<32 + 1)) >> 32
+}
+
+// intsAt is fastInts for parseFast, at full[i], the line full[:n]. It
+// reads numbers as intAt does, inline while they are of at most six digits
+// each followed by `, ` or `]`; anything else takes intsRest.
+func intsAt(full []byte, n, i int, dst []int64, signed bool) ([]int64, int, bool) {
+	dst = dst[:0]
+	if i >= n || full[i] != '[' {
+		return dst, 0, false
+	}
+	i++
+	after := false
+	for i+8 <= len(full) {
+		w := full[i : i+8 : i+8]
+		x := binary.LittleEndian.Uint64(w)
+		d := bits.TrailingZeros64(nonDigits(x)) >> 3
+		e := i + d
+		if uint(d-1) >= 6 || e+1 >= n || d > 1 && byte(x) == '0' {
+			break
+		}
+		dst = append(dst, int64(digitsOf(x, d)))
+		// The bytes after the digits are in x.
+		switch t := x >> (8 * uint(d)); {
+		case uint16(t) == ','|' '<<8:
+			i = e + 2
+			continue
+		case uint8(t) == ']':
+			return dst, e + 1, true
+		}
+		i, after = e, true
+		break
+	}
+	return intsRest(full, n, i, dst, signed, after)
+}
+
+// intsRest reads the rest of an array of integers into dst with intAt and
+// the loops, from full[i]: just past a number when after, else at one's
+// start or at the ] of an empty array.
+func intsRest(full []byte, n, i int, dst []int64, signed, after bool) ([]int64, int, bool) {
+	b := full[:n]
+	if !after {
+		i = skipSpace(b, i)
+		if len(dst) == 0 && i < n && b[i] == ']' {
+			return dst, i + 1, true
+		}
+	}
+	for {
+		if !after {
+			v, j, ok := intAt(full, n, i, signed)
+			if !ok {
+				return dst, 0, false
+			}
+			dst = append(dst, v)
+			i = j
+		}
+		after = false
+		i = skipSpace(b, i)
+		if i >= n {
+			return dst, 0, false
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case ']':
+			return dst, i + 1, true
+		default:
+			return dst, 0, false
+		}
+	}
 }
 
 // Each kind's keys, as finish checks them.
@@ -355,10 +653,6 @@ func (s *Scanner) finishFast(seen keySet) bool {
 	}
 	return false
 }
-
-// sameAs pairs the keys whose strings are often the same: a buffer's group
-// and an operation's path.
-var sameAs = [nKeys]key{kName: kName, kOp: kOp, kGroup: kPath, kPath: kGroup}
 
 // keysByLetter lists the keys by their first letter, each with its name
 // and closing quote as the little-endian word that the eight bytes from its
