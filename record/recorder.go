@@ -73,9 +73,10 @@ func newRecorder(version int, entry string, dims []Dim, consts []Const, realizat
 }
 
 func (r *Recorder) start(version int, entry string, dims []Dim, consts []Const, realization string) {
-	r.put(Record{Kind: KindHeader, Header: Header{
+	r.next(KindHeader).Header = Header{
 		Version: version, Entry: entry, Dims: dims, Consts: consts, Realization: realization,
-	}})
+	}
+	r.put()
 }
 
 // SetPhase sets the phase of the operations recorded from now on.
@@ -102,14 +103,35 @@ func MustDType(name string) DType {
 	return t
 }
 
-// put hands rec to the sink, through r's own record so that no record is
-// allocated for it.
-func (r *Recorder) put(rec Record) {
+// put hands r's record to the sink, as the last next made it: no record is
+// allocated or copied for it.
+func (r *Recorder) put() {
 	if r.err == nil {
-		r.rec = rec
 		r.add(&r.rec)
 	}
 	r.ints = r.ints[:0]
+}
+
+// next returns r's record for one of kind k, whose part the caller fills:
+// the part a record of another kind filled before is cleared.
+func (r *Recorder) next(k Kind) *Record {
+	rec := &r.rec
+	switch rec.Kind {
+	case KindHeader:
+		rec.Header = Header{}
+	case KindBuffer, KindView:
+		if k != KindBuffer && k != KindView {
+			rec.Buffer = Buffer{}
+		}
+	case KindOp:
+		if k != KindOp {
+			rec.Op = Op{}
+		}
+	case KindResult:
+		rec.Result = nil
+	}
+	rec.Kind, rec.Line = k, 0
+	return rec
 }
 
 // own copies s into r's integers, for the record being made; nil stays nil.
@@ -143,9 +165,10 @@ func (r *Recorder) buffer(role Role, name, group string, t DType, shape []int64)
 	if s == nil {
 		s = []int64{} // a scalar: a shape, empty
 	}
-	r.put(Record{Kind: KindBuffer, Buffer: Buffer{
+	r.next(KindBuffer).Buffer = Buffer{
 		ID: id, DType: t, Shape: s, Bytes: sizeOf(t, s), Role: role, Name: name, Group: group,
-	}})
+	}
+	r.put()
 	return id
 }
 
@@ -174,7 +197,8 @@ func (r *Recorder) Temp(name, group string, t DType, shape ...int64) int64 {
 func (r *Recorder) Bytes(role Role, name, group string, bytes poly.Rat) int64 {
 	id := r.nextID
 	r.nextID++
-	r.put(Record{Kind: KindBuffer, Buffer: Buffer{ID: id, Bytes: bytes, Role: role, Name: name, Group: group}})
+	r.next(KindBuffer).Buffer = Buffer{ID: id, Bytes: bytes, Role: role, Name: name, Group: group}
+	r.put()
 	return id
 }
 
@@ -183,25 +207,33 @@ func (r *Recorder) Bytes(role Role, name, group string, bytes poly.Rat) int64 {
 func (r *Recorder) View(of int64, name string, t DType, shape ...int64) int64 {
 	id := r.nextID
 	r.nextID++
-	r.put(Record{Kind: KindView, Buffer: Buffer{
+	r.next(KindView).Buffer = Buffer{
 		ID: id, IsView: true, Of: of, DType: t, Shape: r.own(shape), Name: name,
-	}})
+	}
+	r.put()
 	return id
 }
 
 // Op records an operation that launches work.
 func (r *Recorder) Op(label, path string, reads, writes []int64) {
-	r.put(Record{Kind: KindOp, Op: Op{Label: label, Path: path, Reads: r.own(reads), Writes: r.own(writes), Launch: true, Phase: r.phase}})
+	r.op(label, path, reads, writes, true)
 }
 
 // NoLaunch records an operation that launches nothing, such as making a view.
 func (r *Recorder) NoLaunch(label, path string, reads, writes []int64) {
-	r.put(Record{Kind: KindOp, Op: Op{Label: label, Path: path, Reads: r.own(reads), Writes: r.own(writes), Phase: r.phase}})
+	r.op(label, path, reads, writes, false)
+}
+
+// op records an operation.
+func (r *Recorder) op(label, path string, reads, writes []int64, launch bool) {
+	r.next(KindOp).Op = Op{Label: label, Path: path, Reads: r.own(reads), Writes: r.own(writes), Launch: launch, Phase: r.phase}
+	r.put()
 }
 
 // Result records the buffers the program returns; it must come last.
 func (r *Recorder) Result(ids ...int64) {
-	r.put(Record{Kind: KindResult, Result: r.own(ids)})
+	r.next(KindResult).Result = r.own(ids)
+	r.put()
 }
 
 // Err returns the first mistake so far, if any.
