@@ -126,19 +126,33 @@ func fastInts(b []byte, i int, dst []int64, signed bool) ([]int64, int, bool) {
 			return dst, 0, false
 		}
 		dst = append(dst, v)
-		i = skipSpace(b, j)
-		if i >= len(b) {
+		next, more, ok := arrayNext(b, j)
+		if !ok {
 			return dst, 0, false
 		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case ']':
-			return dst, i + 1, true
-		default:
-			return dst, 0, false
+		if !more {
+			return dst, next, true
 		}
+		i = next
 	}
+}
+
+// arrayNext reads what follows an element of an array at b[i]: spaces,
+// then a comma and spaces (more, and next is where the next element
+// starts) or the closing bracket (next is just past it); ok is false for
+// anything else.
+func arrayNext(b []byte, i int) (next int, more, ok bool) {
+	i = skipSpace(b, i)
+	if i >= len(b) {
+		return 0, false, false
+	}
+	switch b[i] {
+	case ',':
+		return skipSpace(b, i+1), true, true
+	case ']':
+		return i + 1, false, true
+	}
+	return 0, false, false
 }
 
 // word returns the eight bytes of b from i, little-endian; b must hold them.
@@ -582,18 +596,14 @@ func intsRest(full []byte, n, i int, dst []int64, signed, after bool) ([]int64, 
 			i = j
 		}
 		after = false
-		i = skipSpace(b, i)
-		if i >= n {
+		next, more, ok := arrayNext(b, i)
+		if !ok {
 			return dst, 0, false
 		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case ']':
-			return dst, i + 1, true
-		default:
-			return dst, 0, false
+		if !more {
+			return dst, next, true
 		}
+		i = next
 	}
 }
 
