@@ -105,7 +105,7 @@ func StepAt(rec *record.Recording) (*Step, error) {
 			s.Kept = s.Kept.Add(bytes)
 		}
 	}
-	live := liveByClass(rec, lives, s.Class)
+	live := LiveByClass(rec, lives, s.Class)
 	for _, ph := range record.Phases {
 		b := bounds[ph]
 		if b[0] == 0 {
@@ -211,9 +211,9 @@ func InputPhases(rec *record.Recording) []record.Phase {
 	return last
 }
 
-// liveByClass returns, at each operation, the live bytes of the gradient,
-// of what was kept, and of the other temps.
-func liveByClass(rec *record.Recording, lives []Life, class []Class) [][3]poly.Rat {
+// LiveByClass returns, at each operation, the live bytes of the gradient,
+// of what was kept, and of the other temps, by one sweep over the lives.
+func LiveByClass(rec *record.Recording, lives []Life, class []Class) [][3]poly.Rat {
 	n := len(rec.Ops)
 	delta := make([][3]poly.Rat, n+2)
 	for i, l := range lives {

@@ -334,29 +334,5 @@ func (r *reading) mergeChunk(c *chunk, n int, tables []*values) {
 func (b *build) sameHeader(h *record.Header, dims []record.Dim) bool {
 	sh := &b.st.rec.Header
 	return h.Version == sh.Version && h.Entry == sh.Entry && h.Realization == sh.Realization &&
-		equalConsts(h.Consts, sh.Consts) && equalDims(h.Dims, dims) && dimNames(h.Dims) == dimNames(sh.Dims)
-}
-
-func equalConsts(a, b []record.Const) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func equalDims(a, b []record.Dim) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+		slices.Equal(h.Consts, sh.Consts) && slices.Equal(h.Dims, dims) && dimNames(h.Dims) == dimNames(sh.Dims)
 }

@@ -20,6 +20,18 @@ type structure struct {
 	resultLine int
 }
 
+// note notes a record the Builder took: its kind, and the header's and the
+// result's lines.
+func (st *structure) note(r *record.Record) {
+	st.kinds = append(st.kinds, r.Kind)
+	switch r.Kind {
+	case record.KindHeader:
+		st.headerLine = r.Line
+	case record.KindResult:
+		st.resultLine = r.Line
+	}
+}
+
 // at writes a position for messages: "file:line", or the name alone when
 // the line is unknown.
 func at(name string, line int) string {
@@ -94,12 +106,8 @@ func readStructureOf(s record.Stream, src Source, point string, value func(pos i
 		if err := b.Add(r); err != nil {
 			return nil, fmt.Errorf("%s: %w", at(src.Name, r.Line), err)
 		}
-		st.kinds = append(st.kinds, r.Kind)
+		st.note(r)
 		switch r.Kind {
-		case record.KindHeader:
-			st.headerLine = r.Line
-		case record.KindResult:
-			st.resultLine = r.Line
 		case record.KindBuffer, record.KindView:
 			if value != nil {
 				value(nbuf, &r.Buffer)
@@ -163,13 +171,7 @@ func readStructurePiped(s record.Stream, src Source, point string, keep func(r *
 					err = fmt.Errorf("%s: %w", at(src.Name, r.Line), e)
 					break
 				}
-				st.kinds = append(st.kinds, r.Kind)
-				switch r.Kind {
-				case record.KindHeader:
-					st.headerLine = r.Line
-				case record.KindResult:
-					st.resultLine = r.Line
-				}
+				st.note(r)
 			}
 			bt.reset()
 			free <- bt

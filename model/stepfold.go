@@ -71,29 +71,12 @@ func stepMeasures(rec *record.Recording, names []string) interp.Measures {
 			}
 		}
 	}
-	// The live bytes by class at each operation, by one sweep.
-	n := len(rec.Ops)
-	delta := make([][3]poly.Rat, n+2)
-	for i, l := range lives {
-		if l.First == 0 {
-			continue
-		}
-		k := 2
-		switch class[i] {
-		case count.ClassGradient:
-			k = 0
-		case count.ClassKept:
-			k = 1
-		}
-		delta[l.First][k] = delta[l.First][k].Add(rec.Buffers[i].Bytes)
-		delta[l.Last+1][k] = delta[l.Last+1][k].Sub(rec.Buffers[i].Bytes)
-	}
-	perOp := [][]poly.Rat{make([]poly.Rat, n), make([]poly.Rat, n), make([]poly.Rat, n)}
-	var cur [3]poly.Rat
-	for op := 1; op <= n; op++ {
-		for k := range cur {
-			cur[k] = cur[k].Add(delta[op][k])
-			perOp[k][op-1] = cur[k]
+	// The live bytes by class at each operation.
+	live := count.LiveByClass(rec, lives, class)
+	perOp := [][]poly.Rat{make([]poly.Rat, len(live)), make([]poly.Rat, len(live)), make([]poly.Rat, len(live))}
+	for op, l := range live {
+		for k := range l {
+			perOp[k][op] = l[k]
 		}
 	}
 	return interp.Measures{Totals: totals, PerOp: perOp}

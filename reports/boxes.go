@@ -42,12 +42,7 @@ func boxesSVG(f *doc.Figure) []byte {
 func tikzBoxes(f *doc.Figure, o Options) []byte {
 	bx := f.Boxes
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%% %s\n", texComment(doc.PlainText(f.Caption, " ")))
-	fmt.Fprintf(&b, "%% %s: compiles alone into a cropped picture, or \\input it in a document that loads tikz;\n", writtenBy)
-	b.WriteString("% it is at most \\linewidth wide.\n")
-	b.WriteString("\\expandafter\\ifx\\csname @twoclasseserror\\endcsname\\documentclass\\else\n")
-	b.WriteString("\\documentclass[border=1pt]{standalone}\n\\usepackage{tikz}\n")
-	fmt.Fprintf(&b, "\\def\\memsymalone{}\n\\begin{document}\n\\setlength{\\linewidth}{%s}%%\n\\fi%%\n", standaloneWidth)
+	standalonePreamble(&b, f, "tikz", "it is at most \\linewidth wide", "\\usepackage{tikz}", "\\linewidth")
 	prefix := o.prefix()
 	for i := range bx.Boxes {
 		fill, _ := bx.Boxes[i].Fill(bx.Whole)

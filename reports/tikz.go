@@ -48,12 +48,7 @@ func tikzFigure(f *doc.Figure, o Options) []byte {
 	}
 	p := layout(f)
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%% %s\n", texComment(doc.PlainText(f.Caption, " ")))
-	fmt.Fprintf(&b, "%% %s: compiles alone into a cropped picture, or \\input it in a document that loads pgfplots;\n", writtenBy)
-	b.WriteString("% it is \\columnwidth wide.\n")
-	b.WriteString("\\expandafter\\ifx\\csname @twoclasseserror\\endcsname\\documentclass\\else\n")
-	b.WriteString("\\documentclass[border=1pt]{standalone}\n\\usepackage{pgfplots}\n\\pgfplotsset{compat=1.16}\n")
-	fmt.Fprintf(&b, "\\def\\memsymalone{}\n\\begin{document}\n\\setlength{\\columnwidth}{%s}%%\n\\fi%%\n", standaloneWidth)
+	standalonePreamble(&b, f, "pgfplots", "it is \\columnwidth wide", "\\usepackage{pgfplots}\n\\pgfplotsset{compat=1.16}", "\\columnwidth")
 	prefix := o.prefix()
 	for i := range f.Series {
 		c := colour(i)
@@ -292,3 +287,16 @@ func capitalTeX(s string) string {
 // coord writes an exact coordinate for pgfplots: an integer, or a decimal
 // exact to 6 places.
 func coord(v poly.Rat) string { return doc.Fixed(v, 6) }
+
+// standalonePreamble writes the start of a figure's TikZ file: its caption
+// and what it is as comments, then what makes it compile alone (the
+// standalone class, setup, and width as wide) and is skipped when it is
+// \input in a document, which loads what it needs.
+func standalonePreamble(b *bytes.Buffer, f *doc.Figure, loads, size, setup, wide string) {
+	fmt.Fprintf(b, "%% %s\n", texComment(doc.PlainText(f.Caption, " ")))
+	fmt.Fprintf(b, "%% %s: compiles alone into a cropped picture, or \\input it in a document that loads %s;\n", writtenBy, loads)
+	fmt.Fprintf(b, "%% %s.\n", size)
+	b.WriteString("\\expandafter\\ifx\\csname @twoclasseserror\\endcsname\\documentclass\\else\n")
+	fmt.Fprintf(b, "\\documentclass[border=1pt]{standalone}\n%s\n", setup)
+	fmt.Fprintf(b, "\\def\\memsymalone{}\n\\begin{document}\n\\setlength{%s}{%s}%%\n\\fi%%\n", wide, standaloneWidth)
+}

@@ -104,20 +104,43 @@ func (s *Recorder) Record(ctx context.Context, p record.Point) (*record.Recordin
 // file of the folder. The first failure stops the others and is the one
 // returned.
 func (s *Recorder) runAll(ctx context.Context, points []record.Point, dir string) ([]string, error) {
+	paths := make([]string, len(points))
+	for i := range points {
+		paths[i] = filepath.Join(dir, fmt.Sprintf("point-%d.jsonl", i))
+	}
+	err := runJobs(ctx, len(points), s.Jobs, s.Progress, func(ctx context.Context, i int) error {
+		f, err := os.Create(paths[i])
+		if err != nil {
+			return err
+		}
+		err = s.Cmd.Run(ctx, points[i], f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return paths, nil
+}
+
+// runJobs runs do for 0 to n−1, jobs at once (DefaultJobs when jobs ≤ 0),
+// telling progress, when not nil, as each ends. The first failure cancels
+// the context the others run in and is the one returned; those it stopped
+// fail after it, and jobs not started by then are not.
+func runJobs(ctx context.Context, n, jobs int, progress func(done, total int), do func(ctx context.Context, i int) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	jobs := s.Jobs
 	if jobs <= 0 {
 		jobs = DefaultJobs()
 	}
-	paths := make([]string, len(points))
 	var mu sync.Mutex
-	var first error // the first failure; those of the commands it stopped come later
+	var first error
 	done := 0
 	sem := make(chan struct{}, jobs)
 	var wg sync.WaitGroup
-	for i, pt := range points {
-		paths[i] = filepath.Join(dir, fmt.Sprintf("point-%d.jsonl", i))
+	for i := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -126,13 +149,7 @@ func (s *Recorder) runAll(ctx context.Context, points []record.Point, dir string
 			if ctx.Err() != nil {
 				return
 			}
-			f, err := os.Create(paths[i])
-			if err == nil {
-				err = s.Cmd.Run(ctx, pt, f)
-				if cerr := f.Close(); err == nil {
-					err = cerr
-				}
-			}
+			err := do(ctx, i)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil && first == nil {
@@ -140,14 +157,11 @@ func (s *Recorder) runAll(ctx context.Context, points []record.Point, dir string
 				cancel()
 			}
 			done++
-			if s.Progress != nil {
-				s.Progress(done, len(points))
+			if progress != nil {
+				progress(done, n)
 			}
 		}()
 	}
 	wg.Wait()
-	if first != nil {
-		return nil, first
-	}
-	return paths, nil
+	return first
 }

@@ -118,35 +118,16 @@ func (s *Torch) recordAll(ctx context.Context, points []record.Point) (string, e
 		jobs = DefaultJobs()
 	}
 	jobs = min(jobs, len(points))
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var mu sync.Mutex
-	var first error
-	done := 0
-	var wg sync.WaitGroup
-	for j := 0; j < jobs; j++ {
+	// One process a batch, every batch at once: torch's import is paid once
+	// a process.
+	err = runJobs(ctx, jobs, jobs, s.Progress, func(ctx context.Context, j int) error {
 		var batch []record.Point
 		for i := j; i < len(points); i += jobs {
 			batch = append(batch, points[i])
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			err := s.run(ctx, py, batch, out)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil && first == nil {
-				first = err
-				cancel()
-			}
-			done++
-			if s.Progress != nil {
-				s.Progress(done, jobs)
-			}
-		}()
-	}
-	wg.Wait()
-	return out, first
+		return s.run(ctx, py, batch, out)
+	})
+	return out, err
 }
 
 // run records one batch of points in one process.
