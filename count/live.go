@@ -1,6 +1,9 @@
 package count
 
-import "memsym/record"
+import (
+	"memsym/internal/pages"
+	"memsym/record"
+)
 
 // Life is the span of operations during which a buffer is live: from First to
 // Last, both included, numbered from 1. The zero Life is never live.
@@ -26,7 +29,7 @@ func (l Life) Live(op int) bool { return l.First != 0 && l.First <= op && op <= 
 // Lives depend only on the operations, not on the sizes, so recordings of
 // one program at different points share them.
 func Lifetimes(rec *record.Recording) []Life {
-	lives := make([]Life, len(rec.Buffers))
+	lives := pages.Make[Life](len(rec.Buffers), len(rec.Buffers))
 	base := baseIndex(rec)
 	touch := func(id int64, op int, write bool) {
 		i := base[position(rec, id)]
@@ -63,7 +66,7 @@ func Lifetimes(rec *record.Recording) []Life {
 
 // baseIndex maps each buffer's position to the position of its base.
 func baseIndex(rec *record.Recording) []int32 {
-	base := make([]int32, len(rec.Buffers))
+	base := pages.Make[int32](len(rec.Buffers), len(rec.Buffers))
 	for i := range rec.Buffers {
 		if b := &rec.Buffers[i]; b.IsView {
 			base[i] = base[position(rec, b.Of)] // a view's base is declared before it

@@ -3,11 +3,11 @@ package record
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"memsym/internal/pages"
 	"memsym/poly"
 )
 
@@ -315,10 +315,10 @@ func withArticle(k Kind) string {
 // without copying what it holds as it grows. Negative counts are taken as 0.
 func (b *Builder) Grow(buffers, ops int) {
 	buffers, ops = max(buffers, 0), max(ops, 0)
-	b.rec.Buffers = slices.Grow(b.rec.Buffers, buffers)
-	b.rec.Ops = slices.Grow(b.rec.Ops, ops)
-	b.bufs = slices.Grow(b.bufs, buffers)
-	b.written = slices.Grow(b.written, buffers)
+	b.rec.Buffers = pages.Grow(b.rec.Buffers, buffers)
+	b.rec.Ops = pages.Grow(b.rec.Ops, ops)
+	b.bufs = pages.Grow(b.bufs, buffers)
+	b.written = pages.Grow(b.written, buffers)
 }
 
 // grow returns s with room for one more element, doubling its capacity
@@ -328,9 +328,7 @@ func grow[T any](s []T) []T {
 	if len(s) < cap(s) {
 		return s
 	}
-	t := make([]T, len(s), max(2*cap(s), 64))
-	copy(t, s)
-	return t
+	return pages.Grow(s, max(cap(s), 64))
 }
 
 // idIndex maps buffer ids to positions in a Recording's Buffers: a slice
@@ -367,7 +365,8 @@ func (x *idIndex) set(id int64, pos int) {
 		return
 	}
 	if id >= 0 && id < 2*int64(x.n)+1024 && pos < math.MaxInt32 {
-		dense := make([]int32, max(id+1, 2*int64(len(x.dense))))
+		n := max(id+1, 2*int64(len(x.dense)))
+		dense := pages.Make[int32](int(n), int(n))
 		copy(dense, x.dense)
 		x.dense = dense
 		x.dense[id] = int32(pos + 1)

@@ -1,0 +1,110 @@
+package pages
+
+import (
+	"bufio"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+func TestHugeRange(t *testing.T) {
+	const h = hugePage
+	for _, c := range []struct{ p, n, start, end uintptr }{
+		{0, 0, 0, 0},
+		{h, h, h, 2 * h},                    // one huge page, aligned
+		{h + 1, h, 2 * h, 2 * h},            // none whole
+		{h - 8, 3 * h, h, 3 * h},            // two whole, between ragged ends
+		{5*h + 4096, 10 * h, 6 * h, 15 * h}, // nine whole
+		{3 * h, h - 1, 3 * h, 3 * h},        // smaller than one
+	} {
+		start, end := hugeRange(c.p, c.n)
+		if start != c.start || end != c.end {
+			t.Errorf("hugeRange(%#x, %#x) = %#x, %#x, want %#x, %#x", c.p, c.n, start, end, c.start, c.end)
+		}
+	}
+}
+
+func TestMakeAndGrow(t *testing.T) {
+	s := Make[int64](3, 10)
+	if len(s) != 3 || cap(s) != 10 || s[0] != 0 || s[2] != 0 {
+		t.Fatalf("Make(3, 10) = len %d cap %d %v", len(s), cap(s), s)
+	}
+	s[0], s[1], s[2] = 7, 8, 9
+	if g := Grow(s, 7); unsafe.SliceData(g) != unsafe.SliceData(s) {
+		t.Errorf("Grow with room made a new array")
+	}
+	g := Grow(s, 1<<20)
+	if len(g) != 3 || cap(g) < 3+1<<20 || g[0] != 7 || g[1] != 8 || g[2] != 9 {
+		t.Fatalf("Grow(s, 1<<20) = len %d cap %d %v", len(g), cap(g), g[:3])
+	}
+	for _, v := range g[3:cap(g)] {
+		if v != 0 {
+			t.Fatal("Grow's new room is not zero")
+		}
+	}
+}
+
+// TestMakeAdvises checks, where the kernel takes the advice, that a large
+// array's memory is marked for huge pages ("hg" among its mapping's flags
+// in /proc/self/smaps), at both ends.
+func TestMakeAdvises(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("huge pages are asked for on Linux only")
+	}
+	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	if err != nil || strings.Contains(string(mode), "[never]") {
+		t.Skip("this kernel has no transparent huge pages to ask for")
+	}
+	big := Make[byte](0, 64<<20)
+	start, end := hugeRange(uintptr(unsafe.Pointer(unsafe.SliceData(big))), uintptr(cap(big)))
+	if flags := mappingFlags(t, start); !strings.Contains(flags, " hg") {
+		t.Errorf("a 64 MiB array's memory has flags %q, without hg", flags)
+	}
+	if flags := mappingFlags(t, end-1); !strings.Contains(flags, " hg") {
+		t.Errorf("the end of a 64 MiB array's memory has flags %q, without hg", flags)
+	}
+	runtime.KeepAlive(big)
+}
+
+// mappingFlags returns the VmFlags line of the mapping that holds addr.
+func mappingFlags(t *testing.T, addr uintptr) string {
+	t.Helper()
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	in := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if lo, hi, ok := mappingRange(line); ok {
+			in = lo <= addr && addr < hi
+			continue
+		}
+		if in && strings.HasPrefix(line, "VmFlags:") {
+			return line + " "
+		}
+	}
+	t.Fatalf("no mapping holds %#x", addr)
+	return ""
+}
+
+// mappingRange reads the address range at the start of a mapping's first
+// line in smaps, "7f00-7f80 rw-p ...".
+func mappingRange(line string) (lo, hi uintptr, ok bool) {
+	r, _, found := strings.Cut(line, " ")
+	a, b, dash := strings.Cut(r, "-")
+	if !found || !dash {
+		return 0, 0, false
+	}
+	l, err1 := strconv.ParseUint(a, 16, 64)
+	h, err2 := strconv.ParseUint(b, 16, 64)
+	if err1 != nil || err2 != nil {
+		return 0, 0, false
+	}
+	return uintptr(l), uintptr(h), true
+}
