@@ -1,6 +1,10 @@
 package count
 
-import "testing"
+import (
+	"testing"
+
+	"memsym/programs"
+)
 
 // BenchmarkCount counts the course GPT with 5000 blocks.
 func BenchmarkCount(b *testing.B) {
@@ -15,6 +19,29 @@ func BenchmarkCount(b *testing.B) {
 // BenchmarkPlace places the course GPT with 5000 blocks.
 func BenchmarkPlace(b *testing.B) {
 	rec := courseGPT(b, 5000)
+	lives := Lifetimes(rec)
+	b.ResetTimer()
+	for b.Loop() {
+		Place(rec, lives)
+	}
+}
+
+// BenchmarkPlaceStep places a training step of the course GPT with 200
+// blocks (31 669 records), whose stored activations mostly live together:
+// the quadratic case of Place.
+func BenchmarkPlaceStep(b *testing.B) {
+	p, err := programs.Lookup("gpt-course")
+	if err != nil {
+		b.Fatal(err)
+	}
+	step, err := p.Step(programs.StepOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rec, err := step.Record(map[string]int64{"B": 2, "T": 16}, map[string]int64{"D": 64, "H": 2, "L": 200})
+	if err != nil {
+		b.Fatal(err)
+	}
 	lives := Lifetimes(rec)
 	b.ResetTimer()
 	for b.Loop() {

@@ -1,6 +1,7 @@
 package count
 
 import (
+	"cmp"
 	"math"
 	"math/big"
 	"slices"
@@ -29,9 +30,19 @@ type Placement struct {
 // lives, so placing n buffers costs O(n log n) plus O(k log n) for each
 // buffer whose life overlaps k placed ones: near n log n when few buffers
 // live at once, as in a forward pass, and quadratic only when most lives
-// overlap most others.
+// overlap most others, as in a training step. Offsets are counted in int64
+// units of Align while they fit, exactly with big numbers beyond.
 func Place(rec *record.Recording, lives []Life) *Placement {
 	p := &Placement{Offsets: make([]poly.Rat, len(rec.Buffers)), Placed: make([]bool, len(rec.Buffers))}
+	if pl := newPlacer(rec, lives, p); pl != nil && !pl.inUnits(p) {
+		pl.exactly(p)
+	}
+	return p
+}
+
+// newPlacer marks in p the buffers to place and returns their placer, nil
+// when there are none.
+func newPlacer(rec *record.Recording, lives []Life, p *Placement) *placer {
 	var items []int // positions of the buffers to place
 	for i, l := range lives {
 		if b := &rec.Buffers[i]; l.First != 0 && !b.IsView && !b.Role.Held() && b.Bytes.Sign() > 0 {
@@ -40,7 +51,7 @@ func Place(rec *record.Recording, lives []Life) *Placement {
 		}
 	}
 	if len(items) == 0 {
-		return p
+		return nil
 	}
 	// The tree's leaves are the items by the start of their lives.
 	byFirst := sortByFirst(items, lives, len(rec.Ops))
@@ -48,21 +59,117 @@ func Place(rec *record.Recording, lives []Life) *Placement {
 	for leaf, i := range byFirst {
 		leafOf[i] = leaf
 	}
-	tree := newLifeTree(len(byFirst))
-
 	order := slices.Clone(items)
 	slices.SortStableFunc(order, func(a, b int) int { return rec.Buffers[b].Bytes.Cmp(rec.Buffers[a].Bytes) })
-	extent := make([]poly.Rat, len(rec.Buffers)) // offset plus bytes rounded up to Align
-	var beside []int
-	for _, i := range order {
-		life := lives[i]
-		// The placed buffers whose lives overlap: among those whose lives
-		// start no later than this one ends, those that end no earlier.
-		starts, _ := slices.BinarySearchFunc(byFirst, life.Last+1, func(j, first int) int { return lives[j].First - first })
-		beside = tree.collect(beside[:0], starts, life.First)
-		for k, leaf := range beside {
-			beside[k] = byFirst[leaf]
+	return &placer{rec: rec, lives: lives, byFirst: byFirst, leafOf: leafOf, order: order}
+}
+
+// placer is what Place's two ways of placing share: the buffers to place
+// by the start of their lives (the lifeTree's leaves) and in the order
+// they are placed.
+type placer struct {
+	rec     *record.Recording
+	lives   []Life
+	byFirst []int // the buffers to place by the start of their lives
+	leafOf  []int // by position in rec.Buffers: its leaf in byFirst
+	order   []int // the buffers to place, largest first
+	beside  []int // collect's, reused
+}
+
+// overlapping returns the placed buffers whose lives overlap buffer i's.
+func (pl *placer) overlapping(tree *lifeTree, i int) []int {
+	life := pl.lives[i]
+	// Among those whose lives start no later than this one ends, those
+	// that end no earlier.
+	starts, _ := slices.BinarySearchFunc(pl.byFirst, life.Last+1, func(j, first int) int { return pl.lives[j].First - first })
+	pl.beside = tree.collect(pl.beside[:0], starts, life.First)
+	for k, leaf := range pl.beside {
+		pl.beside[k] = pl.byFirst[leaf]
+	}
+	return pl.beside
+}
+
+// span is a placed buffer's offset and end, rounded up, in units of Align.
+type span struct{ off, end int64 }
+
+// inUnits places the buffers as Place says, counting offsets in units of
+// Align in int64s, and reports whether they all fit; it leaves p alone when
+// they do not. Offsets are multiples of Align, so this is exact.
+func (pl *placer) inUnits(p *Placement) bool {
+	const limit = math.MaxInt64 / Align // an end in units whose bytes fit in an int64
+	need := make([]int64, len(pl.rec.Buffers))
+	for _, i := range pl.order {
+		n, _, ok := roundUp(pl.rec.Buffers[i].Bytes).Small()
+		if !ok {
+			return false
 		}
+		need[i] = n / Align
+	}
+	tree := newLifeTree(len(pl.byFirst))
+	at := make([]int64, len(pl.rec.Buffers)) // offsets in units
+	var spans []span
+	var words []uint64
+	top := int64(0) // the largest end so far
+	for _, i := range pl.order {
+		spans = spans[:0]
+		for _, j := range pl.overlapping(tree, i) {
+			spans = append(spans, span{at[j], at[j] + need[j]})
+		}
+		words = sortSpans(spans, top, words)
+		var off int64
+		for _, s := range spans {
+			if off+need[i] <= s.off {
+				break
+			}
+			off = max(off, s.end)
+		}
+		if off > limit-need[i] {
+			return false
+		}
+		at[i] = off
+		top = max(top, off+need[i])
+		tree.set(pl.leafOf[i], pl.lives[i].Last)
+	}
+	for _, i := range pl.order {
+		p.Offsets[i] = poly.Int(at[i] * Align)
+		if end := p.Offsets[i].Add(pl.rec.Buffers[i].Bytes); end.Cmp(p.Size) > 0 {
+			p.Size = end
+		}
+	}
+	return true
+}
+
+// sortSpans sorts spans by their offsets, none of which ends beyond top,
+// using words as room, and returns words for the next call. While the
+// spans' ends are below 2^32 units, each is sorted as one word, its offset
+// above its end: several times quicker than a sort by a function.
+func sortSpans(spans []span, top int64, words []uint64) []uint64 {
+	if len(spans) < 2 {
+		return words
+	}
+	if top >= 1<<32 {
+		slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.off, b.off) })
+		return words
+	}
+	words = words[:0]
+	for _, s := range spans {
+		words = append(words, uint64(s.off)<<32|uint64(s.end))
+	}
+	slices.Sort(words)
+	for k, w := range words {
+		spans[k] = span{int64(w >> 32), int64(w & (1<<32 - 1))}
+	}
+	return words
+}
+
+// exactly places the buffers as Place says with exact offsets, whatever
+// their size.
+func (pl *placer) exactly(p *Placement) {
+	rec := pl.rec
+	tree := newLifeTree(len(pl.byFirst))
+	extent := make([]poly.Rat, len(rec.Buffers)) // offset plus bytes rounded up to Align
+	for _, i := range pl.order {
+		beside := pl.overlapping(tree, i)
 		if len(beside) > 1 {
 			slices.SortFunc(beside, func(a, b int) int { return p.Offsets[a].Cmp(p.Offsets[b]) })
 		}
@@ -81,9 +188,8 @@ func Place(rec *record.Recording, lives []Life) *Placement {
 		if end := off.Add(rec.Buffers[i].Bytes); end.Cmp(p.Size) > 0 {
 			p.Size = end
 		}
-		tree.set(leafOf[i], life.Last)
+		tree.set(pl.leafOf[i], pl.lives[i].Last)
 	}
-	return p
 }
 
 // sortByFirst returns items ordered by the start of their lives, stably:

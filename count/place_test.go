@@ -1,9 +1,11 @@
 package count
 
 import (
+	"cmp"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -147,5 +149,71 @@ func TestPlaceHugeBuffers(t *testing.T) {
 	want := "221360928884514619393" // 9223372036854775807·3·8 rounded up to 64, plus 1
 	if c.Placed.String() != want {
 		t.Errorf("placed %s, want %s", c.Placed, want)
+	}
+}
+
+// TestPlaceWaysAgree checks Place's two ways, in int64 units and exactly,
+// against each other on random recordings, so that the exact way, which
+// only sizes beyond int64 take, is checked as widely as the other.
+func TestPlaceWaysAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	placed := 0
+	for trial := range 300 {
+		rec := randomRecording(t, rng, 1+rng.IntN(80))
+		lives := Lifetimes(rec)
+		inUnits := Place(rec, lives)
+		exactly := &Placement{Offsets: make([]poly.Rat, len(rec.Buffers)), Placed: make([]bool, len(rec.Buffers))}
+		pl := newPlacer(rec, lives, exactly)
+		if pl == nil {
+			continue
+		}
+		placed++
+		pl.exactly(exactly)
+		for i := range rec.Buffers {
+			if !inUnits.Offsets[i].Equal(exactly.Offsets[i]) {
+				t.Fatalf("trial %d: buffer %d at %s in units, %s exactly", trial, rec.Buffers[i].ID, inUnits.Offsets[i], exactly.Offsets[i])
+			}
+		}
+		if !inUnits.Size.Equal(exactly.Size) {
+			t.Fatalf("trial %d: size %s in units, %s exactly", trial, inUnits.Size, exactly.Size)
+		}
+	}
+	if placed < 200 {
+		t.Fatalf("only %d of 300 random recordings had buffers to place", placed)
+	}
+}
+
+// TestSortSpans checks both ways sortSpans sorts: as words while the ends
+// fit in 32 bits (up to the widest), by a function beyond.
+func TestSortSpans(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var words []uint64
+	for trial := range 200 {
+		var top int64
+		switch trial % 3 {
+		case 0:
+			top = int64(1 + rng.IntN(1000))
+		case 1:
+			top = 1<<32 - 1 - int64(rng.IntN(1000)) // the widest ends as words
+		case 2:
+			top = 1<<32 + int64(rng.IntN(1<<20)) // too wide for words
+		}
+		spans := make([]span, rng.IntN(50))
+		for k := range spans {
+			off := rng.Int64N(top)
+			spans[k] = span{off, off + 1 + rng.Int64N(top-off)}
+		}
+		want := slices.Clone(spans)
+		words = sortSpans(spans, top, words)
+		if !slices.IsSortedFunc(spans, func(a, b span) int { return cmp.Compare(a.off, b.off) }) {
+			t.Fatalf("trial %d (top %d): not sorted by offset: %v", trial, top, spans)
+		}
+		order := func(a, b span) int { return cmp.Or(cmp.Compare(a.off, b.off), cmp.Compare(a.end, b.end)) }
+		slices.SortFunc(want, order)
+		got := slices.Clone(spans)
+		slices.SortFunc(got, order)
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d (top %d): spans %v, want %v", trial, top, got, want)
+		}
 	}
 }
