@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"math/big"
+	"math/bits"
 	"slices"
 
 	"memsym/poly"
@@ -108,14 +109,14 @@ func (pl *placer) inUnits(p *Placement) bool {
 	tree := newLifeTree(len(pl.byFirst))
 	at := make([]int64, len(pl.rec.Buffers)) // offsets in units
 	var spans []span
-	var words []uint64
+	var sorter spanSorter
 	top := int64(0) // the largest end so far
 	for _, i := range pl.order {
 		spans = spans[:0]
 		for _, j := range pl.overlapping(tree, i) {
 			spans = append(spans, span{at[j], at[j] + need[j]})
 		}
-		words = sortSpans(spans, top, words)
+		sorter.sort(spans, top)
 		var off int64
 		for _, s := range spans {
 			if off+need[i] <= s.off {
@@ -139,25 +140,63 @@ func (pl *placer) inUnits(p *Placement) bool {
 	return true
 }
 
-// sortSpans sorts spans by their offsets, none of which ends beyond top,
-// using words as room, and returns words for the next call. While the
-// spans' ends are below 2^32 units, each is sorted as one word, its offset
-// above its end: several times quicker than a sort by a function.
-func sortSpans(spans []span, top int64, words []uint64) []uint64 {
+// spanSorter sorts spans by their offsets, reusing its room from one call
+// to the next.
+type spanSorter struct {
+	words, tmp []uint64
+}
+
+// sort sorts spans by their offsets, none of which ends beyond top. While
+// the spans' ends are below 2^32 units, each is sorted as one word, its
+// offset above its end: many by a radix sort of the offsets' bytes, a few
+// as integers. Beyond, by a function, several times slower.
+func (ss *spanSorter) sort(spans []span, top int64) {
 	if len(spans) < 2 {
-		return words
+		return
 	}
 	if top >= 1<<32 {
 		slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.off, b.off) })
-		return words
+		return
 	}
-	words = words[:0]
+	words := ss.words[:0]
 	for _, s := range spans {
 		words = append(words, uint64(s.off)<<32|uint64(s.end))
 	}
-	slices.Sort(words)
-	for k, w := range words {
+	ss.words = words
+	sorted := words
+	if len(words) < radixFrom {
+		slices.Sort(words)
+	} else {
+		ss.tmp = slices.Grow(ss.tmp[:0], len(words))
+		sorted = radixByOffset(words, ss.tmp[:len(words)], bits.Len64(uint64(top)))
+	}
+	for k, w := range sorted {
 		spans[k] = span{int64(w >> 32), int64(w & (1<<32 - 1))}
+	}
+}
+
+// radixFrom is the fewest spans spanSorter sorts by radix.
+const radixFrom = 256
+
+// radixByOffset sorts words by their high 32 bits, offsets of at most
+// width bits, a byte at a time from the lowest, moving them between words
+// and tmp (as long); it returns the one that holds them sorted.
+func radixByOffset(words, tmp []uint64, width int) []uint64 {
+	for shift := 32; shift < 32+width; shift += 8 {
+		var at [256]int
+		for _, w := range words {
+			at[byte(w>>shift)]++
+		}
+		sum := 0
+		for d, n := range at {
+			at[d], sum = sum, sum+n
+		}
+		for _, w := range words {
+			d := byte(w >> shift)
+			tmp[at[d]] = w
+			at[d]++
+		}
+		words, tmp = tmp, words
 	}
 	return words
 }

@@ -183,12 +183,13 @@ func TestPlaceWaysAgree(t *testing.T) {
 	}
 }
 
-// TestSortSpans checks both ways sortSpans sorts: as words while the ends
-// fit in 32 bits (up to the widest), by a function beyond.
+// TestSortSpans checks every way spanSorter sorts: as words while the ends
+// fit in 32 bits (up to the widest), few of them as integers and many by
+// radix, and by a function beyond.
 func TestSortSpans(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	var words []uint64
-	for trial := range 200 {
+	var sorter spanSorter
+	for trial := range 300 {
 		var top int64
 		switch trial % 3 {
 		case 0:
@@ -198,13 +199,17 @@ func TestSortSpans(t *testing.T) {
 		case 2:
 			top = 1<<32 + int64(rng.IntN(1<<20)) // too wide for words
 		}
-		spans := make([]span, rng.IntN(50))
+		n := rng.IntN(50)
+		if trial%2 == 1 {
+			n = radixFrom + rng.IntN(2000)
+		}
+		spans := make([]span, n)
 		for k := range spans {
 			off := rng.Int64N(top)
 			spans[k] = span{off, off + 1 + rng.Int64N(top-off)}
 		}
 		want := slices.Clone(spans)
-		words = sortSpans(spans, top, words)
+		sorter.sort(spans, top)
 		if !slices.IsSortedFunc(spans, func(a, b span) int { return cmp.Compare(a.off, b.off) }) {
 			t.Fatalf("trial %d (top %d): not sorted by offset: %v", trial, top, spans)
 		}
