@@ -55,6 +55,7 @@ var measures = []struct {
 	{"prune", (*harness).prune},
 	{"explain", (*harness).explain},
 	{"scan", (*harness).scan},
+	{"place", (*harness).place},
 }
 
 func main() {

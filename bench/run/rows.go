@@ -85,6 +85,21 @@ func (h *harness) prune(ctx context.Context) []row {
 	return []row{{measure: measure, target: target, measured: s.describe(seconds), verdict: verdict(s.median() <= 1), commands: []string{cmd}}}
 }
 
+// place reads count's BenchmarkPlaceStep: the placement `memsym memory`
+// prints, of a training step whose stored activations mostly live
+// together, Place's quadratic case.
+func (h *harness) place(ctx context.Context) []row {
+	const measure = "placing every temp of a training step, the course GPT's with 200 blocks (31 669 records, most activations live together: `count.Place`, `BenchmarkPlaceStep`, as `memsym memory` does)"
+	s, cmd, err := h.goBench(ctx, "./count", "BenchmarkPlaceStep", "ns/op")
+	if err != nil {
+		return []row{failed(measure, "— (for reference)", []string{cmd}, err)}
+	}
+	for i := range s {
+		s[i] /= 1e9
+	}
+	return []row{{measure: measure, target: "— (for reference)", measured: s.describe(seconds), verdict: "—", commands: []string{cmd}}}
+}
+
 // scan reads bench/synth's BenchmarkScan, record's Scanner alone over
 // synthetic at 10^5 operations in memory, and BenchmarkFollow, the same
 // recording read by comparison with another point's, in MB per CPU second.
