@@ -91,57 +91,43 @@ func TestStepM2(t *testing.T) {
 // a point off its grid: every phase's peak, its operation and its terms,
 // for the bundled programs memsym models symbolically.
 func TestStepSymbolic(t *testing.T) {
-	for _, p := range programs.All() {
-		if p.StepRefusal() != "" || p.Refusal != "" || countsBlocks(p) || p.Name == "synthetic" && testing.Short() {
-			continue
+	for _, ss := range symbolicSteps(t) {
+		name, src, st := ss.name, ss.src, ss.st
+		at := record.Point{}
+		for i, v := range st.Vars {
+			at = append(at, record.Dim{Name: v, Value: st.Grid[i][2] + 2*int64(i) + 3})
 		}
-		for _, r := range remats {
-			name := fmt.Sprintf("%s, %s", p.Name, r)
-			sp, err := p.Step(programs.StepOptions{Remat: r})
+		rec, err := src.Record(context.Background(), at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := count.StepAt(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, ph := range st.Phases {
+			for k, cand := range ph.Cands {
+				if k < len(ph.Terms) && !ph.Terms[k].Sum().Equal(ph.Cands[ph.Front.Kept[k]].Poly) {
+					t.Errorf("%s: the %s phase's candidate at operation %d: its terms sum to %s, not %s", name, ph.Phase, cand.Op, ph.Terms[k].Sum(), ph.Cands[ph.Front.Kept[k]].Poly)
+				}
+			}
+			bytes, op, terms, err := ph.PeakAt(at)
 			if err != nil {
 				t.Fatal(err)
 			}
-			src := &source.Program{P: sp}
-			st, err := BuildStep(context.Background(), src, source.Spec{})
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
+			want := c.Phases[i]
+			if !bytes.Equal(want.Terms.Sum()) || op != want.Op || !sameTerms(terms, want.Terms) {
+				t.Errorf("%s at %s: the %s phase's peak from the polynomials is %s at operation %d (%+v); recorded, %s at %d (%+v)",
+					name, at, ph.Phase, bytes, op, terms, want.Terms.Sum(), want.Op, want.Terms)
 			}
-			at := record.Point{}
-			for i, v := range st.Vars {
-				at = append(at, record.Dim{Name: v, Value: st.Grid[i][2] + 2*int64(i) + 3})
-			}
-			rec, err := src.Record(context.Background(), at)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, err := count.StepAt(rec)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i, ph := range st.Phases {
-				for k, cand := range ph.Cands {
-					if k < len(ph.Terms) && !ph.Terms[k].Sum().Equal(ph.Cands[ph.Front.Kept[k]].Poly) {
-						t.Errorf("%s: the %s phase's candidate at operation %d: its terms sum to %s, not %s", name, ph.Phase, cand.Op, ph.Terms[k].Sum(), ph.Cands[ph.Front.Kept[k]].Poly)
-					}
-				}
-				bytes, op, terms, err := ph.PeakAt(at)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want := c.Phases[i]
-				if !bytes.Equal(want.Terms.Sum()) || op != want.Op || !sameTerms(terms, want.Terms) {
-					t.Errorf("%s at %s: the %s phase's peak from the polynomials is %s at operation %d (%+v); recorded, %s at %d (%+v)",
-						name, at, ph.Phase, bytes, op, terms, want.Terms.Sum(), want.Op, want.Terms)
-				}
-			}
-			for _, x := range []struct {
-				what string
-				p    poly.Poly
-				want poly.Rat
-			}{{"parameters", st.Params, c.Params}, {"states", st.States, c.States}, {"batch", st.Batch, c.Batch}, {"gradient", st.Gradient, c.Gradient}, {"kept", st.Kept, c.Kept}} {
-				if v, err := x.p.EvalInt(at.Map()); err != nil || !v.Equal(x.want) {
-					t.Errorf("%s at %s: %s %s gives %s, recorded %s", name, at, x.what, x.p, v, x.want)
-				}
+		}
+		for _, x := range []struct {
+			what string
+			p    poly.Poly
+			want poly.Rat
+		}{{"parameters", st.Params, c.Params}, {"states", st.States, c.States}, {"batch", st.Batch, c.Batch}, {"gradient", st.Gradient, c.Gradient}, {"kept", st.Kept, c.Kept}} {
+			if v, err := x.p.EvalInt(at.Map()); err != nil || !v.Equal(x.want) {
+				t.Errorf("%s at %s: %s %s gives %s, recorded %s", name, at, x.what, x.p, v, x.want)
 			}
 		}
 	}

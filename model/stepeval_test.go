@@ -36,45 +36,77 @@ func courseStep(t *testing.T, r programs.Remat) (*Step, source.Source) {
 	return s, src
 }
 
+// symbolicStep is a bundled program's training step under one remat, its
+// source and its symbolic model.
+type symbolicStep struct {
+	name string // "program, remat"
+	src  source.Source
+	st   *Step
+}
+
+var (
+	symbolicStepsOnce  sync.Once
+	symbolicStepsBuilt []symbolicStep
+	symbolicStepsErr   error
+)
+
+// symbolicSteps returns the symbolic step of every bundled program memsym
+// models symbolically (the synthetic one not under -short), stored and
+// recomputed, built once for the package's tests.
+func symbolicSteps(t *testing.T) []symbolicStep {
+	t.Helper()
+	symbolicStepsOnce.Do(func() {
+		for _, p := range programs.All() {
+			if p.StepRefusal() != "" || p.Refusal != "" || countsBlocks(p) || p.Name == "synthetic" && testing.Short() {
+				continue
+			}
+			for _, r := range remats {
+				name := fmt.Sprintf("%s, %s", p.Name, r)
+				sp, err := p.Step(programs.StepOptions{Remat: r})
+				if err != nil {
+					symbolicStepsErr = err
+					return
+				}
+				src := &source.Program{P: sp}
+				st, err := BuildStep(context.Background(), src, source.Spec{})
+				if err != nil {
+					symbolicStepsErr = fmt.Errorf("%s: %w", name, err)
+					return
+				}
+				symbolicStepsBuilt = append(symbolicStepsBuilt, symbolicStep{name, src, st})
+			}
+		}
+	})
+	if symbolicStepsErr != nil {
+		t.Fatal(symbolicStepsErr)
+	}
+	return symbolicStepsBuilt
+}
+
 // TestStepEvalAgainstRecording: every term of the step from its
 // polynomials, each phase's peak with its operation and terms, and the
 // step's peak, are those of a fresh recording at points off the grid, for
 // every bundled program memsym models symbolically, stored and recomputed.
 func TestStepEvalAgainstRecording(t *testing.T) {
-	for _, p := range programs.All() {
-		if p.StepRefusal() != "" || p.Refusal != "" || countsBlocks(p) || p.Name == "synthetic" && testing.Short() {
-			continue
-		}
-		for _, r := range remats {
-			name := fmt.Sprintf("%s, %s", p.Name, r)
-			sp, err := p.Step(programs.StepOptions{Remat: r})
+	for _, ss := range symbolicSteps(t) {
+		for k := 0; k < 2; k++ {
+			at := record.Point{}
+			for i, v := range ss.st.Vars {
+				at = append(at, record.Dim{Name: v, Value: 1 + int64(k)*(ss.st.Grid[i][2]+int64(i)+2)})
+			}
+			got, err := ss.st.Eval(at)
+			if err != nil {
+				t.Fatalf("%s: %v", ss.name, err)
+			}
+			rec, err := ss.src.Record(context.Background(), at)
 			if err != nil {
 				t.Fatal(err)
 			}
-			src := &source.Program{P: sp}
-			st, err := BuildStep(context.Background(), src, source.Spec{})
+			want, err := count.StepAt(rec)
 			if err != nil {
-				t.Fatalf("%s: %v", name, err)
+				t.Fatal(err)
 			}
-			for k := 0; k < 2; k++ {
-				at := record.Point{}
-				for i, v := range st.Vars {
-					at = append(at, record.Dim{Name: v, Value: 1 + int64(k)*(st.Grid[i][2]+int64(i)+2)})
-				}
-				got, err := st.Eval(at)
-				if err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
-				rec, err := src.Record(context.Background(), at)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want, err := count.StepAt(rec)
-				if err != nil {
-					t.Fatal(err)
-				}
-				compareStepTerms(t, fmt.Sprintf("%s at %s", name, at), got, want)
-			}
+			compareStepTerms(t, fmt.Sprintf("%s at %s", ss.name, at), got, want)
 		}
 	}
 }

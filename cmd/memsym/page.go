@@ -80,7 +80,7 @@ func pageCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	opt := page.Options{Title: pageTitle(&sf, files), Max: maxes.values()}
 	if step.step {
-		models, done, err := openStepModels(&step, &sf, files, stderr)
+		models, done, err := openStepModels(&step, &sf, files, stderr, false)
 		done()
 		if err != nil {
 			return err

@@ -28,8 +28,9 @@ type stepModel struct {
 
 // openStepModels builds the step's model under each remat asked for (a
 // bundled program's), or of the recordings of a step; the caller calls
-// done, which closes their sources, also when err is not nil.
-func openStepModels(s *stepFlags, sf *sourceFlags, files []string, stderr io.Writer) (models []stepModel, done func(), err error) {
+// done, which closes their sources, also when err is not nil. With asJSON,
+// which prints one step, --remat both is refused before anything is built.
+func openStepModels(s *stepFlags, sf *sourceFlags, files []string, stderr io.Writer, asJSON bool) (models []stepModel, done func(), err error) {
 	done = func() {
 		for _, m := range models {
 			m.src.Close()
@@ -43,6 +44,9 @@ func openStepModels(s *stepFlags, sf *sourceFlags, files []string, stderr io.Wri
 		if opts, err = s.options(); err != nil {
 			return nil, done, err
 		}
+	}
+	if asJSON && len(opts) > 1 {
+		return nil, done, usagef("--json gives one step: with --remat both, ask for store and recompute apart")
 	}
 	for _, o := range opts {
 		st, src, err := openStepModel(sf, files, stderr, o)
@@ -80,13 +84,10 @@ func trainedWords(sf *sourceFlags, models []stepModel) string {
 // evalStep runs eval --step: the step's terms at the point at, side by
 // side for --remat both.
 func evalStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []string, at assignments, units doc.Units, asJSON bool) error {
-	models, done, err := openStepModels(s, sf, files, stderr)
+	models, done, err := openStepModels(s, sf, files, stderr, asJSON)
 	defer done()
 	if err != nil {
 		return err
-	}
-	if asJSON && len(models) > 1 {
-		return usagef("--json gives one step: with --remat both, ask for store and recompute apart")
 	}
 	var cols []stepColumn
 	var terms *model.StepTerms
@@ -116,13 +117,10 @@ func evalStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []s
 // whose step's peak fits it, under each remat asked for, confirmed by
 // recordings with confirm.
 func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []string, budgets []poly.Rat, along string, at assignments, confirm, asJSON bool, units doc.Units) error {
-	models, done, err := openStepModels(s, sf, files, stderr)
+	models, done, err := openStepModels(s, sf, files, stderr, asJSON)
 	defer done()
 	if err != nil {
 		return err
-	}
-	if asJSON && len(models) > 1 {
-		return usagef("--json gives one step: with --remat both, ask for store and recompute apart")
 	}
 	fixed := at.values()
 	bad := 0
