@@ -117,3 +117,16 @@ type fileStream struct {
 }
 
 func (s fileStream) Close() error { return s.f.Close() }
+
+// BenchmarkCandidates finds the live sums of 10^5 operations, the last
+// step of Build, once the lives are known.
+func BenchmarkCandidates(b *testing.B) {
+	m := mustBuild(b, gridSources(b, attnVars, benchGrid, blocks(10_000)), nil)
+	for b.Loop() {
+		m.Candidates = m.Candidates[:0]
+		m.b.candidates()
+	}
+	if len(m.LiveAt) != 100_000 || len(m.Candidates) == 0 {
+		b.Fatalf("%d operations, %d candidates", len(m.LiveAt), len(m.Candidates))
+	}
+}

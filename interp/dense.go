@@ -3,6 +3,7 @@ package interp
 import (
 	"encoding/binary"
 	"math/big"
+	"slices"
 	"sync"
 
 	"memsym/poly"
@@ -46,6 +47,20 @@ func (v *nums) clone() nums {
 	return nums{big: c}
 }
 
+// equal reports whether v and w, of one length, hold the same values.
+func (v *nums) equal(w *nums) bool {
+	if v.big == nil && w.big == nil {
+		return slices.Equal(v.small, w.small)
+	}
+	var a, b big.Int
+	for i := range v.len() {
+		if v.entry(i, &a).Cmp(w.entry(i, &b)) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // promote moves v to big.Ints.
 func (v *nums) promote() {
 	if v.big != nil {
@@ -78,22 +93,14 @@ func (v *nums) shrink() {
 // add adds w to v, or subtracts it when neg is set, moving v to big.Ints
 // if an entry overflows.
 func (v *nums) add(w *nums, neg bool) {
-	i := 0
 	if v.big == nil && w.big == nil {
-		for ; i < len(w.small); i++ {
-			s, ok := addSub(v.small[i], w.small[i], neg)
-			if !ok {
-				break
-			}
-			v.small[i] = s
-		}
-		if i == len(w.small) {
+		if v.addSmall(w.small, neg) {
 			return
 		}
 	}
-	v.promote() // entries before i are done
+	v.promote()
 	var tmp big.Int
-	for ; i < len(v.big); i++ {
+	for i := range v.big {
 		x := w.entry(i, &tmp)
 		if neg {
 			v.big[i].Sub(v.big[i], x)
@@ -101,6 +108,41 @@ func (v *nums) add(w *nums, neg bool) {
 			v.big[i].Add(v.big[i], x)
 		}
 	}
+}
+
+// addSmall adds ws to v's int64s, or subtracts them when neg is set, and
+// reports whether every entry fits; when one does not, it leaves v as it
+// was. The sums wrap around, and a sign that turns the wrong way in any of
+// them says so, which costs no branch an entry.
+func (v *nums) addSmall(ws []int64, neg bool) bool {
+	vs := v.small[:len(ws)]
+	var over int64
+	if neg {
+		for i, b := range ws {
+			a := vs[i]
+			s := a - b
+			over |= (a ^ b) & (a ^ s)
+			vs[i] = s
+		}
+	} else {
+		for i, b := range ws {
+			a := vs[i]
+			s := a + b
+			over |= (a ^ s) & (b ^ s)
+			vs[i] = s
+		}
+	}
+	if over >= 0 {
+		return true
+	}
+	for i, b := range ws { // wrapped sums undo exactly
+		if neg {
+			vs[i] += b
+		} else {
+			vs[i] -= b
+		}
+	}
+	return false
 }
 
 // entry returns entry i, using tmp when v holds int64s.

@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"math/big"
+
 	"memsym/count"
 	"memsym/poly"
 	"memsym/record"
@@ -141,34 +143,92 @@ func resultBases(rec *record.Recording) []int {
 // candidates sums the live buffers' numerators at each operation, adding a
 // buffer at its first operation and taking it away after its last, and
 // keeps each distinct sum once, with the first operation that reaches it.
+//
+// Sums are found again by a hash that follows them as they change: the sum
+// of the entries times fixed odd numbers, modulo 2^64, which is linear, so
+// adding a buffer adds its value vector's hash (vectorHashes). A sum is
+// taken as a candidate's only when it equals that candidate's entry for
+// entry; sums whose hashes collide with an unequal candidate's are told
+// apart by their whole keys (nums.appendKey).
 func (b *build) candidates() {
 	m := b.m
 	nops := len(m.Structure.Ops)
 	born, died := b.born, b.died
 	m.LiveAt = make([]int32, nops)
-	index := make(map[string]int32)
+	hashes := vectorHashes(b.coefs)
+	byHash := make(map[uint64]int32)
+	var byKey map[string]int32 // the sums whose hash another's took
 	var sums []nums
 	live := zeroNums(len(b.g.order))
+	var h uint64
 	var key []byte
 	for op := 1; op <= nops; op++ {
 		for _, i := range born.of(op) {
-			live.add(&b.coefs[b.class[i]], false)
+			c := b.class[i]
+			live.add(&b.coefs[c], false)
+			h += hashes[c]
 		}
-		key = live.appendKey(key[:0])
-		c, ok := index[string(key)]
-		if !ok {
+		c, ok := byHash[h]
+		switch {
+		case !ok:
 			c = int32(len(sums))
-			index[string(key)] = c
+			byHash[h] = c
+		case !live.equal(&sums[c]):
+			if byKey == nil {
+				byKey = make(map[string]int32)
+			}
+			key = live.appendKey(key[:0])
+			if c, ok = byKey[string(key)]; !ok {
+				c = int32(len(sums))
+				byKey[string(key)] = c
+			}
+		}
+		if int(c) == len(sums) {
 			sums = append(sums, live.clone())
 			m.Candidates = append(m.Candidates, Candidate{Op: op})
 		}
 		m.LiveAt[op-1] = c
 		for _, i := range died.of(op) {
-			live.add(&b.coefs[b.class[i]], true)
+			c := b.class[i]
+			live.add(&b.coefs[c], true)
+			h -= hashes[c]
 		}
 		live.shrink()
 	}
 	for c := range sums {
 		m.Candidates[c].Poly = sums[c].toPoly(m.Vars, b.den)
 	}
+}
+
+// vectorHashes returns each vector's hash: Σ_j v[j]·r_j modulo 2^64, for
+// fixed odd r_j. Equal vectors, and equal sums of vectors, have equal
+// hashes.
+func vectorHashes(vs []nums) []uint64 {
+	hs := make([]uint64, len(vs))
+	var low big.Int
+	mod := new(big.Int).Lsh(big.NewInt(1), 64)
+	for k := range vs {
+		v := &vs[k]
+		var h uint64
+		for j := range v.len() {
+			var x uint64
+			if v.big == nil {
+				x = uint64(v.small[j])
+			} else {
+				x = low.Mod(v.big[j], mod).Uint64() // the two's complement's low word
+			}
+			h += x * hashFactor(j)
+		}
+		hs[k] = h
+	}
+	return hs
+}
+
+// hashFactor returns the odd factor of entry j in a vector's hash; a test
+// makes every hash collide.
+var hashFactor = func(j int) uint64 {
+	z := uint64(j+1) * 0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return (z ^ z>>31) | 1
 }

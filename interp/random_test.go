@@ -45,6 +45,24 @@ func TestRandomPrograms(t *testing.T) {
 	}
 }
 
+// TestRandomProgramsCollide checks random programs with every live sum's
+// hash the same, so that the candidates are told apart by their keys alone.
+func TestRandomProgramsCollide(t *testing.T) {
+	defer func(f func(int) uint64) { hashFactor = f }(hashFactor)
+	hashFactor = func(int) uint64 { return 0 }
+	for seed := range uint64(200) {
+		if err := checkRandomProgram(seed, smallPrograms, smallValues); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+	}
+	for seed := range uint64(10) {
+		o := genOptions{maxDims: 3, maxOps: 20, coef: 1000, konst: 1_000_000_000_000}
+		if err := checkRandomProgram(seed, o, hugeValues); err != nil {
+			t.Fatalf("huge, seed %d: %v", seed, err)
+		}
+	}
+}
+
 // TestRandomProgramsHuge uses dimensions near 10^9, so that shapes' bytes
 // exceed 2^63 and every number goes through math/big.
 func TestRandomProgramsHuge(t *testing.T) {

@@ -174,6 +174,50 @@ func TestNumsAddOverflowsToBig(t *testing.T) {
 	}
 }
 
+// TestNumsAddAgreesWithBig adds and subtracts random vectors, many of them
+// near the ends of int64, on nums and on big.Ints.
+func TestNumsAddAgreesWithBig(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	edge := func() int64 {
+		switch rng.IntN(4) {
+		case 0:
+			return math.MaxInt64 - rng.Int64N(4)
+		case 1:
+			return math.MinInt64 + rng.Int64N(4)
+		case 2:
+			return rng.Int64N(7) - 3
+		}
+		return rng.Int64() - rng.Int64()/2
+	}
+	for range 5000 {
+		n := 1 + rng.IntN(9)
+		v, w := zeroNums(n), zeroNums(n)
+		want := make([]*big.Int, n)
+		for i := range n {
+			v.small[i], w.small[i] = edge(), edge()
+			want[i] = big.NewInt(v.small[i])
+		}
+		for range 3 {
+			neg := rng.IntN(2) == 0
+			v.add(&w, neg)
+			for i := range n {
+				if neg {
+					want[i].Sub(want[i], big.NewInt(w.small[i]))
+				} else {
+					want[i].Add(want[i], big.NewInt(w.small[i]))
+				}
+			}
+			for i := range n {
+				var tmp big.Int
+				if got := v.entry(i, &tmp); got.Cmp(want[i]) != 0 {
+					t.Fatalf("entry %d = %s, want %s", i, got, want[i])
+				}
+			}
+			v.shrink()
+		}
+	}
+}
+
 func TestAddSub(t *testing.T) {
 	tests := []struct {
 		a, b int64

@@ -77,6 +77,8 @@ type Scanner struct {
 	dtypeWord uint64
 	dtypeLast DType
 
+	shapes *shapeMemo // the shapes Follow read, made when it first reads one
+
 	skipFast int  // lines to read before trying fastRecord in place again
 	slowOnly bool // for tests: parse reads every line, as the reference
 }

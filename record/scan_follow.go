@@ -2,6 +2,7 @@ package record
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"math/bits"
 	"slices"
@@ -39,6 +40,7 @@ type template struct {
 	bytes  bool  // the size is "bytes" (else "shape")
 	rank   int32 // for a shape, its rank
 	bits   int32 // for a buffer's shape, its dtype's bits
+	memo   int16 // for a shape, its entry in a shapeMemo, or −1
 }
 
 // Len returns the number of lines kept.
@@ -79,7 +81,7 @@ func (s *Scanner) Keep(t *Templates) {
 	start := len(t.text)
 	t.text = append(t.text, s.cur...)
 	t.text = append(t.text, '\n')
-	l := template{end: len(t.text), at: -1, to: -1, kind: s.rec.Kind}
+	l := template{end: len(t.text), at: -1, to: -1, kind: s.rec.Kind, memo: -1}
 	if s.sizeAt >= 0 && (l.kind == KindBuffer || l.kind == KindView) {
 		l.at, l.to = start+s.sizeAt, start+s.sizeEnd
 		b := &s.rec.Buffer
@@ -87,6 +89,7 @@ func (s *Scanner) Keep(t *Templates) {
 			l.bytes = true
 		} else {
 			l.rank, l.bits = int32(len(b.Shape)), int32(b.DType.Bits)
+			l.memo = memoIndex(s.cur[s.sizeAt:s.sizeEnd])
 		}
 	}
 	t.lines = append(t.lines, l)
@@ -292,7 +295,10 @@ func (s *Scanner) followShape(b []byte, at int, l *template) (poly.Rat, int, boo
 	if at >= len(b) || b[at] != '[' {
 		return poly.Rat{}, 0, false
 	}
-	if p, end, ok := shapeProduct(b, at, int(l.rank)); ok {
+	if s.shapes == nil {
+		s.shapes = new(shapeMemo)
+	}
+	if p, end, ok := s.shapes.product(b, at, l); ok {
 		if l.kind == KindView {
 			return poly.Rat{}, end, true
 		}
@@ -359,6 +365,75 @@ func shapeProduct(b []byte, at, rank int) (p int64, end int, ok bool) {
 		}
 		i = skipSpace(b, i+1)
 	}
+}
+
+// shapeMemo remembers the shapes Follow read and their products: a
+// recording writes few distinct shapes, and comparing a shape's text with
+// one read before costs less than reading its numbers again. Its entries
+// are found by the text of the template's shape, which Keep hashes
+// (template.memo): lines whose shapes are alike at point 0 are alike at
+// another point too, as a rule. A shape is taken from an entry only when
+// its text is the entry's byte for byte, "[" to "]", and its rank the
+// same, so its product is the one shapeProduct gives: shapeProduct reads
+// nothing past the "]". Another shape is read as ever, and takes the entry.
+type shapeMemo struct {
+	e [memoSize]shapeEntry
+}
+
+const memoSize = 256
+
+type shapeEntry struct {
+	w, mask [3]uint64 // the text, little-endian, and which of its bytes are
+	n       int       // its length; 0 for no entry
+	rank    int
+	p       int64
+}
+
+// memoWidth is the longest shape text a shapeMemo holds.
+const memoWidth = 24
+
+// memoIndex returns where the entry for a template whose shape's text is
+// text is found, or −1 for a text too long to hold.
+func memoIndex(text []byte) int16 {
+	if len(text) > memoWidth {
+		return -1
+	}
+	var w [memoWidth]byte
+	copy(w[:], text)
+	h := binary.LittleEndian.Uint64(w[:])*0x9e3779b97f4a7c15 ^
+		binary.LittleEndian.Uint64(w[8:])*0xc2b2ae3d27d4eb4f ^
+		binary.LittleEndian.Uint64(w[16:])*0x165667b19e3779f9 ^ uint64(len(text))
+	return int16((h * 0xff51afd7ed558ccd) >> (64 - 8))
+}
+
+// product is shapeProduct for a shape at b[at] of a line like l, by the
+// memo where it can be.
+func (m *shapeMemo) product(b []byte, at int, l *template) (p int64, end int, ok bool) {
+	rank := int(l.rank)
+	if l.memo < 0 || len(b)-at < memoWidth {
+		return shapeProduct(b, at, rank)
+	}
+	e := &m.e[l.memo]
+	w0 := binary.LittleEndian.Uint64(b[at:])
+	w1 := binary.LittleEndian.Uint64(b[at+8:])
+	w2 := binary.LittleEndian.Uint64(b[at+16:])
+	if e.n > 0 && e.rank == rank && w0&e.mask[0] == e.w[0] && w1&e.mask[1] == e.w[1] && w2&e.mask[2] == e.w[2] {
+		return e.p, at + e.n, true
+	}
+	p, end, ok = shapeProduct(b, at, rank)
+	if n := end - at; ok && n <= memoWidth {
+		var mask [3]uint64
+		for i := range mask {
+			switch k := n - 8*i; {
+			case k >= 8:
+				mask[i] = ^uint64(0)
+			case k > 0:
+				mask[i] = ^uint64(0) >> (64 - 8*k)
+			}
+		}
+		*e = shapeEntry{w: [3]uint64{w0 & mask[0], w1 & mask[1], w2 & mask[2]}, mask: mask, n: n, rank: rank, p: p}
+	}
+	return p, end, ok
 }
 
 // sizeOfBits is sizeOf for a type of the given bits.

@@ -313,3 +313,61 @@ func FuzzFollow(f *testing.F) {
 		checkFollow(t, a, b)
 	})
 }
+
+// TestFollowShapeMemo checks that Follow takes a shape's product from its
+// memo only for the same text and rank: shapes that differ in each of the
+// memo's words, and a shape of another rank in the entry of a template
+// whose shape's text shares it.
+func TestFollowShapeMemo(t *testing.T) {
+	buffer := func(id int, shape string) string {
+		return fmt.Sprintf(`{"buffer": %d, "dtype": "f32", "shape": %s}`, id, shape)
+	}
+	op := func(id int) string { return fmt.Sprintf(`{"op": "f", "reads": [], "writes": [%d]}`, id) }
+	recording := func(shapes ...string) []byte {
+		lines := []string{`{"memsym": 1, "dims": {"B": 2}}`}
+		for i, s := range shapes {
+			lines = append(lines, buffer(i+1, s), op(i+1))
+		}
+		return []byte(lines2(append(lines, `{"result": [1]}`)...))
+	}
+	// Lines whose templates are alike share an entry; the shapes read
+	// differ in the first, second and third of its words.
+	for _, c := range []struct{ template, first, second string }{
+		{"[2, 3]", "[4, 3]", "[5, 3]"},
+		{"[1, 1, 1, 1, 1]", "[2, 3, 4, 5, 7]", "[2, 3, 4, 5, 9]"},
+		{"[1, 1, 1, 1, 1, 1]", "[2, 3, 4, 5, 6, 7]", "[2, 3, 4, 5, 6, 8]"},
+		{"[1, 1, 1, 1, 1, 1]", "[2, 3, 4, 5, 6, 7]", "[2, 3, 4, 5, 6, 7]"},
+		{"[1, 1, 1, 1, 1, 1]", "[2, 3, 4, 5, 6, 7]", "[2, 3, 4, 5, 6, 77]"},
+	} {
+		a := recording(c.template, c.template)
+		b := recording(c.first, c.second)
+		checkFollow(t, a, b)
+		tmpl, _ := keepAll(a)
+		s := NewScanner(bytes.NewReader(b), "b.jsonl")
+		s.Scan()
+		if k, _ := s.Follow(tmpl, 0, nil); k != tmpl.Len() {
+			t.Errorf("%s then %s: Follow read %d of %d lines", c.first, c.second, k, tmpl.Len())
+		}
+	}
+	// Two templates of different ranks whose shapes' texts have one entry:
+	// a rank-1 shape read for the first is no product for the second.
+	two := "[2, 3]"
+	one := ""
+	for k := 1; k < 1<<20 && one == ""; k++ {
+		if s := fmt.Sprintf("[%d]", k); memoIndex([]byte(s)) == memoIndex([]byte(two)) {
+			one = s
+		}
+	}
+	if one == "" {
+		t.Fatal("no rank-1 shape shares an entry with " + two)
+	}
+	a := recording(one, two)
+	b := recording("[6]", "[6]")
+	checkFollow(t, a, b)
+	tmpl, _ := keepAll(a)
+	s := NewScanner(bytes.NewReader(b), "b.jsonl")
+	s.Scan()
+	if k, _ := s.Follow(tmpl, 0, nil); k != 2 {
+		t.Errorf("templates %s and %s: Follow read %d lines, want 2: the second's rank differs", one, two, k)
+	}
+}
