@@ -29,52 +29,24 @@ func (l Life) Live(op int) bool { return l.First != 0 && l.First <= op && op <= 
 // Lives depend only on the operations, not on the sizes, so recordings of
 // one program at different points share them.
 func Lifetimes(rec *record.Recording) []Life {
+	return LifetimesFrom(rec, record.Uses(rec))
+}
+
+// LifetimesFrom is Lifetimes given the uses of rec's buffers, as
+// record.Uses or the Builder that built rec finds them.
+func LifetimesFrom(rec *record.Recording, uses []record.Use) []Life {
 	lives := pages.Make[Life](len(rec.Buffers), len(rec.Buffers))
-	base := baseIndex(rec)
-	touch := func(id int64, op int, write bool) {
-		i := base[position(rec, id)]
-		l := &lives[i]
-		if l.First == 0 {
-			if !write {
-				return // a caller-held buffer: a Recording has no temp read before it is written
-			}
-			l.First = op
-		}
-		l.Last = op
-	}
-	for n := range rec.Ops {
-		op := &rec.Ops[n]
-		for _, id := range op.Writes {
-			touch(id, n+1, true)
-		}
-		for _, id := range op.Reads {
-			touch(id, n+1, false)
+	for i := range rec.Buffers {
+		if b := &rec.Buffers[i]; !b.IsView && !b.Role.Held() {
+			lives[i] = Life{First: int(uses[i].First), Last: int(uses[i].Last)}
 		}
 	}
 	for _, id := range rec.Result {
-		if l := &lives[base[position(rec, id)]]; l.First != 0 {
+		if l := &lives[position(rec, rec.Base(id).ID)]; l.First != 0 {
 			l.Last = len(rec.Ops)
 		}
 	}
-	for i := range rec.Buffers {
-		if b := &rec.Buffers[i]; b.IsView || b.Role.Held() {
-			lives[i] = Life{}
-		}
-	}
 	return lives
-}
-
-// baseIndex maps each buffer's position to the position of its base.
-func baseIndex(rec *record.Recording) []int32 {
-	base := pages.Make[int32](len(rec.Buffers), len(rec.Buffers))
-	for i := range rec.Buffers {
-		if b := &rec.Buffers[i]; b.IsView {
-			base[i] = base[position(rec, b.Of)] // a view's base is declared before it
-		} else {
-			base[i] = int32(i)
-		}
-	}
-	return base
 }
 
 // position returns the position of the buffer or view id, which a

@@ -194,7 +194,7 @@ func crosses(l Life, op int) bool { return op != 0 && l.Live(op) }
 // the forward phase.
 func InputPhases(rec *record.Recording) []record.Phase {
 	last := make([]record.Phase, len(rec.Buffers))
-	base := baseIndex(rec)
+	base := record.BasePositions(rec)
 	for i := range last {
 		last[i] = record.Forward
 	}

@@ -117,6 +117,19 @@ func compareSweep(rec *record.Recording) string {
 			}
 		}
 	}
+	// The uses a Builder finds as it goes give the same lives.
+	b := record.NewBuilder()
+	for r := rec.Replay(); r.Scan(); {
+		if err := b.Add(r.Record()); err != nil {
+			return fmt.Sprintf("building the recording again: %v", err)
+		}
+	}
+	if _, err := b.Finish(); err != nil {
+		return fmt.Sprintf("building the recording again: %v", err)
+	}
+	if built := LifetimesFrom(rec, b.Uses()); !slices.Equal(built, lives) {
+		return fmt.Sprintf("the Builder's uses give the lives %v, Lifetimes %v", built, lives)
+	}
 	c := At(rec)
 	if len(c.Live) != len(rec.Ops) {
 		return fmt.Sprintf("At gives live bytes at %d operations, want %d", len(c.Live), len(rec.Ops))

@@ -66,7 +66,7 @@ func (b *build) model() {
 	b.livesDone, b.candDone = make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(b.candDone)
-		lives := count.Lifetimes(rec)
+		lives := count.LifetimesFrom(rec, b.st.uses)
 		nops := len(rec.Ops)
 		b.born, b.died = births(lives, nops), deaths(lives, nops)
 		m.Lives, b.lives = lives, lives

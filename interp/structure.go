@@ -13,6 +13,7 @@ import (
 // its sizes.
 type structure struct {
 	rec        *record.Recording
+	uses       []record.Use  // by position, as the Builder found them
 	kinds      []record.Kind // each record's kind, in the stream's order
 	name       string        // the source's name
 	point      string        // "B = 16, T = 256"
@@ -127,7 +128,7 @@ func readStructureOf(s record.Stream, src Source, point string, value func(pos i
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", src.Name, err)
 	}
-	st.rec = rec
+	st.rec, st.uses = rec, b.Uses()
 	st.kinds = slices.Clip(st.kinds)
 	return st, nil
 }
@@ -216,6 +217,7 @@ func readStructurePiped(s record.Stream, src Source, point string, keep func(r *
 	if st.rec, err = res.b.Finish(); err != nil {
 		return nil, fmt.Errorf("%s: %w", src.Name, err)
 	}
+	st.uses = res.b.Uses()
 	st.kinds = slices.Clip(st.kinds)
 	return st, nil
 }

@@ -21,7 +21,7 @@ type Builder struct {
 	hasHeader bool
 	hasResult bool
 	bufs      []bufInfo // by position: what the checks need of each buffer and view
-	written   []bool    // by position in rec.Buffers: some operation has written it
+	uses      []Use     // by position in rec.Buffers: the buffer's use so far (First ≠ 0: some operation has written it)
 	nops      int       // the operations so far
 	phases    phases    // the operations' phases so far
 	ids       arena     // the kept copies of the records' slices
@@ -174,7 +174,7 @@ func (b *Builder) addBuffer(buf *Buffer, line int) error {
 	}
 	b.rec.index.set(buf.ID, pos)
 	b.bufs = append(grow(b.bufs), info)
-	b.written = append(grow(b.written), false)
+	b.uses = append(grow(b.uses), Use{})
 	if b.light {
 		return nil
 	}
@@ -208,6 +208,9 @@ func checkDType(buf *Buffer) error {
 }
 
 func (b *Builder) addOp(op *Op, line int) error {
+	if b.nops == math.MaxInt32 {
+		return fmt.Errorf("operation %d: a recording holds at most %d operations", int64(b.nops)+1, math.MaxInt32)
+	}
 	n := b.nops + 1
 	if err := checkOp(op); err != nil {
 		return fmt.Errorf("operation %d: %w", n, err)
@@ -221,7 +224,7 @@ func (b *Builder) addOp(op *Op, line int) error {
 			return err
 		}
 		buf := &b.bufs[i]
-		if !buf.role.Held() && !b.written[i] {
+		if !buf.role.Held() && b.uses[i].First == 0 {
 			through := ""
 			if buf.id != id {
 				through = fmt.Sprintf(" (through view %d)", id)
@@ -231,6 +234,7 @@ func (b *Builder) addOp(op *Op, line int) error {
 		if err := checkState(op, n, &Buffer{ID: buf.id, Role: buf.role}, "reads"); err != nil {
 			return err
 		}
+		b.uses[i].touch(int32(n), false)
 	}
 	for _, id := range op.Writes {
 		i, err := b.base(id, n, "writes")
@@ -240,7 +244,7 @@ func (b *Builder) addOp(op *Op, line int) error {
 		if err := checkState(op, n, &Buffer{ID: b.bufs[i].id, Role: b.bufs[i].role}, "writes"); err != nil {
 			return err
 		}
-		b.written[i] = true
+		b.uses[i].touch(int32(n), true)
 	}
 	b.nops++
 	if b.light {
@@ -278,7 +282,7 @@ func (b *Builder) addResult(ids []int64) error {
 			return fmt.Errorf("the result names %d, which is not declared", id)
 		}
 		i = int(b.bufs[i].base)
-		if buf := &b.bufs[i]; !buf.role.Held() && !b.written[i] {
+		if buf := &b.bufs[i]; !buf.role.Held() && b.uses[i].First == 0 {
 			return fmt.Errorf("the result names buffer %d, which no operation writes", buf.id)
 		}
 	}
@@ -318,7 +322,7 @@ func (b *Builder) Grow(buffers, ops int) {
 	b.rec.Buffers = pages.Grow(b.rec.Buffers, buffers)
 	b.rec.Ops = pages.Grow(b.rec.Ops, ops)
 	b.bufs = pages.Grow(b.bufs, buffers)
-	b.written = pages.Grow(b.written, buffers)
+	b.uses = pages.Grow(b.uses, buffers)
 }
 
 // grow returns s with room for one more element, doubling its capacity
@@ -401,6 +405,10 @@ func (a *arena) keep(s []int64) []int64 {
 	a.chunk = append(a.chunk, s...)
 	return a.chunk[n : n+len(s) : n+len(s)]
 }
+
+// Uses returns the use of each buffer and view added, by position, as
+// Uses finds them from the recording. The Builder keeps the slice.
+func (b *Builder) Uses() []Use { return b.uses }
 
 // Finish checks that the recording is whole and returns it. The Builder must
 // not be used after.

@@ -1,0 +1,52 @@
+package record
+
+import "memsym/internal/pages"
+
+// Use says when a buffer is used: the first operation that writes it and
+// the last that reads or writes it from then on, numbered from 1; both are
+// zero when no operation writes it. A view's reads and writes are its
+// base's. Lives (count.Lifetimes) follow from uses.
+type Use struct{ First, Last int32 }
+
+// touch notes that operation op reads the buffer, or writes it.
+func (u *Use) touch(op int32, write bool) {
+	if u.First == 0 {
+		if !write {
+			return
+		}
+		u.First = op
+	}
+	u.Last = op
+}
+
+// Uses returns the use of each buffer of rec by its position in
+// rec.Buffers, a view's zero: the uses a Builder finds as it goes
+// (Builder.Uses), found from a whole recording.
+func Uses(rec *Recording) []Use {
+	uses := pages.Make[Use](len(rec.Buffers), len(rec.Buffers))
+	base := BasePositions(rec)
+	for n := range rec.Ops {
+		op := &rec.Ops[n]
+		for _, id := range op.Writes {
+			uses[base[rec.index.at(id)]].touch(int32(n+1), true)
+		}
+		for _, id := range op.Reads {
+			uses[base[rec.index.at(id)]].touch(int32(n+1), false)
+		}
+	}
+	return uses
+}
+
+// BasePositions maps each buffer's position in rec.Buffers to the position
+// of the buffer it stands for: its own, or a view's base's.
+func BasePositions(rec *Recording) []int32 {
+	base := pages.Make[int32](len(rec.Buffers), len(rec.Buffers))
+	for i := range rec.Buffers {
+		if b := &rec.Buffers[i]; b.IsView {
+			base[i] = base[rec.index.at(b.Of)] // a view's base is declared before it
+		} else {
+			base[i] = int32(i)
+		}
+	}
+	return base
+}
