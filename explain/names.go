@@ -16,7 +16,7 @@ import (
 func liveAt(m *model.Model, op int) []int {
 	var out []int
 	for i := range m.Structure.Buffers {
-		if m.Lives[i].Live(op) && !m.Bytes[i].IsZero() {
+		if m.Lives[i].Live(op) && !m.Bytes(i).IsZero() {
 			out = append(out, i)
 		}
 	}
@@ -31,14 +31,14 @@ func largestOf(m *model.Model, positions []int, ref map[string]int64) *BufferNam
 	var top poly.Rat
 	var tied []int
 	for _, i := range positions {
-		v, err := m.Bytes[i].EvalInt(ref)
+		v, err := m.Bytes(i).EvalInt(ref)
 		if err != nil {
 			continue
 		}
 		switch c := v.Cmp(top); {
 		case best < 0 || c > 0:
 			best, top, tied = i, v, []int{i}
-		case c == 0 && m.Bytes[i].Equal(m.Bytes[best]):
+		case c == 0 && m.Bytes(i).Equal(m.Bytes(best)):
 			tied = append(tied, i)
 		}
 	}
@@ -46,7 +46,7 @@ func largestOf(m *model.Model, positions []int, ref map[string]int64) *BufferNam
 		return nil
 	}
 	b := &rec.Buffers[best]
-	n := &BufferName{Bytes: m.Bytes[best], Count: len(tied), at: top}
+	n := &BufferName{Bytes: m.Bytes(best), Count: len(tied), at: top}
 	path := func(i int) string {
 		if first := m.Lives[i].First; first > 0 {
 			return rec.Ops[first-1].Path
@@ -162,7 +162,7 @@ func symbolicSize(m *model.Model, pos int) doc.Math {
 		return nil
 	}
 	perElement := b.Bytes.Quo(elements)
-	want := m.Bytes[pos].Scale(poly.Int(1).Quo(perElement))
+	want := m.Bytes(pos).Scale(poly.Int(1).Quo(perElement))
 	at := rec.Header.Dims
 	options := make([][]axisOption, len(b.Shape))
 	combos := 1

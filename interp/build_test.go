@@ -111,12 +111,12 @@ func TestBuildRecoversRandomPolynomials(t *testing.T) {
 		var got []poly.Poly
 		for pos, b := range m.Structure.Buffers {
 			if b.IsView {
-				if !m.Bytes[pos].IsZero() {
-					t.Fatalf("trial %d: view %d has bytes %s", trial, b.ID, m.Bytes[pos])
+				if !m.Bytes(pos).IsZero() {
+					t.Fatalf("trial %d: view %d has bytes %s", trial, b.ID, m.Bytes(pos))
 				}
 				continue
 			}
-			got = append(got, m.Bytes[pos])
+			got = append(got, m.Bytes(pos))
 		}
 		for j := range polys {
 			if !got[j].Equal(polys[j]) {
@@ -170,9 +170,9 @@ func TestBuildHugeValues(t *testing.T) {
 		got  poly.Poly
 		want string
 	}{
-		{m.Bytes[0], "1/2 · B · T"},
-		{m.Bytes[1], "8 · B · T²"},
-		{m.Bytes[2], "3/2 · T"},
+		{m.Bytes(0), "1/2 · B · T"},
+		{m.Bytes(1), "8 · B · T²"},
+		{m.Bytes(2), "3/2 · T"},
 		{m.Live(1), "8 · B · T²"},
 		{m.Live(2), "8 · B · T² + 3/2 · T"},
 	} {

@@ -51,7 +51,7 @@ func (f *fold) model(g *grid, l *layout) *Model {
 	nops := len(f.tmpl.opKeys)
 	m := &Model{
 		Vars: g.vars, Structure: rec, Lives: count.Lifetimes(rec),
-		Bytes:  make([]poly.Poly, len(rec.Buffers)),
+		polys:  make([]poly.Poly, len(rec.Buffers)),
 		Params: f.params, Inputs: f.inputs, Outputs: f.outputs,
 		LiveAt: make([]int32, len(rec.Ops)),
 		fold:   f,
@@ -60,7 +60,7 @@ func (f *fold) model(g *grid, l *layout) *Model {
 		m.Grid = append(m.Grid, []int64{v[0], v[1], v[2]})
 	}
 	for i, p := range l.bufs {
-		m.Bytes[i] = f.at(nops+p.slot, p.iter)
+		m.polys[i] = f.at(nops+p.slot, p.iter)
 	}
 	f.opPerUnit = make([]int, len(rec.Ops))
 	f.opShift = make([]int, len(rec.Ops))

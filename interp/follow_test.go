@@ -56,8 +56,8 @@ func describeModel(m *Model, err error) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "vars %v grid %v checked %v den %v\n", m.Vars, m.Grid, m.Checked, m.Denominator())
 	fmt.Fprintf(&b, "params %v inputs %v outputs %v\n", m.Params, m.Inputs, m.Outputs)
-	for i, p := range m.Bytes {
-		fmt.Fprintf(&b, "buffer %d: %v\n", i, p)
+	for i := range m.Structure.Buffers {
+		fmt.Fprintf(&b, "buffer %d: %v\n", i, m.Bytes(i))
 	}
 	for _, c := range m.Candidates {
 		fmt.Fprintf(&b, "candidate %v at %d\n", c.Poly, c.Op)

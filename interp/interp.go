@@ -39,15 +39,16 @@ type Model struct {
 	Checked    [][]int64         // the check points, each aligned with Vars
 	Structure  *record.Recording // the first grid point's recording; its sizes are that point's
 	Lives      []count.Life      // per buffer position in Structure.Buffers
-	Bytes      []poly.Poly       // per buffer position: its bytes (zero for views)
 	Params     poly.Poly         // the parameters' bytes
 	Inputs     poly.Poly         // the caller-held buffers' bytes, the parameters among them
 	Outputs    poly.Poly         // the result's buffers' bytes, each buffer once
 	Candidates []Candidate       // the distinct live-bytes polynomials, in order of their first operation
 	LiveAt     []int32           // per operation (index op−1): its live bytes' index in Candidates
 	den        *big.Int
-	b          *build // what Check needs: the grid, the structure, the value vectors
-	fold       *fold  // a dimension that counts blocks of operations (align.go), or nil
+	polys      []poly.Poly // the distinct bytes, or each buffer's when class is nil
+	class      []int32     // per buffer position: its bytes' index in polys
+	b          *build      // what Check needs: the grid, the structure, the value vectors
+	fold       *fold       // a dimension that counts blocks of operations (align.go), or nil
 }
 
 // Candidate is one distinct polynomial of live bytes and the first
@@ -55,6 +56,15 @@ type Model struct {
 type Candidate struct {
 	Poly poly.Poly
 	Op   int
+}
+
+// Bytes returns the bytes of the buffer at position i in
+// Structure.Buffers: zero for a view.
+func (m *Model) Bytes(i int) poly.Poly {
+	if m.class == nil {
+		return m.polys[i]
+	}
+	return m.polys[m.class[i]]
 }
 
 // Live returns the live bytes at operation op (numbered from 1), or the zero

@@ -4,7 +4,6 @@ import (
 	"math/big"
 
 	"memsym/count"
-	"memsym/poly"
 	"memsym/record"
 )
 
@@ -59,8 +58,9 @@ func (b *build) model() {
 	m := &Model{
 		Vars:      b.g.vars,
 		Structure: rec,
-		Bytes:     make([]poly.Poly, len(rec.Buffers)),
 		den:       b.den,
+		polys:     b.polys,
+		class:     b.class,
 	}
 	b.m = m
 	b.livesDone, b.candDone = make(chan struct{}), make(chan struct{})
@@ -75,9 +75,6 @@ func (b *build) model() {
 	}()
 	for _, vs := range b.g.values {
 		m.Grid = append(m.Grid, []int64{vs[0], vs[1], vs[2]})
-	}
-	for i, c := range b.class {
-		m.Bytes[i] = b.polys[c]
 	}
 	params, inputs, outputs := zeroNums(len(b.g.order)), zeroNums(len(b.g.order)), zeroNums(len(b.g.order))
 	for i := range rec.Buffers {

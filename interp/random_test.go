@@ -251,15 +251,15 @@ func compareModel(p *randProgram, m *Model) error {
 	if !slices.Equal(m.Vars, p.vars) {
 		return fmt.Errorf("variables %v, want %v", m.Vars, p.vars)
 	}
-	if len(m.Bytes) != len(p.bufs) {
-		return fmt.Errorf("%d buffers' bytes, want %d", len(m.Bytes), len(p.bufs))
+	if len(m.Structure.Buffers) != len(p.bufs) {
+		return fmt.Errorf("%d buffers' bytes, want %d", len(m.Structure.Buffers), len(p.bufs))
 	}
 	zero := poly.New(p.vars, nil)
 	params, inputs, outputs := zero, zero, zero
 	for i := range p.bufs {
 		want := p.truth(i)
-		if !m.Bytes[i].Equal(want) {
-			return fmt.Errorf("buffer %d (position %d): bytes %s, want %s", i+1, i, m.Bytes[i], want)
+		if !m.Bytes(i).Equal(want) {
+			return fmt.Errorf("buffer %d (position %d): bytes %s, want %s", i+1, i, m.Bytes(i), want)
 		}
 		if b := &p.bufs[i]; !b.view && b.role.Held() {
 			inputs = inputs.Add(want)

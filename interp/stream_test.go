@@ -221,8 +221,8 @@ func TestBuildIsDeterministic(t *testing.T) {
 		for _, c := range m.Candidates {
 			fmt.Fprintf(&b, "%d %s\n", c.Op, c.Poly)
 		}
-		for _, p := range m.Bytes {
-			fmt.Fprintln(&b, p)
+		for i := range m.Structure.Buffers {
+			fmt.Fprintln(&b, m.Bytes(i))
 		}
 		fmt.Fprintln(&b, m.LiveAt, m.Inputs, m.Outputs, m.Params, m.Denominator())
 		if i == 0 {

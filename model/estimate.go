@@ -220,10 +220,7 @@ func CompareAt(rec *record.Recording, s *count.Step, p *programs.Program, opts p
 		in.Shape = p.Transformer
 	}
 	lives := count.Lifetimes(rec)
-	bytes := make([]poly.Poly, len(rec.Buffers))
-	for i := range rec.Buffers {
-		bytes[i] = poly.Const(rec.Buffers[i].Bytes)
-	}
+	bytes := func(i int) poly.Poly { return poly.Const(rec.Buffers[i].Bytes) }
 	in.fill(rec, s.Class, lives, bytes, nil)
 	peak := poly.Const(s.Peak.Terms.Sum())
 	in.Peak = &peak
@@ -241,7 +238,7 @@ func (s *Step) Compare(p *programs.Program, opts programs.StepOptions, act recor
 }
 
 // fill sums the exact terms from each buffer's class and bytes.
-func (in *CompareInput) fill(rec *record.Recording, class []count.Class, lives []count.Life, bytes []poly.Poly, vars []string) {
+func (in *CompareInput) fill(rec *record.Recording, class []count.Class, lives []count.Life, bytes func(int) poly.Poly, vars []string) {
 	zero := poly.New(vars, nil)
 	in.ParamElements, in.Params, in.Gradient, in.States, in.Kept, in.InLayers = zero, zero, zero, zero, zero, zero
 	gradElements := zero
@@ -253,25 +250,25 @@ func (in *CompareInput) fill(rec *record.Recording, class []count.Class, lives [
 		}
 		var elements poly.Poly
 		if b.DType.Bits > 0 {
-			elements = bytes[i].Scale(poly.Frac(8, int64(b.DType.Bits)))
+			elements = bytes(i).Scale(poly.Frac(8, int64(b.DType.Bits)))
 		}
 		switch class[i] {
 		case count.ClassParam:
-			in.Params = in.Params.Add(bytes[i])
+			in.Params = in.Params.Add(bytes(i))
 			if b.DType.Bits > 0 {
 				in.ParamElements = in.ParamElements.Add(elements)
 			}
 		case count.ClassState:
-			in.States = in.States.Add(bytes[i])
+			in.States = in.States.Add(bytes(i))
 		case count.ClassGradient:
-			in.Gradient = in.Gradient.Add(bytes[i])
+			in.Gradient = in.Gradient.Add(bytes(i))
 			if b.DType.Bits > 0 {
 				gradElements = gradElements.Add(elements)
 			}
 		case count.ClassKept:
-			in.Kept = in.Kept.Add(bytes[i])
+			in.Kept = in.Kept.Add(bytes(i))
 			if in.Shape != nil && inLayer(rec.Ops[lives[i].First-1].Path, in.Shape.Layer) {
-				in.InLayers = in.InLayers.Add(bytes[i])
+				in.InLayers = in.InLayers.Add(bytes(i))
 			}
 		}
 	}

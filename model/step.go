@@ -115,7 +115,7 @@ func StepOf(m *Model) (*Step, error) {
 	s.live = liveByClass(m, s.Class)
 	byName := map[string]int{}
 	for i, c := range s.Class {
-		b := m.Bytes[i]
+		b := m.Bytes(i)
 		switch c {
 		case count.ClassParam:
 			s.Params = s.Params.Add(b)
@@ -151,7 +151,7 @@ func StepOf(m *Model) (*Step, error) {
 		batch := zero
 		for i, c := range s.Class {
 			if c == count.ClassBatch && lastPhase[i] >= ph {
-				batch = batch.Add(m.Bytes[i])
+				batch = batch.Add(m.Bytes(i))
 			}
 		}
 		held := s.Params.Add(s.States).Add(batch)
@@ -213,8 +213,8 @@ func liveByClass(m *Model, class []count.Class) [][3]poly.Poly {
 		case count.ClassKept:
 			k = 1
 		}
-		delta[l.First][k] = delta[l.First][k].Add(m.Bytes[i])
-		delta[l.Last+1][k] = delta[l.Last+1][k].Sub(m.Bytes[i])
+		delta[l.First][k] = delta[l.First][k].Add(m.Bytes(i))
+		delta[l.Last+1][k] = delta[l.Last+1][k].Sub(m.Bytes(i))
 	}
 	out := make([][3]poly.Poly, n)
 	cur := [3]poly.Poly{zero, zero, zero}

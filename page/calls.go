@@ -150,10 +150,10 @@ func (t *callTree) shares(m *model.Model) [][]poly.Poly {
 		}
 		op := cand.Op
 		for i, l := range m.Lives {
-			if l.First == 0 || op < l.First || op > l.Last || m.Bytes[i].IsZero() {
+			if l.First == 0 || op < l.First || op > l.Last || m.Bytes(i).IsZero() {
 				continue
 			}
-			b := poly.WithVars(m.Bytes[i], m.Vars)
+			b := poly.WithVars(m.Bytes(i), m.Vars)
 			t.chain(t.leaf[l.First-1], func(k int) { row[k] = row[k].Add(b) })
 		}
 		out[c] = row

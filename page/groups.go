@@ -150,7 +150,7 @@ func Groups(m *model.Model) ([]Group, error) {
 		if !slices.Contains(g.Types, b.DType) {
 			g.Types = append(g.Types, b.DType)
 		}
-		bytes := poly.WithVars(m.Bytes[i], m.Vars)
+		bytes := poly.WithVars(m.Bytes(i), m.Vars)
 		var elements poly.Poly
 		if !b.DType.IsZero() {
 			if b.DType.Bits <= 0 {

@@ -66,8 +66,8 @@ func TestFourDims(t *testing.T) {
 		{"parameters", m.Params, "32 · D²"},
 		{"inputs", m.Inputs, "4 · B · T · D + 32 · D²"},
 		{"outputs", m.Outputs, "16 · B · T · D"}, // operation 12 is cell 2's activation
-		{"scores", m.Bytes[5], "4 · B · T² · H"},
-		{"up", m.Bytes[3], "16 · B · T · D"},
+		{"scores", m.Bytes(5), "4 · B · T² · H"},
+		{"up", m.Bytes(3), "16 · B · T · D"},
 	}
 	for _, tt := range tests {
 		want, err := poly.Parse(tt.want)

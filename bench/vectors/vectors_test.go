@@ -23,12 +23,12 @@ func TestBuildRecovers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m.Bytes) != s.Len()+1 {
-		t.Fatalf("%d buffers, want %d", len(m.Bytes), s.Len()+1)
+	if len(m.Structure.Buffers) != s.Len()+1 {
+		t.Fatalf("%d buffers, want %d", len(m.Structure.Buffers), s.Len()+1)
 	}
 	for v := range s.Len() {
-		if want := s.Poly(v); !m.Bytes[v].Equal(want) {
-			t.Errorf("vector %d: %s, want %s", v, m.Bytes[v], want)
+		if want := s.Poly(v); !m.Bytes(v).Equal(want) {
+			t.Errorf("vector %d: %s, want %s", v, m.Bytes(v), want)
 		}
 	}
 }
@@ -153,8 +153,8 @@ func BenchmarkBuild(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(m.Bytes) != Count+1 {
-			b.Fatalf("%d buffers", len(m.Bytes))
+		if len(m.Structure.Buffers) != Count+1 {
+			b.Fatalf("%d buffers", len(m.Structure.Buffers))
 		}
 	}
 	perVector(b, cpuTime(b)-start)
