@@ -36,10 +36,8 @@ func Lifetimes(rec *record.Recording) []Life {
 // record.Uses or the Builder that built rec finds them.
 func LifetimesFrom(rec *record.Recording, uses []record.Use) []Life {
 	lives := pages.Make[Life](len(rec.Buffers), len(rec.Buffers))
-	for i := range rec.Buffers {
-		if b := &rec.Buffers[i]; !b.IsView && !b.Role.Held() {
-			lives[i] = Life{First: int(uses[i].First), Last: int(uses[i].Last)}
-		}
+	for i, u := range uses {
+		lives[i] = Life{First: int(u.First), Last: int(u.Last)}
 	}
 	for _, id := range rec.Result {
 		if l := &lives[position(rec, rec.Base(id).ID)]; l.First != 0 {

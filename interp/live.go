@@ -2,6 +2,7 @@ package interp
 
 import (
 	"math/big"
+	"sync"
 
 	"memsym/count"
 	"memsym/record"
@@ -68,7 +69,10 @@ func (b *build) model() {
 		defer close(b.candDone)
 		lives := count.LifetimesFrom(rec, b.st.uses)
 		nops := len(rec.Ops)
-		b.born, b.died = births(lives, nops), deaths(lives, nops)
+		var both sync.WaitGroup // a core each, once the grid is read
+		both.Go(func() { b.died = deaths(lives, nops) })
+		b.born = births(lives, nops)
+		both.Wait()
 		m.Lives, b.lives = lives, lives
 		close(b.livesDone)
 		b.candidates()
@@ -147,54 +151,123 @@ func resultBases(rec *record.Recording) []int {
 // taken as a candidate's only when it equals that candidate's entry for
 // entry; sums whose hashes collide with an unequal candidate's are told
 // apart by their whole keys (nums.appendKey).
+//
+// A long program is swept in two halves at once, the second starting from
+// the sum of the buffers that live across the middle; its candidates are
+// then found among the first's, or added after them, in order.
 func (b *build) candidates() {
 	m := b.m
 	nops := len(m.Structure.Ops)
-	born, died := b.born, b.died
 	m.LiveAt = make([]int32, nops)
 	hashes := vectorHashes(b.coefs)
-	byHash := make(map[uint64]int32)
-	var byKey map[string]int32 // the sums whose hash another's took
-	var sums []nums
-	live := zeroNums(len(b.g.order))
-	var h uint64
-	var key []byte
-	for op := 1; op <= nops; op++ {
-		for _, i := range born.of(op) {
-			c := b.class[i]
-			live.add(&b.coefs[c], false)
-			h += hashes[c]
-		}
-		c, ok := byHash[h]
-		switch {
-		case !ok:
-			c = int32(len(sums))
-			byHash[h] = c
-		case !live.equal(&sums[c]):
-			if byKey == nil {
-				byKey = make(map[string]int32)
-			}
-			key = live.appendKey(key[:0])
-			if c, ok = byKey[string(key)]; !ok {
-				c = int32(len(sums))
-				byKey[string(key)] = c
-			}
-		}
-		if int(c) == len(sums) {
-			sums = append(sums, live.clone())
-			m.Candidates = append(m.Candidates, Candidate{Op: op})
-		}
-		m.LiveAt[op-1] = c
-		for _, i := range died.of(op) {
-			c := b.class[i]
-			live.add(&b.coefs[c], true)
-			h -= hashes[c]
-		}
-		live.shrink()
+	first := b.newSweep(hashes)
+	mid := nops + 1
+	if nops >= splitSweep {
+		mid = nops/2 + 1
 	}
-	for c := range sums {
-		m.Candidates[c].Poly = sums[c].toPoly(m.Vars, b.den)
+	var second *sweep
+	var done sync.WaitGroup
+	if mid <= nops {
+		done.Go(func() {
+			second = b.newSweep(hashes)
+			for op := 1; op < mid; op++ {
+				for _, i := range b.born.of(op) {
+					if b.lives[i].Last >= mid {
+						second.add(b.class[i], false)
+					}
+				}
+			}
+			second.run(mid, nops+1, m.LiveAt)
+		})
 	}
+	first.run(1, mid, m.LiveAt)
+	done.Wait()
+	if second != nil {
+		renumber := make([]int32, len(second.sums))
+		for c := range second.sums {
+			renumber[c] = first.index(&second.sums[c], second.hashes[c], second.ops[c])
+		}
+		for op := mid; op <= nops; op++ {
+			m.LiveAt[op-1] = renumber[m.LiveAt[op-1]]
+		}
+	}
+	for c := range first.sums {
+		m.Candidates = append(m.Candidates, Candidate{Poly: first.sums[c].toPoly(m.Vars, b.den), Op: first.ops[c]})
+	}
+}
+
+// splitSweep is how many operations a program needs for its candidates to
+// be found in two halves at once; tests lower it.
+var splitSweep = 1 << 16
+
+// sweep finds the distinct live sums of a run of operations.
+type sweep struct {
+	b      *build
+	vecs   []uint64 // each value vector's hash
+	live   nums     // the live sum
+	h      uint64   // its hash
+	byHash map[uint64]int32
+	byKey  map[string]int32 // the sums whose hash another's took
+	sums   []nums           // the distinct sums, in order of first operation
+	hashes []uint64         // and their hashes
+	ops    []int            // and their first operations
+	key    []byte
+}
+
+func (b *build) newSweep(vecs []uint64) *sweep {
+	return &sweep{b: b, vecs: vecs, live: zeroNums(len(b.g.order)), byHash: make(map[uint64]int32)}
+}
+
+// add adds the value vector c to the live sum, or takes it away.
+func (s *sweep) add(c int32, neg bool) {
+	s.live.add(&s.b.coefs[c], neg)
+	if neg {
+		s.h -= s.vecs[c]
+	} else {
+		s.h += s.vecs[c]
+	}
+}
+
+// run sweeps the operations from up to to, noting each one's sum's
+// number, among the sweep's, in liveAt.
+func (s *sweep) run(from, to int, liveAt []int32) {
+	b := s.b
+	for op := from; op < to; op++ {
+		for _, i := range b.born.of(op) {
+			s.add(b.class[i], false)
+		}
+		liveAt[op-1] = s.index(&s.live, s.h, op)
+		for _, i := range b.died.of(op) {
+			s.add(b.class[i], true)
+		}
+		s.live.shrink()
+	}
+}
+
+// index returns the number of the sum v, whose hash is h, adding a copy of
+// it, first reached at operation op, when it is new.
+func (s *sweep) index(v *nums, h uint64, op int) int32 {
+	c, ok := s.byHash[h]
+	switch {
+	case !ok:
+		c = int32(len(s.sums))
+		s.byHash[h] = c
+	case !v.equal(&s.sums[c]):
+		if s.byKey == nil {
+			s.byKey = make(map[string]int32)
+		}
+		s.key = v.appendKey(s.key[:0])
+		if c, ok = s.byKey[string(s.key)]; !ok {
+			c = int32(len(s.sums))
+			s.byKey[string(s.key)] = c
+		}
+	}
+	if int(c) == len(s.sums) {
+		s.sums = append(s.sums, v.clone())
+		s.hashes = append(s.hashes, h)
+		s.ops = append(s.ops, op)
+	}
+	return c
 }
 
 // vectorHashes returns each vector's hash: Σ_j v[j]·r_j modulo 2^64, for

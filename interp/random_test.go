@@ -45,12 +45,30 @@ func TestRandomPrograms(t *testing.T) {
 	}
 }
 
+// TestRandomProgramsSplit checks random programs with their candidates
+// found in two halves at once, as a long program's are.
+func TestRandomProgramsSplit(t *testing.T) {
+	defer func(n int) { splitSweep = n }(splitSweep)
+	splitSweep = 2
+	for seed := range uint64(300) {
+		if err := checkRandomProgram(seed, smallPrograms, smallValues); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+	}
+}
+
 // TestRandomProgramsCollide checks random programs with every live sum's
-// hash the same, so that the candidates are told apart by their keys alone.
+// hash the same, so that the candidates are told apart by their keys alone;
+// the second half as long programs are.
 func TestRandomProgramsCollide(t *testing.T) {
 	defer func(f func(int) uint64) { hashFactor = f }(hashFactor)
 	hashFactor = func(int) uint64 { return 0 }
+	defer func(n int) { splitSweep = n }(splitSweep)
 	for seed := range uint64(200) {
+		splitSweep = 1 << 16
+		if seed%2 == 1 {
+			splitSweep = 2
+		}
 		if err := checkRandomProgram(seed, smallPrograms, smallValues); err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}

@@ -21,7 +21,7 @@ type Builder struct {
 	hasHeader bool
 	hasResult bool
 	bufs      []bufInfo // by position: what the checks need of each buffer and view
-	uses      []Use     // by position in rec.Buffers: the buffer's use so far (First ≠ 0: some operation has written it)
+	uses      []Use     // by position in rec.Buffers: a temp's use so far (First ≠ 0: some operation has written it)
 	nops      int       // the operations so far
 	phases    phases    // the operations' phases so far
 	ids       arena     // the kept copies of the records' slices
@@ -234,7 +234,9 @@ func (b *Builder) addOp(op *Op, line int) error {
 		if err := checkState(op, n, &Buffer{ID: buf.id, Role: buf.role}, "reads"); err != nil {
 			return err
 		}
-		b.uses[i].touch(int32(n), false)
+		if !buf.role.Held() {
+			b.uses[i].touch(int32(n), false)
+		}
 	}
 	for _, id := range op.Writes {
 		i, err := b.base(id, n, "writes")
@@ -244,7 +246,9 @@ func (b *Builder) addOp(op *Op, line int) error {
 		if err := checkState(op, n, &Buffer{ID: b.bufs[i].id, Role: b.bufs[i].role}, "writes"); err != nil {
 			return err
 		}
-		b.uses[i].touch(int32(n), true)
+		if !b.bufs[i].role.Held() {
+			b.uses[i].touch(int32(n), true)
+		}
 	}
 	b.nops++
 	if b.light {

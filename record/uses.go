@@ -2,10 +2,11 @@ package record
 
 import "memsym/internal/pages"
 
-// Use says when a buffer is used: the first operation that writes it and
-// the last that reads or writes it from then on, numbered from 1; both are
-// zero when no operation writes it. A view's reads and writes are its
-// base's. Lives (count.Lifetimes) follow from uses.
+// Use says when a temp buffer is used: the first operation that writes it
+// and the last that reads or writes it, numbered from 1; both are zero
+// when no operation writes it, and for views and caller-held buffers. A
+// view's reads and writes are its base's. Lives (count.Lifetimes) follow
+// from uses.
 type Use struct{ First, Last int32 }
 
 // touch notes that operation op reads the buffer, or writes it.
@@ -20,8 +21,8 @@ func (u *Use) touch(op int32, write bool) {
 }
 
 // Uses returns the use of each buffer of rec by its position in
-// rec.Buffers, a view's zero: the uses a Builder finds as it goes
-// (Builder.Uses), found from a whole recording.
+// rec.Buffers: the uses a Builder finds as it goes (Builder.Uses), found
+// from a whole recording.
 func Uses(rec *Recording) []Use {
 	uses := pages.Make[Use](len(rec.Buffers), len(rec.Buffers))
 	base := BasePositions(rec)
@@ -32,6 +33,11 @@ func Uses(rec *Recording) []Use {
 		}
 		for _, id := range op.Reads {
 			uses[base[rec.index.at(id)]].touch(int32(n+1), false)
+		}
+	}
+	for i := range rec.Buffers {
+		if rec.Buffers[i].Role.Held() {
+			uses[i] = Use{}
 		}
 	}
 	return uses
