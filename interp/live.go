@@ -2,6 +2,7 @@ package interp
 
 import (
 	"math/big"
+	"slices"
 	"sync"
 
 	"memsym/count"
@@ -81,7 +82,7 @@ func (b *build) model() {
 		m.Grid = append(m.Grid, []int64{vs[0], vs[1], vs[2]})
 	}
 	params, inputs, outputs := zeroNums(len(b.g.order)), zeroNums(len(b.g.order)), zeroNums(len(b.g.order))
-	for i := range rec.Buffers {
+	for _, i := range b.st.held {
 		switch rec.Buffers[i].Role {
 		case record.Param:
 			params.add(&b.coefs[b.class[i]], false)
@@ -128,17 +129,13 @@ func (b *build) resultBases() []int {
 // resultBases returns the positions of the buffers the result names,
 // through views, each once, in order of position.
 func resultBases(rec *record.Recording) []int {
-	want := make(map[int64]bool)
-	for _, id := range rec.Result {
-		want[rec.Base(id).ID] = true
-	}
 	var pos []int
-	for i := range rec.Buffers {
-		if b := &rec.Buffers[i]; !b.IsView && want[b.ID] {
-			pos = append(pos, i)
-		}
+	for _, id := range rec.Result {
+		i, _ := rec.Position(rec.Base(id).ID)
+		pos = append(pos, i)
 	}
-	return pos
+	slices.Sort(pos)
+	return slices.Compact(pos)
 }
 
 // candidates sums the live buffers' numerators at each operation, adding a

@@ -14,6 +14,8 @@ import (
 type structure struct {
 	rec        *record.Recording
 	uses       []record.Use  // by position, as the Builder found them
+	held       []int32       // the positions of the caller-held buffers, in order
+	nbuf       int           // the buffers and views noted
 	kinds      []record.Kind // each record's kind, in the stream's order
 	name       string        // the source's name
 	point      string        // "B = 16, T = 256"
@@ -21,8 +23,8 @@ type structure struct {
 	resultLine int
 }
 
-// note notes a record the Builder took: its kind, and the header's and the
-// result's lines.
+// note notes a record the Builder took: its kind, the header's and the
+// result's lines, and the caller-held buffers.
 func (st *structure) note(r *record.Record) {
 	st.kinds = append(st.kinds, r.Kind)
 	switch r.Kind {
@@ -30,6 +32,11 @@ func (st *structure) note(r *record.Record) {
 		st.headerLine = r.Line
 	case record.KindResult:
 		st.resultLine = r.Line
+	case record.KindBuffer, record.KindView:
+		if r.Buffer.Role.Held() { // a view's is Temp
+			st.held = append(st.held, int32(st.nbuf))
+		}
+		st.nbuf++
 	}
 }
 
