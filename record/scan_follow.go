@@ -372,12 +372,14 @@ func shapeProduct(b []byte, at, rank int) (p int64, end int, ok bool) {
 // one read before costs less than reading its numbers again. Its entries
 // are found by the text of the template's shape, which Keep hashes
 // (template.memo): lines whose shapes are alike at point 0 are alike at
-// another point too, as a rule. A shape is taken from an entry only when
+// another point too, as a rule, and an entry holds the last two shapes read
+// for it, for shapes that point 0 makes alike by chance (B·T·T and B·T·D
+// are both [1, 64, 64] at B = 1, T = D = 64). A shape is taken from one only when
 // its text is the entry's byte for byte, "[" to "]", and its rank the
 // same, so its product is the one shapeProduct gives: shapeProduct reads
 // nothing past the "]". Another shape is read as ever, and takes the entry.
 type shapeMemo struct {
-	e [memoSize]shapeEntry
+	e [memoSize][2]shapeEntry // two shapes an entry, the last read first
 }
 
 const memoSize = 256
@@ -413,15 +415,22 @@ func (m *shapeMemo) product(b []byte, at int, l *template) (p int64, end int, ok
 	if l.memo < 0 || len(b)-at < memoWidth {
 		return shapeProduct(b, at, rank)
 	}
-	e := &m.e[l.memo]
+	es := &m.e[l.memo]
 	w0 := binary.LittleEndian.Uint64(b[at:])
 	w1 := binary.LittleEndian.Uint64(b[at+8:])
 	w2 := binary.LittleEndian.Uint64(b[at+16:])
-	if e.n > 0 && e.rank == rank && w0&e.mask[0] == e.w[0] && w1&e.mask[1] == e.w[1] && w2&e.mask[2] == e.w[2] {
-		return e.p, at + e.n, true
+	for k := range es {
+		if e := &es[k]; e.n > 0 && e.rank == rank && w0&e.mask[0] == e.w[0] && w1&e.mask[1] == e.w[1] && w2&e.mask[2] == e.w[2] {
+			if k > 0 {
+				es[0], es[k] = es[k], es[0]
+			}
+			return es[0].p, at + es[0].n, true
+		}
 	}
 	p, end, ok = shapeProduct(b, at, rank)
 	if n := end - at; ok && n <= memoWidth {
+		es[1] = es[0]
+		e := &es[0]
 		var mask [3]uint64
 		for i := range mask {
 			switch k := n - 8*i; {

@@ -349,6 +349,29 @@ func TestFollowShapeMemo(t *testing.T) {
 			t.Errorf("%s then %s: Follow read %d of %d lines", c.first, c.second, k, tmpl.Len())
 		}
 	}
+	// Shapes alike at point 0 and not at another, in turns: an entry holds
+	// two, and a third takes the place of the one read less lately.
+	same := []string{"[1, 64, 64]", "[1, 64, 64]", "[1, 64, 64]", "[1, 64, 64]", "[1, 64, 64]", "[1, 64, 64]", "[1, 64, 64]"}
+	for _, turns := range [][]string{
+		{"[2, 128, 128]", "[2, 128, 64]", "[2, 128, 128]", "[2, 128, 64]", "[2, 128, 7]", "[2, 128, 64]", "[2, 128, 128]"},
+		{"[2, 128, 128]", "[2, 128, 256]", "[2, 128, 128]", "[2, 128, 256]", "[2, 128, 512]", "[2, 128, 256]", "[2, 128, 128]"},
+	} {
+		a, b := recording(same...), recording(turns...)
+		checkFollow(t, a, b)
+		tmpl, _ := keepAll(a)
+		s := NewScanner(bytes.NewReader(b), "b.jsonl")
+		s.Scan()
+		if k, _ := s.Follow(tmpl, 0, nil); k != tmpl.Len() {
+			t.Errorf("%v: Follow read %d of %d lines", turns, k, tmpl.Len())
+		}
+		// The entry holds the last two read, the last first.
+		es := s.shapes.e[memoIndex([]byte(same[0]))]
+		want0, _, _ := shapeProduct([]byte(turns[6]), 0, 3)
+		want1, _, _ := shapeProduct([]byte(turns[5]), 0, 3)
+		if es[0].p != want0 || es[1].p != want1 {
+			t.Errorf("%v: the entry holds products %d and %d, want %d and %d", turns, es[0].p, es[1].p, want0, want1)
+		}
+	}
 	// Two templates of different ranks whose shapes' texts have one entry:
 	// a rank-1 shape read for the first is no product for the second.
 	two := "[2, 3]"
