@@ -285,3 +285,33 @@ func FuzzLivenessSweep(f *testing.F) {
 		}
 	})
 }
+
+// TestLifetimesLong checks the lives of a chain long enough that
+// LifetimesFrom copies them in halves: temp k (from 1) is written by
+// operation k and read by k + 1, and the last, the result, lives to the end.
+func TestLifetimesLong(t *testing.T) {
+	const n = 70_001
+	r := record.NewRecorder("Chain.apply", []record.Dim{{Name: "B", Value: 1}}, nil, "f32")
+	x := r.Input("x", "", record.MustDType("f32"), 4)
+	prev := x
+	for range n {
+		y := r.Temp("y", "", record.MustDType("f32"), 4)
+		r.Op("step", "", []int64{prev}, []int64{y})
+		prev = y
+	}
+	r.Result(prev)
+	rec, err := r.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lives := Lifetimes(rec)
+	if lives[0] != (Life{}) {
+		t.Errorf("the input lives %v", lives[0])
+	}
+	for k := 1; k <= n; k++ {
+		want := Life{First: k, Last: min(k+1, n)}
+		if lives[k] != want {
+			t.Fatalf("temp %d lives %v, want %v", k, lives[k], want)
+		}
+	}
+}
