@@ -73,15 +73,15 @@ func (h *Header) Dim(name string) (int64, bool) {
 // the buffer at the end of its chain of Of links.
 type Buffer struct {
 	ID     int64
-	IsView bool
 	Of     int64    // for a view: the buffer or view it is a view of
 	DType  DType    // zero when the size was given as bytes
 	Shape  []int64  // the elements along each axis; nil when the size was given as bytes
 	Bytes  poly.Rat // exact; zero for a view
-	Role   Role     // Temp for a view
 	Name   string
 	Group  string
-	Line   int // the line it was declared on, 0 when built in memory
+	Line   int  // the line it was declared on, 0 when built in memory
+	Role   Role // Temp for a view
+	IsView bool // beside Role: a million buffers take 8 MB less
 }
 
 // Op is one operation, in program order. Operations are numbered from 1.
