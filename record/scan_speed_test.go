@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"memsym/poly"
 )
 
 // The fast reading of lines (Scan's, parseFast and what they use) against
@@ -19,13 +17,10 @@ import (
 
 // speedLines is a recording in the writers' usual form, as bench/synth
 // writes it, of about n operations.
-func speedLines(n int) []byte { return speedLinesAt(n, 3, 192) }
-
-// speedLinesAt is speedLines at the point B = bs, T = ts.
-func speedLinesAt(n, bs, ts int) []byte {
+func speedLines(n int) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, `{"memsym": 1, "entry": "Synthetic.apply", "dims": {"B": %d, "T": %d}, "consts": {"N": 1000000, "D": 64}, "realization": "f32"}`+"\n", bs, ts)
-	fmt.Fprintf(&b, `{"buffer": 1, "dtype": "f32", "shape": [%d, %d, 64], "role": "input", "name": "x"}`+"\n", bs, ts)
+	b.WriteString(`{"memsym": 1, "entry": "Synthetic.apply", "dims": {"B": 3, "T": 192}, "consts": {"N": 1000000, "D": 64}, "realization": "f32"}` + "\n")
+	b.WriteString(`{"buffer": 1, "dtype": "f32", "shape": [3, 192, 64], "role": "input", "name": "x"}` + "\n")
 	b.WriteString(`{"buffer": 2, "dtype": "f32", "shape": [64, 256], "role": "param", "name": "up", "group": "weights"}` + "\n")
 	b.WriteString(`{"buffer": 3, "dtype": "f32", "shape": [256, 64], "role": "param", "name": "down", "group": "weights"}` + "\n")
 	x := int64(1)
@@ -33,7 +28,7 @@ func speedLinesAt(n, bs, ts int) []byte {
 	names := []string{"up", "act", "scores", "down", "x"}
 	for c := 0; 5*c < n; c++ {
 		for k, name := range names {
-			fmt.Fprintf(&b, `{"buffer": %d, "dtype": "f32", "shape": [%d, %d, %d], "name": "%s", "group": "cells[%d]"}`+"\n", id, bs, ts, 64<<(k%3), name, c)
+			fmt.Fprintf(&b, `{"buffer": %d, "dtype": "f32", "shape": [3, 192, %d], "name": "%s", "group": "cells[%d]"}`+"\n", id, 64<<(k%3), name, c)
 			fmt.Fprintf(&b, `{"op": "Synthetic.%s", "path": "cells[%d]", "reads": [%d, %d], "writes": [%d]}`+"\n", name, c, x, id-1, id)
 			id++
 		}
@@ -310,26 +305,6 @@ func benchScan(b *testing.B, data []byte) {
 		}
 		if s.Err() != nil {
 			b.Fatal(s.Err())
-		}
-	}
-}
-
-// BenchmarkFollow reads a recording by comparison with another point's,
-// as interp reads the grid's points after the first.
-func BenchmarkFollow(b *testing.B) {
-	tmpl, _ := keepAll(speedLinesAt(100_000, 1, 64))
-	data := speedLinesAt(100_000, 3, 192)
-	b.SetBytes(int64(len(data)))
-	var sizes []poly.Rat
-	for b.Loop() {
-		s := NewScanner(bytes.NewReader(data), "s.jsonl")
-		if !s.Scan() {
-			b.Fatal(s.Err())
-		}
-		var k int
-		k, sizes = s.Follow(tmpl, 0, sizes[:0])
-		if k != tmpl.Len() {
-			b.Fatalf("Follow read %d of %d lines", k, tmpl.Len())
 		}
 	}
 }
