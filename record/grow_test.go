@@ -3,6 +3,7 @@ package record
 import (
 	"bytes"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -113,5 +114,28 @@ func TestBuilderGrow(t *testing.T) {
 	}
 	if b, o := first(); b != buf0 || o != op0 {
 		t.Errorf("the buffers or the operations moved as they came, after growing by 100 and 50")
+	}
+}
+
+// TestBuilderOperationLimit checks that the Builder refuses an operation
+// past 2^31 − 1, whose number its uses could not hold.
+func TestBuilderOperationLimit(t *testing.T) {
+	b := NewBuilder()
+	for _, r := range []*Record{
+		{Kind: KindHeader, Header: Header{Version: Version, Dims: []Dim{{Name: "B", Value: 1}}}},
+		{Kind: KindBuffer, Buffer: Buffer{ID: 1, Bytes: poly.Int(4)}},
+	} {
+		if err := b.Add(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	op := &Record{Kind: KindOp, Op: Op{Label: "f", Writes: []int64{1}}}
+	b.nops = math.MaxInt32 - 1
+	if err := b.Add(op); err != nil {
+		t.Fatalf("operation 2^31 − 1: %v", err)
+	}
+	err := b.Add(op)
+	if err == nil || !strings.Contains(err.Error(), "at most 2147483647 operations") {
+		t.Fatalf("operation 2^31: %v, want a refusal", err)
 	}
 }
