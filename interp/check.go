@@ -98,12 +98,10 @@ func (k *checker) totals() error {
 	rec, m := k.b.st.rec, k.b.m
 	var params, inputs, outputs poly.Rat
 	for _, i := range k.b.st.held {
-		if role := rec.Buffers[i].Role; role.Held() {
-			v, _ := k.value(k.b.class[i])
-			inputs = inputs.Add(v)
-			if role == record.Param {
-				params = params.Add(v)
-			}
+		v, _ := k.value(k.b.class[i])
+		inputs = inputs.Add(v)
+		if rec.Buffers[i].Role == record.Param {
+			params = params.Add(v)
 		}
 	}
 	for _, i := range k.b.resultBases() {

@@ -46,6 +46,20 @@ func recordedPeak(t *testing.T, src source.Source, p record.Point) (poly.Rat, in
 	return c.Peak, c.PeakOp
 }
 
+// recordedStep records src at p and counts its training step exactly.
+func recordedStep(t *testing.T, src source.Source, p record.Point) *count.Step {
+	t.Helper()
+	rec, err := src.Record(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := count.StepAt(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // TestDomainFromTwo: a model whose block count L starts at 2 says so, and
 // refuses L = 1 where it would be asked for a value.
 func TestDomainFromTwo(t *testing.T) {
@@ -195,14 +209,7 @@ func TestStepFolded(t *testing.T) {
 	}
 	for _, v := range [][3]int64{{2, 5, 2}, {5, 3, 2}, {1, 9, 3}, {4, 13, 3}, {3, 7, 8}, {6, 2, 11}} {
 		at := m.Point(v[:])
-		rec, err := src.Record(context.Background(), at)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := count.StepAt(rec)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := recordedStep(t, src, at)
 		for _, x := range []struct {
 			what string
 			p    poly.Poly

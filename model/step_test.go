@@ -97,14 +97,7 @@ func TestStepSymbolic(t *testing.T) {
 		for i, v := range st.Vars {
 			at = append(at, record.Dim{Name: v, Value: st.Grid[i][2] + 2*int64(i) + 3})
 		}
-		rec, err := src.Record(context.Background(), at)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := count.StepAt(rec)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := recordedStep(t, src, at)
 		for i, ph := range st.Phases {
 			for k, cand := range ph.Cands {
 				if k < len(ph.Terms) && !ph.Terms[k].Sum().Equal(ph.Cands[ph.Front.Kept[k]].Poly) {

@@ -98,14 +98,7 @@ func TestStepEvalAgainstRecording(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", ss.name, err)
 			}
-			rec, err := ss.src.Record(context.Background(), at)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := count.StepAt(rec)
-			if err != nil {
-				t.Fatal(err)
-			}
+			want := recordedStep(t, ss.src, at)
 			compareStepTerms(t, fmt.Sprintf("%s at %s", ss.name, at), got, want)
 		}
 	}
