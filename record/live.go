@@ -155,13 +155,11 @@ func (w *liveSink) Add(r *Record) error {
 		if q.n < len(q.t.recs) && sameButSize(&q.t.recs[q.n], r) {
 			switch r.Kind {
 			case KindBuffer:
-				q.sizes = append(q.sizes, r.Buffer.Bytes)
+				w.took(q, r.Buffer.Bytes, true)
 			case KindView:
-				q.sizes = append(q.sizes, poly.Rat{})
-			}
-			q.n++
-			if q.n == len(q.t.recs) {
-				w.answer()
+				w.took(q, poly.Rat{}, true)
+			default:
+				w.took(q, poly.Rat{}, false)
 			}
 			return nil
 		}
@@ -407,16 +405,54 @@ func sameButSize(k *liveTemplate, r *Record) bool {
 		if b.Shape != nil {
 			rank = int32(len(b.Shape))
 		}
-		return k.id == b.ID && k.isView == b.IsView && k.of == b.Of && k.rank == rank &&
-			k.role == b.Role && k.dtype == b.DType && k.name == b.Name && k.group == b.Group
+		return k.sameBuffer(b.ID, b.Of, b.IsView, rank, b.Role, b.DType, b.Name, b.Group)
 	case KindOp:
 		o := &r.Op
-		// A nil list and an empty one are the same: the format writes
-		// both as [] or leaves them out.
-		return k.launch == o.Launch && k.phase == o.Phase && k.name == o.Label && k.group == o.Path &&
-			slices.Equal(k.ints[:k.split], o.Reads) && slices.Equal(k.ints[k.split:], o.Writes)
+		return k.sameOp(o.Launch, o.Phase, o.Label, o.Path, o.Reads, o.Writes)
 	case KindResult:
 		return slices.Equal(k.ints, r.Result)
 	}
 	return false // headers differ from point to point
+}
+
+// sameBuffer reports whether the buffer or view k kept is the same as one
+// with these fields, of a shape of rank axes (−1 for none), but for its
+// shape's values and its bytes; k's kind is the caller's to compare.
+func (k *liveTemplate) sameBuffer(id, of int64, isView bool, rank int32, role Role, t DType, name, group string) bool {
+	return k.id == id && k.isView == isView && k.of == of && k.rank == rank &&
+		k.role == role && k.dtype == t && k.name == name && k.group == group
+}
+
+// sameOp reports whether the operation k kept is the same as one with
+// these fields; k's kind is the caller's to compare. A nil list and an
+// empty one are the same: the format writes both as [] or leaves them out.
+func (k *liveTemplate) sameOp(launch bool, phase Phase, label, path string, reads, writes []int64) bool {
+	return k.launch == launch && k.phase == phase && k.name == label && k.group == path &&
+		slices.Equal(k.ints[:k.split], reads) && slices.Equal(k.ints[k.split:], writes)
+}
+
+// following returns the reader's request and the template the maker's
+// next record is to be compared with, when the reader reads by comparison
+// (Follow) and has a template left; else nil and nil. A Recorder asks it
+// before making a record: when its call is the same as the template but
+// for its size, it tells took and makes no record at all.
+func (w *liveSink) following() (*liveReq, *liveTemplate) {
+	q := w.req
+	if q == nil || q.batch != nil || q.n >= len(q.t.recs) {
+		return nil, nil
+	}
+	return q, &q.t.recs[q.n]
+}
+
+// took takes the record compared with q's next template, which was the
+// same but for its size: a buffer's bytes or a view's zero when sized, an
+// operation's or a result's nothing.
+func (w *liveSink) took(q *liveReq, size poly.Rat, sized bool) {
+	if sized {
+		q.sizes = append(q.sizes, size)
+	}
+	q.n++
+	if q.n == len(q.t.recs) {
+		w.answer()
+	}
 }

@@ -3,6 +3,7 @@ package record_test
 import (
 	"errors"
 	"runtime"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -154,5 +155,115 @@ func TestLiveFollowStops(t *testing.T) {
 	}
 	if n, _ := b.Follow(&tm, n+1, nil); n != tm.Len() {
 		t.Errorf("following from the record after z read to %d, want the end, %d", n, tm.Len())
+	}
+}
+
+// TestLiveFollowEachField checks that following a Recorder's calls, which
+// are compared with the templates as they are made, stops before the first
+// call that differs in any one thing but its size, and only there: the
+// records before it are read with their sizes, and Scan then reads that
+// call's record as it was made.
+func TestLiveFollowEachField(t *testing.T) {
+	f32, f16 := record.MustDType("f32"), record.MustDType("f16")
+	// step makes a training step's few records at batch b, with the one
+	// thing named by change made otherwise.
+	step := func(b int64, change string) func(record.Sink) error {
+		pick := func(what, usual, other string) string {
+			if change == what {
+				return other
+			}
+			return usual
+		}
+		return func(sink record.Sink) error {
+			r := record.NewRecorderTo(sink, true, "Step.apply", []record.Dim{{Name: "B", Value: b}}, nil, "f32")
+			r.SetPhase(record.Forward)
+			x := r.Input("x", "", f32, b, 8)
+			w := r.Param("w", "weights", f32, 8, 8)
+			dt, role, shape := f32, record.Temp, []int64{b, 8}
+			switch change {
+			case "temp dtype":
+				dt = f16
+			case "temp role":
+				role = record.Input
+			case "temp rank":
+				shape = []int64{b, 2, 4}
+			}
+			var y int64
+			if role == record.Temp {
+				y = r.Temp(pick("temp name", "y", "z"), pick("temp group", "layer", "block"), dt, shape...)
+			} else {
+				y = r.Input(pick("temp name", "y", "z"), pick("temp group", "layer", "block"), dt, shape...)
+			}
+			reads, writes := []int64{x, w}, []int64{y}
+			switch change {
+			case "op reads":
+				reads = []int64{w, x}
+			case "op writes":
+				writes = []int64{y, x}
+			case "op phase":
+				r.SetPhase(record.Backward)
+			}
+			if change == "op launch" {
+				r.NoLaunch(pick("op label", "Mul", "Add"), pick("op path", "layer", "block"), reads, writes)
+			} else {
+				r.Op(pick("op label", "Mul", "Add"), pick("op path", "layer", "block"), reads, writes)
+			}
+			of := y
+			if change == "view of" {
+				of = x
+			}
+			var v int64
+			switch change {
+			case "view rank":
+				v = r.View(of, pick("view name", "v", "u"), f32)
+			case "view dtype":
+				v = r.View(of, pick("view name", "v", "u"), f16, 8*b)
+			default:
+				v = r.View(of, pick("view name", "v", "u"), f32, 8*b)
+			}
+			r.NoLaunch("View", "layer", []int64{of}, nil)
+			r.Result(v)
+			return r.Err()
+		}
+	}
+	// After the header: x, w, y, the operation, v, its operation, the result.
+	for _, c := range []struct {
+		change string
+		at     int // the record Follow stops before; 7 for none
+	}{
+		{"", 7},
+		{"temp name", 2}, {"temp group", 2}, {"temp dtype", 2}, {"temp role", 2}, {"temp rank", 2},
+		{"op label", 3}, {"op path", 3}, {"op reads", 3}, {"op writes", 3}, {"op launch", 3}, {"op phase", 3},
+		{"view of", 4}, {"view name", 4}, {"view dtype", 4}, {"view rank", 4},
+	} {
+		a, b := record.NewLive(step(2, "")), record.NewLive(step(3, c.change))
+		var tm record.Templates
+		a.Scan()
+		for a.Scan() {
+			a.Keep(&tm)
+		}
+		a.Close()
+		if !b.Scan() || b.Record().Kind != record.KindHeader {
+			t.Fatalf("%q: no header first", c.change)
+		}
+		n, sizes := b.Follow(&tm, 0, nil)
+		// The sizes of x, w, y and v at B = 3, as many as come before c.at.
+		want := []string{"96", "256", "96", "0"}[:[]int{0, 1, 2, 3, 3, 4, 4, 4}[c.at]]
+		got := make([]string, len(sizes))
+		for i, s := range sizes {
+			got[i] = s.String()
+		}
+		if n != c.at || !slices.Equal(got, want) {
+			t.Errorf("%q: followed %d records, sizes %v; want %d, %v", c.change, n, got, c.at, want)
+		}
+		if c.at < 7 {
+			if !b.Scan() || b.Record().Line != c.at+2 {
+				t.Errorf("%q: Scan after Follow does not read line %d", c.change, c.at+2)
+			} else if r := b.Record(); (c.change == "temp name" && r.Buffer.Name != "z") ||
+				(c.change == "op label" && r.Op.Label != "Add") || (c.change == "view name" && r.Buffer.Name != "u") {
+				t.Errorf("%q: Scan read %+v, not the call made otherwise", c.change, *r)
+			}
+		}
+		b.Close()
 	}
 }

@@ -21,7 +21,8 @@ import (
 //	rec, err := r.Finish()
 type Recorder struct {
 	to     Sink
-	b      *Builder // to, when the Recorder builds a Recording
+	b      *Builder  // to, when the Recorder builds a Recording
+	live   *liveSink // to, when it is a Live stream's maker's
 	err    error
 	nextID int64
 	line   int
@@ -61,6 +62,7 @@ func NewRecorderTo(sink Sink, step bool, entry string, dims []Dim, consts []Cons
 		version = StepVersion
 	}
 	r := &Recorder{to: sink, nextID: 1}
+	r.live, _ = sink.(*liveSink)
 	r.start(version, entry, dims, consts, realization)
 	return r
 }
@@ -142,6 +144,24 @@ func (r *Recorder) own(s []int64) []int64 {
 	return keepInts(&r.ints, s)
 }
 
+// following is the maker's liveSink.following, when r makes a Live
+// stream's records and has made no mistake: a call the same as the
+// reader's next template but for its size is told to took, with no record
+// made for it.
+func (r *Recorder) following() (*liveReq, *liveTemplate) {
+	if r.live == nil || r.err != nil {
+		return nil, nil
+	}
+	return r.live.following()
+}
+
+// took hands the sink a record the same as its template but for its size,
+// numbering its line as add does.
+func (r *Recorder) took(q *liveReq, size poly.Rat, sized bool) {
+	r.line++
+	r.live.took(q, size, sized)
+}
+
 func (r *Recorder) add(rec *Record) {
 	if r.err != nil {
 		return
@@ -160,6 +180,11 @@ func (r *Recorder) buffer(role Role, name, group string, t DType, shape []int64)
 		if n < 0 && r.err == nil {
 			r.err = fmt.Errorf("buffer %q: axis of %d elements", name, n)
 		}
+	}
+	if q, k := r.following(); k != nil && k.kind == KindBuffer &&
+		k.sameBuffer(id, 0, false, int32(len(shape)), role, t, name, group) {
+		r.took(q, sizeOf(t, shape), true)
+		return id
 	}
 	s := r.own(shape)
 	if s == nil {
@@ -207,6 +232,15 @@ func (r *Recorder) Bytes(role Role, name, group string, bytes poly.Rat) int64 {
 func (r *Recorder) View(of int64, name string, t DType, shape ...int64) int64 {
 	id := r.nextID
 	r.nextID++
+	rank := int32(-1)
+	if shape != nil {
+		rank = int32(len(shape))
+	}
+	if q, k := r.following(); k != nil && k.kind == KindView &&
+		k.sameBuffer(id, of, true, rank, Temp, t, name, "") {
+		r.took(q, poly.Rat{}, true)
+		return id
+	}
 	r.next(KindView).Buffer = Buffer{
 		ID: id, IsView: true, Of: of, DType: t, Shape: r.own(shape), Name: name,
 	}
@@ -226,6 +260,11 @@ func (r *Recorder) NoLaunch(label, path string, reads, writes []int64) {
 
 // op records an operation.
 func (r *Recorder) op(label, path string, reads, writes []int64, launch bool) {
+	if q, k := r.following(); k != nil && k.kind == KindOp &&
+		k.sameOp(launch, r.phase, label, path, reads, writes) {
+		r.took(q, poly.Rat{}, false)
+		return
+	}
 	r.next(KindOp).Op = Op{Label: label, Path: path, Reads: r.own(reads), Writes: r.own(writes), Launch: launch, Phase: r.phase}
 	r.put()
 }
