@@ -445,22 +445,6 @@ func (m *shapeMemo) product(b []byte, at int, l *template) (p int64, end int, ok
 	return p, end, ok
 }
 
-// sizeOfBits is sizeOf for a type of the given bits.
-func sizeOfBits(bitsPer int64, shape []int64) poly.Rat {
-	p := bitsPer
-	for _, n := range shape {
-		hi, lo := bits.Mul64(uint64(p), uint64(n))
-		if hi != 0 || lo > math.MaxInt64 {
-			return SizeOf(DType{Bits: int(bitsPer)}, shape)
-		}
-		p = int64(lo)
-	}
-	if p%8 == 0 {
-		return poly.Int(p / 8)
-	}
-	return poly.Frac(p, 8)
-}
-
 // followFraction reads a string "N" or "N/M" at b[at] == '"', its numbers
 // of at most 18 digits without leading zeros and M > 0, and returns its
 // value and the position after it.

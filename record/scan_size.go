@@ -125,12 +125,15 @@ func parseNatural(b []byte) (poly.Rat, bool) {
 }
 
 // sizeOf is SizeOf without allocating when the product fits in an int64.
-func sizeOf(t DType, shape []int64) poly.Rat {
-	p := int64(t.Bits)
+func sizeOf(t DType, shape []int64) poly.Rat { return sizeOfBits(int64(t.Bits), shape) }
+
+// sizeOfBits is sizeOf for a type of the given bits.
+func sizeOfBits(bitsPer int64, shape []int64) poly.Rat {
+	p := bitsPer
 	for _, n := range shape {
 		hi, lo := bits.Mul64(uint64(p), uint64(n))
 		if hi != 0 || lo > math.MaxInt64 {
-			return SizeOf(t, shape)
+			return SizeOf(DType{Bits: int(bitsPer)}, shape)
 		}
 		p = int64(lo)
 	}
