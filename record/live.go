@@ -14,7 +14,8 @@ import (
 // Like a Scanner, a Live stream can keep its records (Keep) and read
 // another point's recording of the same program by comparison with them
 // (Follow): the maker's records are then compared as they are made, never
-// copied.
+// copied, and a Recorder's calls the same as their templates but for their
+// sizes make no record at all.
 //
 // Its records are not checked: a Builder reading the stream checks them as
 // it checks a file's.
