@@ -214,8 +214,23 @@ func InputPhases(rec *record.Recording) []record.Phase {
 // LiveByClass returns, at each operation, the live bytes of the gradient,
 // of what was kept, and of the other temps, by one sweep over the lives.
 func LiveByClass(rec *record.Recording, lives []Life, class []Class) [][3]poly.Rat {
-	n := len(rec.Ops)
-	delta := make([][3]poly.Rat, n+2)
+	return LiveByClassOf(len(rec.Ops), lives, class, func(i int) poly.Rat { return rec.Buffers[i].Bytes }, poly.Rat{})
+}
+
+// Summable is what LiveByClassOf sums: bytes at a point (poly.Rat) or as
+// polynomials in the dimensions (poly.Poly).
+type Summable[T any] interface {
+	Add(T) T
+	Sub(T) T
+}
+
+// LiveByClassOf is LiveByClass over n operations for sizes of any kind:
+// bytes(i) is buffer i's, zero the sum of none.
+func LiveByClassOf[T Summable[T]](n int, lives []Life, class []Class, bytes func(int) T, zero T) [][3]T {
+	delta := make([][3]T, n+2)
+	for i := range delta {
+		delta[i] = [3]T{zero, zero, zero}
+	}
 	for i, l := range lives {
 		if l.First == 0 {
 			continue
@@ -227,12 +242,12 @@ func LiveByClass(rec *record.Recording, lives []Life, class []Class) [][3]poly.R
 		case ClassKept:
 			k = 1
 		}
-		bytes := rec.Buffers[i].Bytes
-		delta[l.First][k] = delta[l.First][k].Add(bytes)
-		delta[l.Last+1][k] = delta[l.Last+1][k].Sub(bytes)
+		b := bytes(i)
+		delta[l.First][k] = delta[l.First][k].Add(b)
+		delta[l.Last+1][k] = delta[l.Last+1][k].Sub(b)
 	}
-	out := make([][3]poly.Rat, n)
-	var cur [3]poly.Rat
+	out := make([][3]T, n)
+	cur := [3]T{zero, zero, zero}
 	for op := 1; op <= n; op++ {
 		for k := range cur {
 			cur[k] = cur[k].Add(delta[op][k])

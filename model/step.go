@@ -196,35 +196,7 @@ func (s *Step) LiveTerms(op int) [3]poly.Poly { return s.live[op-1] }
 // bytes of the gradient, of what the forward kept and of the other temps,
 // as count does at a point: one sweep over the buffers' lives.
 func liveByClass(m *Model, class []count.Class) [][3]poly.Poly {
-	n := len(m.Structure.Ops)
-	zero := poly.New(m.Vars, nil)
-	delta := make([][3]poly.Poly, n+2)
-	for i := range delta {
-		delta[i] = [3]poly.Poly{zero, zero, zero}
-	}
-	for i, l := range m.Lives {
-		if l.First == 0 {
-			continue
-		}
-		k := 2
-		switch class[i] {
-		case count.ClassGradient:
-			k = 0
-		case count.ClassKept:
-			k = 1
-		}
-		delta[l.First][k] = delta[l.First][k].Add(m.Bytes(i))
-		delta[l.Last+1][k] = delta[l.Last+1][k].Sub(m.Bytes(i))
-	}
-	out := make([][3]poly.Poly, n)
-	cur := [3]poly.Poly{zero, zero, zero}
-	for op := 1; op <= n; op++ {
-		for k := range cur {
-			cur[k] = cur[k].Add(delta[op][k])
-		}
-		out[op-1] = cur
-	}
-	return out
+	return count.LiveByClassOf(len(m.Structure.Ops), m.Lives, class, m.Bytes, poly.New(m.Vars, nil))
 }
 
 // PeakAt returns a phase's peak at p: its bytes, the first kept
