@@ -12,14 +12,13 @@ var bertEncoder = &Program{
 	Consts: []Const{
 		{Name: "D", Default: 256, Doc: "the model width"},
 		{Name: "H", Default: 4, Doc: "attention heads; must divide D"},
-		{Name: "L", Default: 2, Doc: "encoder blocks"},
+		{Name: "L", Default: 2, Doc: "encoder blocks", Max: maxLayers},
 		{Name: "V", Default: 30522, Doc: "the vocabulary"},
 		{Name: "P", Default: 512, Doc: "the positions the position embedding has rows for"},
 	},
 	check: checks(
 		func(v values) error { return divisible(v, "D", "H") },
 		func(v values) error { return atMost(v, "T", "P") },
-		upTo("L", maxLayers),
 	),
 	build:       buildBert,
 	Transformer: &Transformer{S: "T", B: "B", H: "D", A: "H", L: "L", Layer: "layers"},

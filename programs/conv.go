@@ -18,8 +18,8 @@ var convSame = &Program{
 	Consts: []Const{
 		{Name: "Cin", Default: 3, Doc: "the image's channels"},
 		{Name: "C", Default: 32, Doc: "channels of every convolution"},
-		{Name: "K", Default: 3, Doc: "the kernel's side; odd, so that padding keeps the side"},
-		{Name: "L", Default: 3, Doc: "convolutions"},
+		{Name: "K", Default: 3, Doc: "the kernel's side; odd, so that padding keeps the side", Max: maxKernel},
+		{Name: "L", Default: 3, Doc: "convolutions", Max: maxLayers},
 		{Name: "O", Default: 10, Doc: "classes"},
 	},
 	check: checks(
@@ -29,8 +29,6 @@ var convSame = &Program{
 			}
 			return nil
 		},
-		upTo("K", maxKernel),
-		upTo("L", maxLayers),
 	),
 	build: buildConvSame,
 	loss:  crossEntropy,

@@ -12,13 +12,10 @@ var decodeKVCache = &Program{
 	Consts: []Const{
 		{Name: "D", Default: 512, Doc: "the model width"},
 		{Name: "H", Default: 8, Doc: "attention heads; must divide D"},
-		{Name: "L", Default: 4, Doc: "decoder blocks, each with its own cache"},
+		{Name: "L", Default: 4, Doc: "decoder blocks, each with its own cache", Max: maxLayers},
 		{Name: "V", Default: 32000, Doc: "the vocabulary"},
 	},
-	check: checks(
-		func(v values) error { return divisible(v, "D", "H") },
-		upTo("L", maxLayers),
-	),
+	check: func(v values) error { return divisible(v, "D", "H") },
 	build: buildDecode,
 	loss:  crossEntropy,
 }

@@ -13,13 +13,10 @@ var encdecCross = &Program{
 	Consts: []Const{
 		{Name: "D", Default: 256, Doc: "the model width"},
 		{Name: "H", Default: 4, Doc: "attention heads; must divide D"},
-		{Name: "L", Default: 2, Doc: "blocks in the encoder and in the decoder"},
+		{Name: "L", Default: 2, Doc: "blocks in the encoder and in the decoder", Max: maxLayers},
 		{Name: "V", Default: 8000, Doc: "the shared vocabulary"},
 	},
-	check: checks(
-		func(v values) error { return divisible(v, "D", "H") },
-		upTo("L", maxLayers),
-	),
+	check: func(v values) error { return divisible(v, "D", "H") },
 	build: buildEncDec,
 	loss:  crossEntropy,
 }

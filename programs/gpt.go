@@ -15,12 +15,9 @@ var gptCourse = &Program{
 	Consts: []Const{
 		{Name: "D", Default: 64, Doc: "the model width (384 in the course)"},
 		{Name: "H", Default: 2, Doc: "attention heads; must divide D (6 in the course)"},
-		{Name: "L", Default: 2, Doc: "decoder blocks (6 in the course)"},
+		{Name: "L", Default: 2, Doc: "decoder blocks (6 in the course)", Max: maxLayers},
 	},
-	check: checks(
-		func(v values) error { return divisible(v, "D", "H") },
-		upTo("L", maxLayers),
-	),
+	check:       func(v values) error { return divisible(v, "D", "H") },
 	Chapter:     &Chapter{Consts: map[string]int64{"D": 384, "H": 6, "L": 6}},
 	loss:        crossEntropy,
 	Transformer: &Transformer{S: "T", B: "B", H: "D", A: "H", L: "L", Layer: "blocks"},

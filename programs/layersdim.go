@@ -7,12 +7,11 @@ var layersAsDim = &Program{
 	Realization: "f32",
 	Dims: []Dim{
 		{Name: "B", Default: 4, Grid: [3]int64{1, 2, 3}, Check: 5, Doc: "examples in the batch"},
-		{Name: "L", Default: 3, Grid: [3]int64{1, 2, 3}, Check: 5, Doc: "layers: a count of blocks of operations, not a size", Blocks: true},
+		{Name: "L", Default: 3, Grid: [3]int64{1, 2, 3}, Check: 5, Doc: "layers: a count of blocks of operations, not a size", Blocks: true, Max: maxLayers},
 	},
 	Consts: []Const{
 		{Name: "D", Default: 256, Doc: "the width"},
 	},
-	check: upTo("L", maxLayers),
 	build: buildLayersAsDim,
 }
 

@@ -12,9 +12,8 @@ var mlpWidth = &Program{
 	Consts: []Const{
 		{Name: "I", Default: 784, Doc: "input features"},
 		{Name: "O", Default: 10, Doc: "classes"},
-		{Name: "L", Default: 3, Doc: "hidden layers"},
+		{Name: "L", Default: 3, Doc: "hidden layers", Max: maxLayers},
 	},
-	check: upTo("L", maxLayers),
 	build: buildMLPWidth,
 	loss:  crossEntropy,
 }
@@ -49,9 +48,8 @@ var mlpTrainStep = &Program{
 		{Name: "I", Default: 784, Doc: "input features"},
 		{Name: "W", Default: 512, Doc: "the hidden width"},
 		{Name: "O", Default: 10, Doc: "classes"},
-		{Name: "L", Default: 2, Doc: "hidden layers"},
+		{Name: "L", Default: 2, Doc: "hidden layers", Max: maxLayers},
 	},
-	check:       upTo("L", maxLayers),
 	build:       buildMLPTrainStep,
 	stepRefusal: "it records a training step already, its momentum SGD updating each layer in place as soon as the backward sweep reaches it",
 }

@@ -27,7 +27,13 @@ type Dim struct {
 	// Blocks is true of a dimension that counts blocks of operations, as a
 	// layer count does: the operations change with it, one block repeated.
 	Blocks bool
+	// Max is the largest value it may take when the program allows less
+	// than MaxDim; 0 for MaxDim.
+	Max int64
 }
+
+// Limit returns the largest value d may take.
+func (d Dim) Limit() int64 { return limit(d.Max, MaxDim) }
 
 // Const is one of a program's constants: a number fixed for a whole model,
 // such as a width or a layer count.
@@ -35,6 +41,20 @@ type Const struct {
 	Name    string
 	Default int64
 	Doc     string
+	// Max is the largest value it may take when the program allows less
+	// than MaxConst, as a count of layers does; 0 for MaxConst.
+	Max int64
+}
+
+// Limit returns the largest value c may take.
+func (c Const) Limit() int64 { return limit(c.Max, MaxConst) }
+
+// limit is max, or all when max is 0.
+func limit(max, all int64) int64 {
+	if max > 0 {
+		return min(max, all)
+	}
+	return all
 }
 
 // Program is one bundled program.
@@ -191,10 +211,18 @@ func (p *Program) values(dims, consts map[string]int64) (values, error) {
 	for _, c := range p.Consts {
 		v[c.Name] = c.Default
 	}
-	if err := p.set(v, "dimension", dims, p.dimNames(), MaxDim); err != nil {
+	dimMax := make(map[string]int64, len(p.Dims))
+	for _, d := range p.Dims {
+		dimMax[d.Name] = d.Limit()
+	}
+	constMax := make(map[string]int64, len(p.Consts))
+	for _, c := range p.Consts {
+		constMax[c.Name] = c.Limit()
+	}
+	if err := p.set(v, "dimension", dims, p.dimNames(), dimMax); err != nil {
 		return nil, err
 	}
-	if err := p.set(v, "constant", consts, p.constNames(), MaxConst); err != nil {
+	if err := p.set(v, "constant", consts, p.constNames(), constMax); err != nil {
 		return nil, err
 	}
 	if p.check != nil {
@@ -206,9 +234,9 @@ func (p *Program) values(dims, consts map[string]int64) (values, error) {
 }
 
 // set puts given into v after checking each name is one of known and each
-// value is from 1 to max. It goes through the names in sorted order, so that
-// the first error is always the same.
-func (p *Program) set(v values, what string, given map[string]int64, known []string, max int64) error {
+// value is from 1 to its max. It goes through the names in sorted order, so
+// that the first error is always the same.
+func (p *Program) set(v values, what string, given map[string]int64, known []string, max map[string]int64) error {
 	keys := make([]string, 0, len(given))
 	for k := range given {
 		keys = append(keys, k)
@@ -223,8 +251,8 @@ func (p *Program) set(v values, what string, given map[string]int64, known []str
 			return fmt.Errorf("program %s has no %s %q: its %ss are %s", p.Name, what, k, what, list)
 		}
 		x := given[k]
-		if x < 1 || x > max {
-			return fmt.Errorf("program %s: %s %s = %d: expected an integer from 1 to %d", p.Name, what, k, x, max)
+		if x < 1 || x > max[k] {
+			return fmt.Errorf("program %s: %s %s = %d: expected an integer from 1 to %d", p.Name, what, k, x, max[k])
 		}
 		v[k] = x
 	}
@@ -275,16 +303,7 @@ func checks(fs ...func(v values) error) func(v values) error {
 	}
 }
 
-// maxLayers bounds the constants that count a program's repeated blocks, so
-// that a recording's size stays within what a machine holds.
+// maxLayers bounds the dimensions and constants that count a program's
+// repeated blocks (their Max), so that a recording's size stays within what
+// a machine holds.
 const maxLayers = 10000
-
-// upTo returns a check that v[name] is at most max.
-func upTo(name string, max int64) func(v values) error {
-	return func(v values) error {
-		if v[name] > max {
-			return fmt.Errorf("%s = %d: expected at most %d", name, v[name], max)
-		}
-		return nil
-	}
-}

@@ -95,7 +95,9 @@ func TestRecordErrors(t *testing.T) {
 		{"gpt-course", map[string]int64{"T": 1 << 41}, nil, "program gpt-course: dimension T = 2199023255552: expected an integer from 1 to 1099511627776"},
 		{"gpt-course", nil, map[string]int64{"D": 1 << 25}, "program gpt-course: constant D = 33554432: expected an integer from 1 to 16777216"},
 		{"gpt-course", nil, map[string]int64{"D": 63}, "program gpt-course: D = 63 is not divisible by H = 2"},
-		{"gpt-course", nil, map[string]int64{"L": 10001}, "program gpt-course: L = 10001: expected at most 10000"},
+		{"gpt-course", nil, map[string]int64{"L": 10001}, "program gpt-course: constant L = 10001: expected an integer from 1 to 10000"},
+		// Beyond every constant's bound too, the program's own is the one given.
+		{"gpt-course", nil, map[string]int64{"L": 1 << 25}, "program gpt-course: constant L = 33554432: expected an integer from 1 to 10000"},
 		{"llama2-7b-block-int4", nil, map[string]int64{"G": 100}, "program llama2-7b-block-int4: D = 4096 is not divisible by G = 100"},
 		{"llama2-7b-block-int4", nil, map[string]int64{"F": 11000}, "program llama2-7b-block-int4: F = 11000 is not divisible by G = 128"},
 		{"bert-encoder", map[string]int64{"T": 513}, nil, "program bert-encoder: T = 513 is more than P = 512"},
@@ -103,8 +105,10 @@ func TestRecordErrors(t *testing.T) {
 		{"conv-same", nil, map[string]int64{"K": 4}, `program conv-same: K = 4: "same" padding needs an odd kernel`},
 		{"strided-conv", map[string]int64{"N": 2}, nil, "program strided-conv: K = 3 is more than N = 2"},
 		{"views-heavy", nil, map[string]int64{"D": 9, "H": 3}, "program views-heavy: D = 9: expected an even width, split in halves"},
-		{"synthetic", nil, map[string]int64{"N": 10_000_001}, "program synthetic: N = 10000001: expected at most 10000000"},
-		{"layers-as-dim", map[string]int64{"L": 20000}, nil, "program layers-as-dim: L = 20000: expected at most 10000"},
+		{"synthetic", nil, map[string]int64{"N": 10_000_001}, "program synthetic: constant N = 10000001: expected an integer from 1 to 10000000"},
+		{"synthetic", nil, map[string]int64{"N": 20_000_000}, "program synthetic: constant N = 20000000: expected an integer from 1 to 10000000"},
+		{"conv-same", nil, map[string]int64{"K": 1025}, "program conv-same: constant K = 1025: expected an integer from 1 to 1024"},
+		{"layers-as-dim", map[string]int64{"L": 20000}, nil, "program layers-as-dim: dimension L = 20000: expected an integer from 1 to 10000"},
 		{"mlp-width", map[string]int64{"A": 1, "B": 0}, nil, `program mlp-width has no dimension "A": its dimensions are B, W`},
 	} {
 		p, err := programs.Lookup(c.program)

@@ -15,9 +15,8 @@ var ssmScan = &Program{
 		{Name: "N", Default: 16, Doc: "the state's size per channel"},
 		{Name: "R", Default: 16, Doc: "the rank of the step sizes' projection"},
 		{Name: "K", Default: 4, Doc: "the causal convolution's width"},
-		{Name: "L", Default: 2, Doc: "layers"},
+		{Name: "L", Default: 2, Doc: "layers", Max: maxLayers},
 	},
-	check: upTo("L", maxLayers),
 	build: buildSSM,
 }
 

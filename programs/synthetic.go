@@ -16,10 +16,9 @@ var synthetic = &Program{
 		{Name: "T", Default: 256, Grid: [3]int64{64, 128, 192}, Check: 320, Doc: "tokens in each sequence"},
 	},
 	Consts: []Const{
-		{Name: "N", Default: 1000, Doc: "operations"},
+		{Name: "N", Default: 1000, Doc: "operations", Max: maxSyntheticOps},
 		{Name: "D", Default: 64, Doc: "the width"},
 	},
-	check: upTo("N", maxSyntheticOps),
 	build: buildSynthetic,
 }
 

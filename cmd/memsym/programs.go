@@ -47,10 +47,10 @@ func writeProgramsText(w io.Writer, ps []*programs.Program) error {
 		fmt.Fprintf(tw, "  entry\t%s, in %s\n", p.Entry, p.Realization)
 		for _, d := range p.Dims {
 			fmt.Fprintf(tw, "  dimension\t%s = %d\tgrid %d, %d, %d\tcheck %d\t%s\n",
-				d.Name, d.Default, d.Grid[0], d.Grid[1], d.Grid[2], d.Check, d.Doc)
+				d.Name, d.Default, d.Grid[0], d.Grid[1], d.Grid[2], d.Check, withMax(d.Doc, d.Max))
 		}
 		for _, c := range p.Consts {
-			fmt.Fprintf(tw, "  constant\t%s = %d\t%s\n", c.Name, c.Default, c.Doc)
+			fmt.Fprintf(tw, "  constant\t%s = %d\t%s\n", c.Name, c.Default, withMax(c.Doc, c.Max))
 		}
 		if p.Refusal != "" {
 			fmt.Fprintf(tw, "  refused\t%s\n", p.Refusal)
@@ -60,6 +60,15 @@ func writeProgramsText(w io.Writer, ps []*programs.Program) error {
 		}
 	}
 	return nil
+}
+
+// withMax is a dimension's or a constant's doc, with the program's own
+// bound on it when it has one.
+func withMax(doc string, max int64) string {
+	if max > 0 {
+		return fmt.Sprintf("%s; at most %d", doc, max)
+	}
+	return doc
 }
 
 // The JSON form of the listing; the fields' order is the keys' order.
@@ -82,11 +91,13 @@ type (
 		Default int64    `json:"default"`
 		Grid    [3]int64 `json:"grid"`
 		Check   int64    `json:"check"`
+		Max     int64    `json:"max"`
 		Doc     string   `json:"doc"`
 	}
 	constJSON struct {
 		Name    string `json:"name"`
 		Default int64  `json:"default"`
+		Max     int64  `json:"max"`
 		Doc     string `json:"doc"`
 	}
 )
@@ -100,10 +111,10 @@ func writeProgramsJSON(w io.Writer, ps []*programs.Program) error {
 			Refused: p.Refusal != "", Refusal: p.Refusal,
 		}
 		for _, d := range p.Dims {
-			j.Dims = append(j.Dims, dimJSON{d.Name, d.Default, d.Grid, d.Check, d.Doc})
+			j.Dims = append(j.Dims, dimJSON{d.Name, d.Default, d.Grid, d.Check, d.Limit(), d.Doc})
 		}
 		for _, c := range p.Consts {
-			j.Consts = append(j.Consts, constJSON{c.Name, c.Default, c.Doc})
+			j.Consts = append(j.Consts, constJSON{c.Name, c.Default, c.Limit(), c.Doc})
 		}
 		out.Programs = append(out.Programs, j)
 	}

@@ -47,8 +47,13 @@ func TestProgramsCmdJSON(t *testing.T) {
 			continue
 		}
 		for j, d := range p.Dims {
-			if g.Dims[j].Grid != d.Grid || g.Dims[j].Check != d.Check || g.Dims[j].Default != d.Default {
+			if g.Dims[j].Grid != d.Grid || g.Dims[j].Check != d.Check || g.Dims[j].Default != d.Default || g.Dims[j].Max != d.Limit() {
 				t.Errorf("%s: dimension %s listed as %+v", p.Name, d.Name, g.Dims[j])
+			}
+		}
+		for j, c := range p.Consts {
+			if g.Consts[j].Name != c.Name || g.Consts[j].Default != c.Default || g.Consts[j].Max != c.Limit() {
+				t.Errorf("%s: constant %s listed as %+v", p.Name, c.Name, g.Consts[j])
 			}
 		}
 	}
