@@ -46,6 +46,21 @@ func recordedPeak(t *testing.T, src source.Source, p record.Point) (poly.Rat, in
 	return c.Peak, c.PeakOp
 }
 
+// checkTotals checks the symbolic step s's totals at the point at against
+// the step c counted there: parameters, states, batch, gradient, kept.
+func checkTotals(t *testing.T, name string, s *Step, c *count.Step, at record.Point) {
+	t.Helper()
+	for _, x := range []struct {
+		what string
+		p    poly.Poly
+		want poly.Rat
+	}{{"parameters", s.Params, c.Params}, {"states", s.States, c.States}, {"batch", s.Batch, c.Batch}, {"gradient", s.Gradient, c.Gradient}, {"kept", s.Kept, c.Kept}} {
+		if got, err := x.p.EvalInt(at.Map()); err != nil || !got.Equal(x.want) {
+			t.Errorf("%s at %s: %s %s gives %s, recorded %s", name, at, x.what, x.p, got, x.want)
+		}
+	}
+}
+
 // recordedStep records src at p and counts its training step exactly.
 func recordedStep(t *testing.T, src source.Source, p record.Point) *count.Step {
 	t.Helper()
@@ -210,15 +225,7 @@ func TestStepFolded(t *testing.T) {
 	for _, v := range [][3]int64{{2, 5, 2}, {5, 3, 2}, {1, 9, 3}, {4, 13, 3}, {3, 7, 8}, {6, 2, 11}} {
 		at := m.Point(v[:])
 		c := recordedStep(t, src, at)
-		for _, x := range []struct {
-			what string
-			p    poly.Poly
-			want poly.Rat
-		}{{"parameters", s.Params, c.Params}, {"states", s.States, c.States}, {"batch", s.Batch, c.Batch}, {"gradient", s.Gradient, c.Gradient}, {"kept", s.Kept, c.Kept}} {
-			if got, err := x.p.EvalInt(at.Map()); err != nil || !got.Equal(x.want) {
-				t.Errorf("at %s: %s %s gives %s, recorded %s", at, x.what, x.p, got, x.want)
-			}
-		}
+		checkTotals(t, "gpt-depth", s, c, at)
 		for k, part := range s.StateParts {
 			if got, _ := part.Bytes.EvalInt(at.Map()); !got.Equal(c.StateParts[k].Bytes) {
 				t.Errorf("at %s: the states %q give %s, recorded %s", at, part.Name, got, c.StateParts[k].Bytes)

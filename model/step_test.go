@@ -114,15 +114,7 @@ func TestStepSymbolic(t *testing.T) {
 					name, at, ph.Phase, bytes, op, terms, want.Terms.Sum(), want.Op, want.Terms)
 			}
 		}
-		for _, x := range []struct {
-			what string
-			p    poly.Poly
-			want poly.Rat
-		}{{"parameters", st.Params, c.Params}, {"states", st.States, c.States}, {"batch", st.Batch, c.Batch}, {"gradient", st.Gradient, c.Gradient}, {"kept", st.Kept, c.Kept}} {
-			if v, err := x.p.EvalInt(at.Map()); err != nil || !v.Equal(x.want) {
-				t.Errorf("%s at %s: %s %s gives %s, recorded %s", name, at, x.what, x.p, v, x.want)
-			}
-		}
+		checkTotals(t, name, st, c, at)
 	}
 }
 
