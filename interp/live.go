@@ -22,22 +22,25 @@ func (k *buckets) of(n int) []int32 { return k.list[k.start[n]:k.start[n+1]] }
 // bucketBy sorts the buffers that are ever live by key(life), an operation
 // number, in one counting pass; within an operation, by position.
 func bucketBy(lives []count.Life, nops int, key func(count.Life) int) buckets {
-	k := buckets{start: make([]int32, nops+2)}
+	// Counted at start[n+2] for operation n, then summed, start[n+1] is
+	// where operation n's bucket starts; placing each buffer moves it on,
+	// to where the next operation's starts, which is start[n+2] before:
+	// start[n] ends as where n's starts, with no copy of it to count on.
+	start := make([]int32, nops+3)
 	for _, l := range lives {
 		if l.First != 0 {
-			k.start[key(l)+1]++
+			start[key(l)+2]++
 		}
 	}
-	for n := 1; n < len(k.start); n++ {
-		k.start[n] += k.start[n-1]
+	for n := 1; n < len(start); n++ {
+		start[n] += start[n-1]
 	}
-	k.list = make([]int32, k.start[nops+1])
-	next := append([]int32(nil), k.start...)
+	k := buckets{start: start[:nops+2], list: make([]int32, start[nops+2])}
 	for i, l := range lives {
 		if l.First != 0 {
 			n := key(l)
-			k.list[next[n]] = int32(i)
-			next[n]++
+			k.list[start[n+1]] = int32(i)
+			start[n+1]++
 		}
 	}
 	return k

@@ -3,6 +3,7 @@ package record
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -184,7 +185,7 @@ func (b *Builder) addBuffer(buf *Buffer, line int) error {
 	if shape == nil && !buf.IsView && !buf.DType.IsZero() {
 		shape = []int64{} // a scalar: a shape, empty
 	}
-	b.rec.Buffers[len(b.rec.Buffers)-1].Shape = b.ids.keep(shape)
+	b.rec.Buffers[len(b.rec.Buffers)-1].Shape = b.ids.share(shape)
 	return nil
 }
 
@@ -390,7 +391,28 @@ func (x *idIndex) set(id int64, pos int) {
 // of a million operations does not make two million allocations. A kept
 // slice's capacity is its length: appending to it copies.
 type arena struct {
-	chunk []int64
+	chunk  []int64
+	shapes [64][]int64 // shapes kept (share), by a hash of their sizes
+}
+
+// share returns a kept slice equal to shape: the one kept for an equal shape
+// before, when it is still remembered, or else a new copy. A recording
+// declares few distinct shapes, each for many buffers, and its buffers
+// share them: a million buffers' shapes take a few kilobytes, not tens of
+// megabytes. Nothing writes to a recording's shapes.
+func (a *arena) share(shape []int64) []int64 {
+	if len(shape) == 0 || len(shape) > 8 {
+		return a.keep(shape)
+	}
+	h := uint64(len(shape))
+	for _, n := range shape {
+		h = (h ^ uint64(n)) * 0x9e3779b97f4a7c15
+	}
+	e := &a.shapes[h>>(64-6)]
+	if !slices.Equal(*e, shape) {
+		*e = a.keep(shape)
+	}
+	return *e
 }
 
 // keep returns a copy of s, nil for nil, and an empty non-nil slice for an

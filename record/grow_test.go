@@ -2,6 +2,7 @@ package record
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -137,5 +138,44 @@ func TestBuilderOperationLimit(t *testing.T) {
 	err := b.Add(op)
 	if err == nil || !strings.Contains(err.Error(), "at most 2147483647 operations") {
 		t.Fatalf("operation 2^31: %v, want a refusal", err)
+	}
+}
+
+// TestSharedShapes checks that buffers of equal shapes share one copy of
+// it, and that each buffer still has its own shape when many distinct
+// shapes take the memo's slots from each other.
+func TestSharedShapes(t *testing.T) {
+	var w strings.Builder
+	w.WriteString(`{"memsym": 1, "dims": {"B": 2}}` + "\n")
+	var want [][]int64
+	for i := range 2000 {
+		shape := []int64{2, int64(1 + i%5), 3} // five shapes in turn, as a layer's
+		if i%7 == 0 {
+			shape = []int64{int64(i), 5} // and a new one now and then
+		}
+		want = append(want, shape)
+		fmt.Fprintf(&w, `{"buffer": %d, "dtype": "f32", "shape": %s, "role": "input"}`+"\n", i+1, strings.ReplaceAll(fmt.Sprint(shape), " ", ", "))
+	}
+	w.WriteString(`{"result": [1]}` + "\n")
+	rec, err := Read(strings.NewReader(w.String()), "shapes.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared := 0
+	for i, b := range rec.Buffers {
+		if !reflect.DeepEqual(b.Shape, want[i]) {
+			t.Fatalf("buffer %d: shape %v, declared %v", b.ID, b.Shape, want[i])
+		}
+		if cap(b.Shape) != len(b.Shape) {
+			t.Fatalf("buffer %d: shape's capacity %d beyond its length %d: appending to it would write another's", b.ID, cap(b.Shape), len(b.Shape))
+		}
+		if i%7 != 0 && i >= 5 && (i-5)%7 != 0 && &b.Shape[0] == &rec.Buffers[i-5].Shape[0] {
+			shared++
+		}
+	}
+	// A shape recurs five buffers on, unless a new one took its slot since:
+	// most of the 1 425 that recur so share it.
+	if shared < 1300 {
+		t.Errorf("%d buffers share their shape with the one five before, want most of 1425", shared)
 	}
 }

@@ -305,6 +305,11 @@ func (s *Scanner) tooLong() error {
 // took is made again; a table of every string instead would miss the
 // processor's caches for each new one, which costs more than making it.
 type interner struct {
+	// near holds the strings looked up last by a few bits of their hash:
+	// small enough to stay in the processor's nearest cache, where the
+	// names, labels and paths that a recording repeats from line to line
+	// are found without a miss. slots backs it.
+	near   [internNear]internSlot
 	slots  []internSlot // a power of two of them, or none before the first
 	shift  uint         // 64 − log2(len(slots))
 	misses int          // strings made since the cache last grew
@@ -321,6 +326,8 @@ type internSlot struct {
 
 const (
 	internMaxLen    = 64
+	internNearBits  = 6
+	internNear      = 1 << internNearBits
 	internMinSlots  = 1 << 8
 	internMaxSlots  = 1 << 13
 	internGrowAfter = 1 // misses per slot that make the cache grow
@@ -340,26 +347,47 @@ func (in *interner) str(b []byte) string {
 	return in.lookup(b, hashBytes(b), 0)
 }
 
-// index returns the slot of a key: the high bits of a product, which
-// depend on all of the key's bits.
+// internHash returns a key's hash: the product's high bits, which depend
+// on all of the key's bits, pick its slots.
+func internHash(w0, w1 uint64, n int) uint64 {
+	return (w0 + 3*w1 + uint64(n)) * 0x9e3779b97f4a7c15
+}
+
+// index returns the slot in slots of a key.
 func (in *interner) index(w0, w1 uint64, n int) uint64 {
-	return (w0 + 3*w1 + uint64(n)) * 0x9e3779b97f4a7c15 >> in.shift
+	return internHash(w0, w1, n) >> in.shift
+}
+
+// nearSlot returns the slot in near of a key.
+func (in *interner) nearSlot(w0, w1 uint64, n int) *internSlot {
+	return &in.near[internHash(w0, w1, n)>>(64-internNearBits)]
+}
+
+// holds reports whether the slot holds b, whose key is w0 and w1.
+func (o *internSlot) holds(b []byte, w0, w1 uint64) bool {
+	return len(o.s) == len(b) && o.w0 == w0 && o.w1 == w1 && (len(b) <= 16 || o.s == string(b))
 }
 
 // lookup returns b as a string, shared if the cache holds it; w0 and w1
 // are its key, as internSlot holds it. b is not empty and has at most
 // internMaxLen bytes.
 func (in *interner) lookup(b []byte, w0, w1 uint64) string {
+	near := in.nearSlot(w0, w1, len(b))
+	if near.holds(b, w0, w1) {
+		return near.s
+	}
 	if in.slots == nil {
 		in.slots = make([]internSlot, internMinSlots)
 		in.shift = 64 - uint(bits.TrailingZeros(internMinSlots))
 	}
 	slot := &in.slots[in.index(w0, w1, len(b))]
-	if len(slot.s) == len(b) && slot.w0 == w0 && slot.w1 == w1 && (len(b) <= 16 || slot.s == string(b)) {
+	if slot.holds(b, w0, w1) {
+		*near = *slot
 		return slot.s
 	}
 	s := string(b)
-	slot.w0, slot.w1, slot.s = w0, w1, s
+	*slot = internSlot{w0: w0, w1: w1, s: s}
+	*near = *slot
 	if in.misses++; in.misses > internGrowAfter*len(in.slots) && len(in.slots) < internMaxSlots {
 		in.grow()
 	}

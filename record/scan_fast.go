@@ -392,15 +392,10 @@ func (s *Scanner) fastRecord(b []byte, i int) (int, keySet, bool) {
 					goto str
 				}
 				if t > 0 {
-					in := &s.strs
-					if len(in.slots) > 0 {
-						if slot := &in.slots[in.index(x0, x1, t)]; len(slot.s) == t && slot.w0 == x0 && slot.w1 == x1 {
-							str = slot.s
-						} else {
-							str = in.lookup(full[i+1:end], x0, x1)
-						}
+					if slot := s.strs.nearSlot(x0, x1, t); len(slot.s) == t && slot.w0 == x0 && slot.w1 == x1 {
+						str = slot.s
 					} else {
-						str = in.lookup(full[i+1:end], x0, x1)
+						str = s.strs.lookup(full[i+1:end], x0, x1)
 					}
 				}
 				i = end + 1

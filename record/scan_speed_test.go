@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // The fast reading of lines (Scan's, parseFast and what they use) against
@@ -290,6 +291,16 @@ func TestInterner(t *testing.T) {
 		}
 		if got != s {
 			t.Fatalf("interned %q as %q", s, got)
+		}
+	}
+	// A string asked for again right after is the one given before, from
+	// the near slots or behind them, whatever was asked for between.
+	for i := range 1000 {
+		s := fmt.Sprintf("cells[%d]", i)
+		first := in.str([]byte(s))
+		in.str([]byte(fmt.Sprint("Synthetic.", i%50)))
+		if again := in.str([]byte(s)); unsafe.StringData(again) != unsafe.StringData(first) {
+			t.Fatalf("%q made again, not shared", s)
 		}
 	}
 }
