@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"unsafe"
 )
 
 // SyntaxError is a mistake in a recording, at a line of a file.
@@ -313,6 +314,10 @@ type interner struct {
 	slots  []internSlot // a power of two of them, or none before the first
 	shift  uint         // 64 − log2(len(slots))
 	misses int          // strings made since the cache last grew
+	// block is where the next strings are made, many to an allocation: a
+	// recording names tens of thousands of groups and paths once each.
+	// The bytes of block[:len(block)] are never written again.
+	block []byte
 }
 
 // internSlot holds a string and its key: for a string of at most sixteen
@@ -385,13 +390,26 @@ func (in *interner) lookup(b []byte, w0, w1 uint64) string {
 		*near = *slot
 		return slot.s
 	}
-	s := string(b)
+	s := in.make(b)
 	*slot = internSlot{w0: w0, w1: w1, s: s}
 	*near = *slot
 	if in.misses++; in.misses > internGrowAfter*len(in.slots) && len(in.slots) < internMaxSlots {
 		in.grow()
 	}
 	return s
+}
+
+// internBlock is the size of the blocks the interner makes its strings in.
+const internBlock = 4 << 10
+
+// make returns a string of b's bytes, made in the current block.
+func (in *interner) make(b []byte) string {
+	if len(b) > cap(in.block)-len(in.block) {
+		in.block = make([]byte, 0, internBlock)
+	}
+	n := len(in.block)
+	in.block = append(in.block, b...)
+	return unsafe.String(&in.block[n], len(b))
 }
 
 // grow doubles the cache, keeping what it holds.

@@ -272,6 +272,7 @@ func TestIntAt(t *testing.T) {
 // whatever shares its slot, and keeps what it holds as it grows.
 func TestInterner(t *testing.T) {
 	var in interner
+	var made [][2]string // each string given, and its text
 	rng := rand.New(rand.NewPCG(9, 10))
 	for i := range 100_000 {
 		var s string
@@ -291,6 +292,13 @@ func TestInterner(t *testing.T) {
 		}
 		if got != s {
 			t.Fatalf("interned %q as %q", s, got)
+		}
+		made = append(made, [2]string{got, s})
+	}
+	// The strings are made many to a block: none changes as more are made.
+	for _, m := range made {
+		if m[0] != m[1] {
+			t.Fatalf("interned %q, which became %q", m[1], m[0])
 		}
 	}
 	// A string asked for again right after is the one given before, from
