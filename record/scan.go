@@ -334,7 +334,7 @@ const (
 	internNearBits  = 6
 	internNear      = 1 << internNearBits
 	internMinSlots  = 1 << 8
-	internMaxSlots  = 1 << 13
+	internMaxSlots  = 1 << 11
 	internGrowAfter = 1 // misses per slot that make the cache grow
 )
 
