@@ -390,7 +390,7 @@ func (in *interner) lookup(b []byte, w0, w1 uint64) string {
 		*near = *slot
 		return slot.s
 	}
-	s := in.make(b)
+	s := in.newString(b)
 	*slot = internSlot{w0: w0, w1: w1, s: s}
 	*near = *slot
 	if in.misses++; in.misses > internGrowAfter*len(in.slots) && len(in.slots) < internMaxSlots {
@@ -402,8 +402,8 @@ func (in *interner) lookup(b []byte, w0, w1 uint64) string {
 // internBlock is the size of the blocks the interner makes its strings in.
 const internBlock = 4 << 10
 
-// make returns a string of b's bytes, made in the current block.
-func (in *interner) make(b []byte) string {
+// newString returns a string of b's bytes, made in the current block.
+func (in *interner) newString(b []byte) string {
 	if len(b) > cap(in.block)-len(in.block) {
 		in.block = make([]byte, 0, internBlock)
 	}
