@@ -3,6 +3,7 @@ package interp
 import (
 	"fmt"
 
+	"memsym/internal/pages"
 	"memsym/poly"
 	"memsym/record"
 )
@@ -193,7 +194,7 @@ func (k *checker) liveSmall(born, died buckets, nops int) ([]int64, bool) {
 		}
 		return byVec[c], true
 	}
-	lives := make([]int64, nops)
+	lives := pages.Make[int64](nops, nops)
 	var live int64
 	for op := 1; op <= nops; op++ {
 		for _, i := range born.of(op) {

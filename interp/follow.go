@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"memsym/internal/pages"
 	"memsym/poly"
 	"memsym/record"
 )
@@ -283,9 +284,9 @@ func (r *reading) merger(n int) {
 			// Room for every buffer's number at once, rather than copies
 			// as they come.
 			grown = true
-			r.b.class = slices.Grow(r.b.class, max(0, n-len(r.b.class)))
+			r.b.class = pages.Grow(r.b.class, max(0, n-len(r.b.class)))
 			for _, pv := range r.checks {
-				pv.local = slices.Grow(pv.local, max(0, n-len(pv.local)))
+				pv.local = pages.Grow(pv.local, max(0, n-len(pv.local)))
 			}
 		}
 		if !r.stop.Load() {

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"memsym/count"
+	"memsym/internal/pages"
 	"memsym/record"
 )
 
@@ -26,7 +27,7 @@ func bucketBy(lives []count.Life, nops int, key func(count.Life) int) buckets {
 	// where operation n's bucket starts; placing each buffer moves it on,
 	// to where the next operation's starts, which is start[n+2] before:
 	// start[n] ends as where n's starts, with no copy of it to count on.
-	start := make([]int32, nops+3)
+	start := pages.Make[int32](nops+3, nops+3)
 	for _, l := range lives {
 		if l.First != 0 {
 			start[key(l)+2]++
@@ -35,7 +36,7 @@ func bucketBy(lives []count.Life, nops int, key func(count.Life) int) buckets {
 	for n := 1; n < len(start); n++ {
 		start[n] += start[n-1]
 	}
-	k := buckets{start: start[:nops+2], list: make([]int32, start[nops+2])}
+	k := buckets{start: start[:nops+2], list: pages.Make[int32](int(start[nops+2]), int(start[nops+2]))}
 	for i, l := range lives {
 		if l.First != 0 {
 			n := key(l)

@@ -322,12 +322,28 @@ func withArticle(k Kind) string {
 // Grow makes room for at least buffers more buffers and views and ops more
 // operations, so that a recording whose size is known ahead is assembled
 // without copying what it holds as it grows. Negative counts are taken as 0.
-func (b *Builder) Grow(buffers, ops int) {
+// The room is made resident at once (pages.Grow): the counts should be
+// known, or estimated closely, not guessed (GrowFor).
+func (b *Builder) Grow(buffers, ops int) { b.room(buffers, ops, false) }
+
+// growLazy is Grow for counts guessed, which may be far over: the room
+// costs nothing where it stays unused (pages.GrowLazy).
+func (b *Builder) growLazy(buffers, ops int) { b.room(buffers, ops, true) }
+
+func (b *Builder) room(buffers, ops int, lazy bool) {
 	buffers, ops = max(buffers, 0), max(ops, 0)
-	b.rec.Buffers = pages.Grow(b.rec.Buffers, buffers)
-	b.rec.Ops = pages.Grow(b.rec.Ops, ops)
-	b.bufs = pages.Grow(b.bufs, buffers)
-	b.uses = pages.Grow(b.uses, buffers)
+	b.rec.Buffers = growBy(b.rec.Buffers, buffers, lazy)
+	b.rec.Ops = growBy(b.rec.Ops, ops, lazy)
+	b.bufs = growBy(b.bufs, buffers, lazy)
+	b.uses = growBy(b.uses, buffers, lazy)
+}
+
+// growBy is pages.GrowLazy when lazy, pages.Grow otherwise.
+func growBy[T any](s []T, n int, lazy bool) []T {
+	if lazy {
+		return pages.GrowLazy(s, n)
+	}
+	return pages.Grow(s, n)
 }
 
 // grow returns s with room for one more element, doubling its capacity
@@ -337,7 +353,7 @@ func grow[T any](s []T) []T {
 	if len(s) < cap(s) {
 		return s
 	}
-	return pages.Grow(s, max(cap(s), 64))
+	return pages.GrowLazy(s, max(cap(s), 64))
 }
 
 // idIndex maps buffer ids to positions in a Recording's Buffers: a slice
@@ -375,7 +391,7 @@ func (x *idIndex) set(id int64, pos int) {
 	}
 	if id >= 0 && id < 2*int64(x.n)+1024 && pos < math.MaxInt32 {
 		n := max(id+1, 2*int64(len(x.dense)))
-		dense := pages.Make[int32](int(n), int(n))
+		dense := pages.MakeLazy[int32](int(n), int(n))
 		copy(dense, x.dense)
 		x.dense = dense
 		x.dense[id] = int32(pos + 1)

@@ -49,7 +49,7 @@ const (
 // bytes, as Read does when its input can tell its size.
 func (b *Builder) GrowFor(size int64) {
 	if lines := min(size/bytesPerLine, maxLinesAhead); lines > 0 {
-		b.Grow(int(lines*2/3), int(lines/2))
+		b.growLazy(int(lines*2/3), int(lines/2))
 	}
 }
 

@@ -5,17 +5,32 @@ import (
 	"unsafe"
 )
 
-// madvHugePage is MADV_HUGEPAGE, which package syscall does not name.
-const madvHugePage = 14
+// The madvise advice package syscall does not name.
+const (
+	madvHugePage      = 14 // MADV_HUGEPAGE
+	madvPopulateWrite = 23 // MADV_POPULATE_WRITE, Linux 5.14 and later
+)
 
-// advise asks the kernel to back the whole huge pages among the n bytes at
-// p with huge pages. It is advice: an error (a kernel without them) is no
-// reason to fail.
-func advise(p unsafe.Pointer, n uintptr) {
-	start, end := hugeRange(uintptr(p), n)
+// adviseHuge asks the kernel to back the whole huge pages among the n bytes
+// at p with huge pages. It is advice: an error (a kernel without them) is
+// no reason to fail.
+func adviseHuge(p unsafe.Pointer, n uintptr) {
+	madvise(p, n, hugeRange, madvHugePage)
+}
+
+// populate asks the kernel to make the whole pages among the n bytes at p
+// resident and writable now, as writing a byte to each would, without
+// changing what they hold. It is advice: an error (a kernel before 5.14)
+// leaves the pages to be faulted in as they are touched.
+func populate(p unsafe.Pointer, n uintptr) {
+	madvise(p, n, pageRange, madvPopulateWrite)
+}
+
+func madvise(p unsafe.Pointer, n uintptr, whole func(p, n uintptr) (uintptr, uintptr), advice int) {
+	start, end := whole(uintptr(p), n)
 	if start == end {
 		return
 	}
 	b := unsafe.Slice((*byte)(p), n)[start-uintptr(p) : end-uintptr(p)]
-	syscall.Madvise(b, madvHugePage)
+	syscall.Madvise(b, advice)
 }

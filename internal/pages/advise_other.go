@@ -4,5 +4,9 @@ package pages
 
 import "unsafe"
 
-// advise does nothing where huge pages are not asked for by madvise.
-func advise(p unsafe.Pointer, n uintptr) {}
+// adviseHuge does nothing where huge pages are not asked for by madvise.
+func adviseHuge(p unsafe.Pointer, n uintptr) {}
+
+// populate does nothing where pages are not made resident by madvise: they
+// are faulted in as they are touched.
+func populate(p unsafe.Pointer, n uintptr) {}

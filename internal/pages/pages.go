@@ -1,33 +1,50 @@
 // Package pages makes the large arrays memsym fills once, such as a
-// recording's buffers and operations, in memory the kernel may back with
-// huge pages.
+// recording's buffers and operations, so that their memory costs as little
+// as it can to touch for the first time.
 //
 // An array of a million records is hundreds of megabytes that the kernel
-// maps one 4 KiB page at a time as it is first touched. When a page is read
-// before it is written (by the collector scanning the array, or by a check
-// before a store) the kernel first maps its shared zero page there, and the
-// first write then faults again and flushes the TLB of every core the
-// process runs on. With the array marked for huge pages, one fault maps
-// 2 MiB and the zero page is mapped once per 2 MiB, not per 4 KiB: on a
-// 10^6-operation grid this took a quarter of memsym symbolic's system time
-// away (BENCHMARKS.md).
+// maps one 4 KiB page at a time as it is first touched, each page a fault.
+// When a page is read before it is written (by the collector scanning the
+// array, or by a check before a store) the kernel first maps its shared
+// zero page there, and the first write then faults again and flushes the
+// TLB of every core the process runs on. On a virtual machine every fault
+// is dearer still, and so are huge pages the host has to back afresh.
+//
+// So an array that will be filled (Make, Grow) is made resident as it is
+// made, all its pages in one call (MADV_POPULATE_WRITE), before the
+// collector can scan it: no fault as it is filled, and no zero page. An
+// array that may stay partly unused (MakeLazy, GrowLazy: room made on a
+// guess, an array that doubles as it grows, an index filled sparsely) is
+// marked for huge pages instead, so that the zero page is mapped at most
+// once per 2 MiB, and room never touched costs nothing. BENCHMARKS.md has
+// what each gave on a 10^6-operation grid.
 package pages
 
 import "unsafe"
 
-// Make returns make([]T, n, c), its memory marked for huge pages when it is
-// large enough to hold some and the system has them.
+// Make returns make([]T, n, c) for an array that will be filled up to its
+// capacity: when it is large, its memory is made resident at once.
 func Make[T any](n, c int) []T {
 	s := make([]T, n, c)
-	var zero T
-	if size := int(unsafe.Sizeof(zero)) * c; size >= hugeFrom {
-		advise(unsafe.Pointer(unsafe.SliceData(s)), uintptr(size))
+	if size := sizeOf[T](c); size >= from {
+		populate(unsafe.Pointer(unsafe.SliceData(s)), uintptr(size))
+	}
+	return s
+}
+
+// MakeLazy returns make([]T, n, c) for an array that may be filled
+// sparsely, such as an index: when it is large, its memory is marked for
+// huge pages, where the system has them.
+func MakeLazy[T any](n, c int) []T {
+	s := make([]T, n, c)
+	if size := sizeOf[T](c); size >= from {
+		adviseHuge(unsafe.Pointer(unsafe.SliceData(s)), uintptr(size))
 	}
 	return s
 }
 
 // Grow returns s with room for at least n more elements, as slices.Grow
-// does, a new array made by Make.
+// does, that will be filled: a new array is made by Make.
 func Grow[T any](s []T, n int) []T {
 	if n <= cap(s)-len(s) {
 		return s
@@ -37,9 +54,26 @@ func Grow[T any](s []T, n int) []T {
 	return t
 }
 
-// hugeFrom is the smallest array Make marks: it must hold at least one
-// whole huge page wherever it lies.
-const hugeFrom = 2 * hugePage
+// GrowLazy is Grow for room that may stay partly unused, such as the
+// doubling of an array whose final length is not known: a new array is made
+// by MakeLazy.
+func GrowLazy[T any](s []T, n int) []T {
+	if n <= cap(s)-len(s) {
+		return s
+	}
+	t := MakeLazy[T](len(s), len(s)+n)
+	copy(t, s)
+	return t
+}
+
+func sizeOf[T any](n int) int {
+	var zero T
+	return int(unsafe.Sizeof(zero)) * n
+}
+
+// from is the smallest array Make and MakeLazy do anything for: it must
+// hold at least one whole huge page wherever it lies.
+const from = 2 * hugePage
 
 // hugePage is the size of the huge pages on the systems memsym runs on.
 const hugePage = 2 << 20
@@ -48,6 +82,19 @@ const hugePage = 2 << 20
 func hugeRange(p, n uintptr) (start, end uintptr) {
 	start = (p + hugePage - 1) &^ (hugePage - 1)
 	end = (p + n) &^ (hugePage - 1)
+	if end < start {
+		end = start
+	}
+	return start, end
+}
+
+// pageSize is the smallest page of the systems memsym runs on.
+const pageSize = 4 << 10
+
+// pageRange returns the whole pages inside the n bytes at p.
+func pageRange(p, n uintptr) (start, end uintptr) {
+	start = (p + pageSize - 1) &^ (pageSize - 1)
+	end = (p + n) &^ (pageSize - 1)
 	if end < start {
 		end = start
 	}

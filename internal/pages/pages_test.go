@@ -47,10 +47,10 @@ func TestMakeAndGrow(t *testing.T) {
 	}
 }
 
-// TestMakeAdvises checks, where the kernel takes the advice, that a large
-// array's memory is marked for huge pages ("hg" among its mapping's flags
-// in /proc/self/smaps), at both ends.
-func TestMakeAdvises(t *testing.T) {
+// TestMakeLazyAdvises checks, where the kernel takes the advice, that a
+// large lazy array's memory is marked for huge pages ("hg" among its
+// mapping's flags in /proc/self/smaps), at both ends.
+func TestMakeLazyAdvises(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("huge pages are asked for on Linux only")
 	}
@@ -58,13 +58,13 @@ func TestMakeAdvises(t *testing.T) {
 	if err != nil || strings.Contains(string(mode), "[never]") {
 		t.Skip("this kernel has no transparent huge pages to ask for")
 	}
-	big := Make[byte](0, 64<<20)
+	big := MakeLazy[byte](0, 64<<20)
 	start, end := hugeRange(uintptr(unsafe.Pointer(unsafe.SliceData(big))), uintptr(cap(big)))
 	if flags := mappingFlags(t, start); !strings.Contains(flags, " hg") {
-		t.Errorf("a 64 MiB array's memory has flags %q, without hg", flags)
+		t.Errorf("a 64 MiB lazy array's memory has flags %q, without hg", flags)
 	}
 	if flags := mappingFlags(t, end-1); !strings.Contains(flags, " hg") {
-		t.Errorf("the end of a 64 MiB array's memory has flags %q, without hg", flags)
+		t.Errorf("the end of a 64 MiB lazy array's memory has flags %q, without hg", flags)
 	}
 	runtime.KeepAlive(big)
 }
