@@ -1,23 +1,22 @@
 package dominance
 
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
 // finalize decides every ordered pair of the frontier exactly, prunes the
 // members another is proven to dominate, then makes sure no pruned
 // candidate is proven to dominate a member still kept, and records the
 // witnesses and the undecided pairs.
 func (pr *pruner) finalize(frontier []int) {
-	ans := make(map[[2]int]decision, len(frontier)*len(frontier))
-	for _, i := range frontier {
-		for _, j := range frontier {
-			if i != j {
-				ans[[2]int{i, j}] = decide(pr.ms[i].Sub(pr.ms[j]))
-			}
-		}
-	}
+	ans := pr.decideAll(frontier)
 	var kept []int
 	for _, j := range frontier {
 		by := -1
 		for _, i := range frontier {
-			if i != j && ans[[2]int{i, j}].verdict == Proven {
+			if i != j && ans.get(i, j).verdict == Proven {
 				by = i
 				break
 			}
@@ -32,7 +31,7 @@ func (pr *pruner) finalize(frontier []int) {
 	pr.out.Kept = kept
 	for a, i := range kept {
 		for _, j := range kept[a+1:] {
-			ij, ji := ans[[2]int{i, j}], ans[[2]int{j, i}]
+			ij, ji := ans.get(i, j), ans.get(j, i)
 			if ij.verdict == Refuted {
 				pr.out.Witness[[2]int{i, j}] = pr.point(ij.witness)
 			}
@@ -46,6 +45,46 @@ func (pr *pruner) finalize(frontier []int) {
 	}
 }
 
+// answers are the decisions of every ordered pair of a frontier's members.
+type answers struct {
+	at map[int]int // a member → its place in the frontier
+	n  int
+	d  []decision // pair (i, j) at place(i)·n + place(j): i − j ≥ 0?
+}
+
+func (a *answers) get(i, j int) decision { return a.d[a.at[i]*a.n+a.at[j]] }
+
+// decideAll decides every ordered pair of the frontier, its rows shared
+// out among the cores: a training step's frontier may hold hundreds of
+// members, each pair a decision of its own.
+func (pr *pruner) decideAll(frontier []int) *answers {
+	n := len(frontier)
+	a := &answers{at: make(map[int]int, n), n: n, d: make([]decision, n*n)}
+	for k, i := range frontier {
+		a.at[i] = k
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(n/16, 1)) {
+		wg.Go(func() {
+			for {
+				r := int(next.Add(1)) - 1
+				if r >= n {
+					return
+				}
+				i := frontier[r]
+				for c, j := range frontier {
+					if c != r {
+						a.d[r*n+c] = decide(pr.ms[i].Sub(pr.ms[j]))
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return a
+}
+
 // recheck removes from kept the members that a pruned candidate is proven
 // to dominate, and returns the rest.
 //
@@ -54,7 +93,7 @@ func (pr *pruner) finalize(frontier []int) {
 // j > k there too and no proof of k ≥ j can exist; so only the candidates
 // below an f whose domination of j is undecided need an exact check. Those
 // equal to an earlier candidate are checked through that one.
-func (pr *pruner) recheck(kept []int, ans map[[2]int]decision) []int {
+func (pr *pruner) recheck(kept []int, ans *answers) []int {
 	isKept := make(map[int]bool, len(kept))
 	for _, f := range kept {
 		isKept[f] = true
@@ -72,7 +111,7 @@ func (pr *pruner) recheck(kept []int, ans map[[2]int]decision) []int {
 	for _, j := range kept {
 		by := -1
 		for _, f := range kept {
-			if f == j || ans[[2]int{f, j}].verdict != Undecided {
+			if f == j || ans.get(f, j).verdict != Undecided {
 				continue
 			}
 			by = pr.dominator(j, below[f])

@@ -127,6 +127,30 @@ func TestPruneChain(t *testing.T) {
 	}
 }
 
+// TestPruneWideFrontier prunes a frontier as wide as a training step's,
+// whose pairs are decided on several cores at once: 80 candidates k·B·T +
+// (80 − k)·T², none dominating another, among 80 that each is proven to
+// dominate (k·B·T + (80 − k)·T − 1, smaller at every point).
+func TestPruneWideFrontier(t *testing.T) {
+	const n = 80
+	var ss []string
+	for k := 1; k <= n; k++ {
+		ss = append(ss, fmt.Sprintf("%d*B*T + %d*T^2", k, n+1-k))
+	}
+	for k := 1; k <= n; k++ {
+		ss = append(ss, fmt.Sprintf("%d*B*T + %d*T - 1", k, n+1-k))
+	}
+	cands := candidates(t, ss...)
+	f := Prune(cands)
+	checkFrontier(t, cands, f)
+	if len(f.Kept) != n || f.Kept[0] != 0 || f.Kept[n-1] != n-1 {
+		t.Fatalf("kept %d candidates (%v…), want the %d of the frontier", len(f.Kept), f.Kept[:min(4, len(f.Kept))], n)
+	}
+	if len(f.Undecided) != 0 || len(f.Witness) != n*(n-1) {
+		t.Errorf("%d undecided pairs and %d witnesses, want 0 and %d", len(f.Undecided), len(f.Witness), n*(n-1))
+	}
+}
+
 // TestPruneUndecidedOneWay: a pair is undecided when either direction is,
 // here f ≥ j (beyond the certificates) while j ≥ f is refuted.
 func TestPruneUndecidedOneWay(t *testing.T) {

@@ -147,6 +147,43 @@ func TestSmallNonneg(t *testing.T) {
 	}
 }
 
+// TestSmallFirstNegative checks the int64 search for degree ≤ 2 against
+// the test points, on lines and parabolas of every size, those whose first
+// negative is far out among them.
+func TestSmallFirstNegative(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	decided := 0
+	for n := range 20000 {
+		scale := []int64{10, 1000, 1 << 20, 1 << 40, 1 << 61}[r.IntN(5)]
+		var cs []int64
+		switch n % 4 {
+		case 0: // a parabola opening up, its roots near the integers or not
+			a := 1 + r.Int64N(min(scale, 1<<20))
+			r1, r2 := r.Int64N(1000), r.Int64N(1_000_000)
+			cs = []int64{a*r1*r2 + r.Int64N(3) - 1, -a * (r1 + r2), a}
+		case 1: // falling far out: −x² + b·x + c, b large
+			cs = []int64{r.Int64N(scale), r.Int64N(scale), -1 - r.Int64N(3)}
+		case 2: // a line
+			cs = []int64{r.Int64N(scale), r.Int64N(2*scale) - scale}
+		default:
+			cs = []int64{r.Int64N(2*scale) - scale, r.Int64N(2*scale) - scale, r.Int64N(2*scale) - scale}
+		}
+		p := poly.IntPolyOf(ints(cs...))
+		x, ok := smallFirstNegative(p)
+		if !ok {
+			continue
+		}
+		decided++
+		want := testFirstNegative(p)
+		if x == 0 && want != nil || x != 0 && (want == nil || !want.IsInt64() || want.Int64() != x) {
+			t.Fatalf("%v: smallFirstNegative %d, the test points %v", cs, x, want)
+		}
+	}
+	if decided < 15000 {
+		t.Errorf("the int64 search decided %d of 20000", decided)
+	}
+}
+
 func FuzzFirstNegative(f *testing.F) {
 	f.Add(int8(2), int8(-3), int8(1), int8(0), int8(0))
 	f.Add(int8(9), int8(-6), int8(1), int8(0), int8(0))
