@@ -82,11 +82,19 @@ func Dominates(p, q poly.Poly) Answer {
 // decide decides d ≥ 0 at the integer points ≥ 1: exactly when d uses at
 // most one variable, and otherwise by looking for a witness, then for a
 // certificate.
-func decide(d poly.Poly) decision {
+func decide(d poly.Poly) decision { return decideWith(d, nil) }
+
+// decideWith is decide given, if not nil, the answer to its first test:
+// whether every coefficient of d is ≥ 0 once each variable x is 1 + x. A
+// pruner has each candidate's shifted coefficients at hand (shiftGE).
+func decideWith(d poly.Poly, shiftedNonneg func() bool) decision {
 	r, idx := restrict(d)
 	rvars := r.Vars()
 	n := len(d.Vars())
-	if len(rvars) > 0 && allNonneg(r.Shift(poly.Int(1))) {
+	if shiftedNonneg == nil {
+		shiftedNonneg = func() bool { return allNonneg(r.Shift(poly.Int(1))) }
+	}
+	if len(rvars) > 0 && shiftedNonneg() {
 		return decision{verdict: Proven, cert: &cert{kind: certShift}}
 	}
 	switch len(rvars) {

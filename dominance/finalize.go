@@ -62,6 +62,11 @@ func (pr *pruner) decideAll(frontier []int) *answers {
 	a := &answers{at: make(map[int]int, n), n: n, d: make([]decision, n*n)}
 	for k, i := range frontier {
 		a.at[i] = k
+		// The shifted forms shiftGE reads, made here, both of them (a
+		// pair may have one dense and one not): the cores below only
+		// read them.
+		pr.denseOf(i)
+		pr.shift(i)
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -75,7 +80,7 @@ func (pr *pruner) decideAll(frontier []int) *answers {
 				i := frontier[r]
 				for c, j := range frontier {
 					if c != r {
-						a.d[r*n+c] = decide(pr.ms[i].Sub(pr.ms[j]))
+						a.d[r*n+c] = decideWith(pr.ms[i].Sub(pr.ms[j]), func() bool { return pr.shiftGE(i, j) })
 					}
 				}
 			}

@@ -151,6 +151,25 @@ func TestPruneWideFrontier(t *testing.T) {
 	}
 }
 
+// TestPruneWideFrontierLarge is TestPruneWideFrontier where half the
+// members' shifted coefficients overflow int64 and half do not, so that
+// the cores deciding the pairs compare dense and exact forms together.
+func TestPruneWideFrontierLarge(t *testing.T) {
+	const n = 40
+	var ss []string
+	for k := 1; k <= n; k++ {
+		// Shifted, the constant passes 2^63 − 1: no dense form.
+		ss = append(ss, fmt.Sprintf("%d*B*T + %d*T^2 + 9223372036854775800", k, n+1-k))
+		ss = append(ss, fmt.Sprintf("%d*B^2*T + %d*B*T^2", k, n+1-k))
+	}
+	cands := candidates(t, ss...)
+	f := Prune(cands)
+	checkFrontier(t, cands, f)
+	if len(f.Kept) != 2*n {
+		t.Errorf("kept %d candidates, want all %d: none dominates another", len(f.Kept), 2*n)
+	}
+}
+
 // TestPruneUndecidedOneWay: a pair is undecided when either direction is,
 // here f ≥ j (beyond the certificates) while j ≥ f is refuted.
 func TestPruneUndecidedOneWay(t *testing.T) {
