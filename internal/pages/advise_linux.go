@@ -15,7 +15,7 @@ const (
 // at p with huge pages. It is advice: an error (a kernel without them) is
 // no reason to fail.
 func adviseHuge(p unsafe.Pointer, n uintptr) {
-	madvise(p, n, hugeRange, madvHugePage)
+	madvise(p, n, hugePage, madvHugePage)
 }
 
 // populate asks the kernel to make the whole pages among the n bytes at p
@@ -23,11 +23,13 @@ func adviseHuge(p unsafe.Pointer, n uintptr) {
 // changing what they hold. It is advice: an error (a kernel before 5.14)
 // leaves the pages to be faulted in as they are touched.
 func populate(p unsafe.Pointer, n uintptr) {
-	madvise(p, n, pageRange, madvPopulateWrite)
+	madvise(p, n, pageSize, madvPopulateWrite)
 }
 
-func madvise(p unsafe.Pointer, n uintptr, whole func(p, n uintptr) (uintptr, uintptr), advice int) {
-	start, end := whole(uintptr(p), n)
+// madvise gives the advice for the whole pages of the given size among the
+// n bytes at p.
+func madvise(p unsafe.Pointer, n, page uintptr, advice int) {
+	start, end := whole(uintptr(p), n, page)
 	if start == end {
 		return
 	}

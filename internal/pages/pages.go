@@ -24,44 +24,38 @@ import "unsafe"
 
 // Make returns make([]T, n, c) for an array that will be filled up to its
 // capacity: when it is large, its memory is made resident at once.
-func Make[T any](n, c int) []T {
-	s := make([]T, n, c)
-	if size := sizeOf[T](c); size >= from {
-		populate(unsafe.Pointer(unsafe.SliceData(s)), uintptr(size))
-	}
-	return s
-}
+func Make[T any](n, c int) []T { return makeWith[T](n, c, populate) }
 
 // MakeLazy returns make([]T, n, c) for an array that may be filled
 // sparsely, such as an index: when it is large, its memory is marked for
 // huge pages, where the system has them.
-func MakeLazy[T any](n, c int) []T {
-	s := make([]T, n, c)
-	if size := sizeOf[T](c); size >= from {
-		adviseHuge(unsafe.Pointer(unsafe.SliceData(s)), uintptr(size))
-	}
-	return s
-}
+func MakeLazy[T any](n, c int) []T { return makeWith[T](n, c, adviseHuge) }
 
 // Grow returns s with room for at least n more elements, as slices.Grow
 // does, that will be filled: a new array is made by Make.
-func Grow[T any](s []T, n int) []T {
-	if n <= cap(s)-len(s) {
-		return s
-	}
-	t := Make[T](len(s), len(s)+n)
-	copy(t, s)
-	return t
-}
+func Grow[T any](s []T, n int) []T { return growWith(s, n, Make[T]) }
 
 // GrowLazy is Grow for room that may stay partly unused, such as the
 // doubling of an array whose final length is not known: a new array is made
 // by MakeLazy.
-func GrowLazy[T any](s []T, n int) []T {
+func GrowLazy[T any](s []T, n int) []T { return growWith(s, n, MakeLazy[T]) }
+
+// makeWith makes the array and, when it is large, gives its memory the
+// advice.
+func makeWith[T any](n, c int, advice func(p unsafe.Pointer, n uintptr)) []T {
+	s := make([]T, n, c)
+	if size := sizeOf[T](c); size >= from {
+		advice(unsafe.Pointer(unsafe.SliceData(s)), uintptr(size))
+	}
+	return s
+}
+
+// growWith is Grow with its new array made by mk.
+func growWith[T any](s []T, n int, mk func(n, c int) []T) []T {
 	if n <= cap(s)-len(s) {
 		return s
 	}
-	t := MakeLazy[T](len(s), len(s)+n)
+	t := mk(len(s), len(s)+n)
 	copy(t, s)
 	return t
 }
@@ -78,23 +72,14 @@ const from = 2 * hugePage
 // hugePage is the size of the huge pages on the systems memsym runs on.
 const hugePage = 2 << 20
 
-// hugeRange returns the whole huge pages inside the n bytes at p.
-func hugeRange(p, n uintptr) (start, end uintptr) {
-	start = (p + hugePage - 1) &^ (hugePage - 1)
-	end = (p + n) &^ (hugePage - 1)
-	if end < start {
-		end = start
-	}
-	return start, end
-}
-
 // pageSize is the smallest page of the systems memsym runs on.
 const pageSize = 4 << 10
 
-// pageRange returns the whole pages inside the n bytes at p.
-func pageRange(p, n uintptr) (start, end uintptr) {
-	start = (p + pageSize - 1) &^ (pageSize - 1)
-	end = (p + n) &^ (pageSize - 1)
+// whole returns the whole pages of the given size, a power of 2, inside
+// the n bytes at p.
+func whole(p, n, page uintptr) (start, end uintptr) {
+	start = (p + page - 1) &^ (page - 1)
+	end = (p + n) &^ (page - 1)
 	if end < start {
 		end = start
 	}

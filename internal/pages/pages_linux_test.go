@@ -25,7 +25,7 @@ func TestMakePopulates(t *testing.T) {
 	} {
 		s := c.make()
 		p := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
-		start, end := pageRange(p, uintptr(cap(s))*8)
+		start, end := whole(p, uintptr(cap(s))*8, pageSize)
 		if n, in := resident(t, start, end); n != in {
 			t.Errorf("%s: %d of the 64 MiB array's %d whole pages are resident, want all", c.name, n, in)
 		}

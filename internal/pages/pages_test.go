@@ -10,19 +10,21 @@ import (
 	"unsafe"
 )
 
-func TestHugeRange(t *testing.T) {
-	const h = hugePage
-	for _, c := range []struct{ p, n, start, end uintptr }{
-		{0, 0, 0, 0},
-		{h, h, h, 2 * h},                    // one huge page, aligned
-		{h + 1, h, 2 * h, 2 * h},            // none whole
-		{h - 8, 3 * h, h, 3 * h},            // two whole, between ragged ends
-		{5*h + 4096, 10 * h, 6 * h, 15 * h}, // nine whole
-		{3 * h, h - 1, 3 * h, 3 * h},        // smaller than one
+func TestWhole(t *testing.T) {
+	const h, k = hugePage, pageSize
+	for _, c := range []struct{ p, n, page, start, end uintptr }{
+		{0, 0, h, 0, 0},
+		{h, h, h, h, 2 * h},                        // one huge page, aligned
+		{h + 1, h, h, 2 * h, 2 * h},                // none whole
+		{h - 8, 3 * h, h, h, 3 * h},                // two whole, between ragged ends
+		{5*h + 4096, 10 * h, h, 6 * h, 15 * h},     // nine whole
+		{3 * h, h - 1, h, 3 * h, 3 * h},            // smaller than one
+		{5*h + 4096, 10 * h, k, 5*h + k, 15*h + k}, // the same bytes in small pages: all whole
+		{k + 1, 3 * k, k, 2 * k, 4 * k},            // two whole small pages
 	} {
-		start, end := hugeRange(c.p, c.n)
+		start, end := whole(c.p, c.n, c.page)
 		if start != c.start || end != c.end {
-			t.Errorf("hugeRange(%#x, %#x) = %#x, %#x, want %#x, %#x", c.p, c.n, start, end, c.start, c.end)
+			t.Errorf("whole(%#x, %#x, %#x) = %#x, %#x, want %#x, %#x", c.p, c.n, c.page, start, end, c.start, c.end)
 		}
 	}
 }
@@ -59,7 +61,7 @@ func TestMakeLazyAdvises(t *testing.T) {
 		t.Skip("this kernel has no transparent huge pages to ask for")
 	}
 	big := MakeLazy[byte](0, 64<<20)
-	start, end := hugeRange(uintptr(unsafe.Pointer(unsafe.SliceData(big))), uintptr(cap(big)))
+	start, end := whole(uintptr(unsafe.Pointer(unsafe.SliceData(big))), uintptr(cap(big)), hugePage)
 	if flags := mappingFlags(t, start); !strings.Contains(flags, " hg") {
 		t.Errorf("a 64 MiB lazy array's memory has flags %q, without hg", flags)
 	}
