@@ -392,7 +392,7 @@ func (s *Scanner) fastRecord(b []byte, i int) (int, keySet, bool) {
 					goto str
 				}
 				if t > 0 {
-					if slot := s.strs.nearSlot(x0, x1, t); len(slot.s) == t && slot.w0 == x0 && slot.w1 == x1 {
+					if slot := s.strs.nearSlot(x0, x1, t); slot.holds(full[i+1:end], x0, x1) {
 						str = slot.s
 					} else {
 						str = s.strs.lookup(full[i+1:end], x0, x1)
