@@ -14,6 +14,7 @@ import (
 // *SyntaxError, "file:line: what was expected".
 func Read(r io.Reader, file string) (*Recording, error) {
 	s := NewScanner(r, file)
+	defer s.unmap()
 	b := NewBuilder()
 	b.GrowFor(sizeHint(r))
 	for s.Scan() {
@@ -165,6 +166,7 @@ func (f *File) Err() error {
 
 // Close closes the file, if it is not closed yet.
 func (f *File) Close() error {
+	f.Scanner.unmap()
 	if f.c == nil {
 		return nil
 	}

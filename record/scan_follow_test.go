@@ -73,8 +73,13 @@ func readScanning(b []byte) ([]scanned, error) {
 // readFollowing reads b by Follow where it can, from its second record on,
 // and by Scan where Follow stops.
 func readFollowing(t *Templates, b []byte) ([]scanned, error) {
+	return followAll(t, NewScanner(bytes.NewReader(b), "b.jsonl"))
+}
+
+// followAll reads s by Follow where it can, from its second record on, and
+// by Scan where Follow stops.
+func followAll(t *Templates, s *Scanner) ([]scanned, error) {
 	var out []scanned
-	s := NewScanner(bytes.NewReader(b), "b.jsonl")
 	j := 0 // the template of the next record
 	if !s.Scan() {
 		return out, s.Err()

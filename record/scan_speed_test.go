@@ -69,6 +69,12 @@ func scanAll(data, sizes []byte, maxLine int, slow bool) []string {
 	if maxLine > 0 {
 		s.maxLine = maxLine
 	}
+	return describeScan(s)
+}
+
+// describeScan scans s to its end and describes what each Scan gave, the
+// error last.
+func describeScan(s *Scanner) []string {
 	var out []string
 	for s.Scan() {
 		span := ""

@@ -1,0 +1,239 @@
+package record
+
+import (
+	"bufio"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// A file the Scanner maps is read as the same bytes given by a reader are:
+// the same records, lines, offsets, sizes and errors, by Scan and by
+// Follow; its pages are given back as it is read; and a file cut short
+// while it is read is an error, not a crash.
+
+// mapAll makes the Scanner map files of any size for the test.
+func mapAll(t *testing.T) {
+	old := mapFrom
+	mapFrom = 0
+	t.Cleanup(func() { mapFrom = old })
+}
+
+// writeTemp writes data to a file of the test's and returns its path.
+func writeTemp(t *testing.T, data []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "r.jsonl")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// mappedScanner opens path at offset and returns a Scanner that maps it,
+// named name in its messages.
+func mappedScanner(t *testing.T, path string, offset int64, name string) *Scanner {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	if _, err := f.Seek(offset, 0); err != nil {
+		t.Fatal(err)
+	}
+	s := NewScanner(f, name)
+	if s.mapped == nil {
+		t.Fatalf("%s: not mapped", path)
+	}
+	return s
+}
+
+func TestMappedScanAgrees(t *testing.T) {
+	mapAll(t)
+	for i, in := range speedCorpus(t) {
+		if in == "" {
+			continue // an empty file is read, not mapped
+		}
+		want := scanAll([]byte(in), nil, 0, false)
+		s := mappedScanner(t, writeTemp(t, []byte(in)), 0, "f.jsonl")
+		got := describeScan(s)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			for k := range min(len(got), len(want)) {
+				if got[k] != want[k] {
+					t.Fatalf("input %d: record %d:\nmapped %s\nread   %s", i, k, got[k], want[k])
+				}
+			}
+			t.Fatalf("input %d: %d results mapped, %d read", i, len(got), len(want))
+		}
+		if s.mapped != nil {
+			t.Fatalf("input %d: still mapped after the end", i)
+		}
+	}
+}
+
+func TestMappedFollowAgrees(t *testing.T) {
+	mapAll(t)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, a := range followCorpus(t) {
+		tmpl, _ := keepAll([]byte(a))
+		for scale := 1; scale <= 3; scale++ {
+			b := pointOf(a, scale)
+			for k := range 30 {
+				if k > 0 {
+					b = mutate(rng, pointOf(a, scale))
+				}
+				if b == "" {
+					continue
+				}
+				want, wantErr := readFollowing(tmpl, []byte(b))
+				got, gotErr := followAll(tmpl, mappedScanner(t, writeTemp(t, []byte(b)), 0, "b.jsonl"))
+				if g, w := describeScanned(got, gotErr), describeScanned(want, wantErr); g != w {
+					t.Fatalf("b %q:\nmapped %s\nread   %s", clip(b), g, w)
+				}
+			}
+		}
+	}
+}
+
+// TestMappedFromOffset reads a file from where its offset is, not a page's
+// start, as a reader would.
+func TestMappedFromOffset(t *testing.T) {
+	mapAll(t)
+	data := speedLines(400)
+	for _, skip := range []int{1, 4095, 4096, 5000, 3*4096 + 17} {
+		junk := strings.Repeat("not a record\n", skip/13+1)[:skip]
+		s := mappedScanner(t, writeTemp(t, append([]byte(junk), data...)), int64(skip), "f.jsonl")
+		got, want := describeScan(s), scanAll(data, nil, 0, false)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("from byte %d: the records differ from the file's without the %d bytes before", skip, skip)
+		}
+	}
+}
+
+// TestMappedGivesPagesBack checks, by the mapping's resident size as the
+// kernel reports it, that the pages behind the Scanner are given back.
+func TestMappedGivesPagesBack(t *testing.T) {
+	data := speedLines(200_000) // about 20 MB
+	if len(data) < 4*releaseEvery {
+		t.Fatalf("%d bytes: too few to see pages given back", len(data))
+	}
+	s := mappedScanner(t, writeTemp(t, data), 0, "f.jsonl")
+	for s.Scan() && s.Offset() < int64(len(data))*3/4 {
+	}
+	if s.Err() != nil {
+		t.Fatal(s.Err())
+	}
+	rss := residentKiB(t, s.mapped.data)
+	if limit := (releaseEvery + 1<<20) >> 10; rss > limit {
+		t.Errorf("%d KiB of the mapping resident after %d MB read: want at most %d KiB", rss, s.Offset()>>20, limit)
+	}
+	if rss == 0 {
+		t.Errorf("nothing of the mapping resident while it is read: the measure is wrong")
+	}
+}
+
+// residentKiB returns the resident size of the mapping of data, from
+// /proc/self/smaps.
+func residentKiB(t *testing.T, data []byte) int {
+	t.Helper()
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		t.Skip("no /proc/self/smaps:", err)
+	}
+	defer f.Close()
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
+	head := regexp.MustCompile(`^([0-9a-f]+)-[0-9a-f]+ `)
+	in := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if m := head.FindStringSubmatch(line); m != nil {
+			at, _ := strconv.ParseUint(m[1], 16, 64)
+			in = uintptr(at) == start
+			continue
+		}
+		if rest, ok := strings.CutPrefix(line, "Rss:"); in && ok {
+			kib, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")))
+			if err != nil {
+				t.Fatalf("smaps: %q", line)
+			}
+			return kib
+		}
+	}
+	t.Fatalf("the mapping at %#x is not in /proc/self/smaps", start)
+	return 0
+}
+
+// TestMappedCutShort cuts a file short while Scan and Follow read it:
+// each gives an error at the line it was reading.
+func TestMappedCutShort(t *testing.T) {
+	mapAll(t)
+	data := speedLines(40_000) // about 4 MB
+	want := regexp.MustCompile(`^f\.jsonl:[0-9]+: the file was cut short while it was read$`)
+	for _, follow := range []bool{false, true} {
+		path := writeTemp(t, data)
+		s := mappedScanner(t, path, 0, "f.jsonl")
+		for range 10 {
+			if !s.Scan() {
+				t.Fatal(s.Err())
+			}
+		}
+		if err := os.Truncate(path, 4096); err != nil {
+			t.Fatal(err)
+		}
+		if follow {
+			tmpl, _ := keepAll(data)
+			from := s.Line() - 1
+			if k, sizes := s.Follow(tmpl, from, nil); k != from || len(sizes) != 0 {
+				t.Errorf("Follow over the cut: read %d lines and %d sizes, want none", k-from, len(sizes))
+			}
+		}
+		for s.Scan() {
+		}
+		if err := s.Err(); err == nil || !want.MatchString(err.Error()) {
+			t.Errorf("follow %v: error %v, want %s", follow, err, want)
+		}
+		if s.mapped != nil {
+			t.Errorf("follow %v: still mapped after the error", follow)
+		}
+	}
+}
+
+// TestNotMapped: a pipe, a small file and a file after its offset's
+// small rest are read, not mapped.
+func TestNotMapped(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	w.Close()
+	if NewScanner(r, "pipe").mapped != nil {
+		t.Error("a pipe is mapped")
+	}
+	small := writeTemp(t, []byte(hdr))
+	f, err := os.Open(small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if NewScanner(f, "small").mapped != nil {
+		t.Errorf("a file of %d bytes is mapped: mapFrom is %d", len(hdr), mapFrom)
+	}
+}
+
+// describeScanned writes what a reader gave, its sizes by value.
+func describeScanned(recs []scanned, err error) string {
+	var b strings.Builder
+	for _, r := range recs {
+		fmt.Fprintf(&b, "%s followed %v size %s kind %v line %d\n", r.full, r.followed, r.size, r.kind, r.line)
+	}
+	fmt.Fprint(&b, "error: ", err)
+	return b.String()
+}
