@@ -322,8 +322,8 @@ func withArticle(k Kind) string {
 // Grow makes room for at least buffers more buffers and views and ops more
 // operations, so that a recording whose size is known ahead is assembled
 // without copying what it holds as it grows. Negative counts are taken as 0.
-// The room is made resident as the Builder goes on (pages.GrowBehind): the
-// counts should be known, or estimated closely, not guessed (GrowFor).
+// The room is made resident at once (pages.Grow): the counts should be
+// known, or estimated closely, not guessed (GrowFor).
 func (b *Builder) Grow(buffers, ops int) { b.room(buffers, ops, false) }
 
 // growLazy is Grow for counts guessed, which may be far over: the room
@@ -338,12 +338,12 @@ func (b *Builder) room(buffers, ops int, lazy bool) {
 	b.uses = growBy(b.uses, buffers, lazy)
 }
 
-// growBy is pages.GrowLazy when lazy, pages.GrowBehind otherwise.
+// growBy is pages.GrowLazy when lazy, pages.Grow otherwise.
 func growBy[T any](s []T, n int, lazy bool) []T {
 	if lazy {
 		return pages.GrowLazy(s, n)
 	}
-	return pages.GrowBehind(s, n)
+	return pages.Grow(s, n)
 }
 
 // grow returns s with room for one more element, doubling its capacity

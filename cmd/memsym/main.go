@@ -44,7 +44,6 @@ func usagef(format string, args ...any) error {
 }
 
 func main() {
-	deferCollection()
 	err := run(os.Stdout, os.Stderr, os.Args[1:])
 	os.Exit(exitCode(err, os.Stderr))
 }

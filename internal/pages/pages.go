@@ -13,12 +13,6 @@
 // So an array that will be filled (Make, Grow) is made resident as it is
 // made, all its pages in one call (MADV_POPULATE_WRITE), before the
 // collector can scan it: no fault as it is filled, and no zero page. An
-// array the caller starts filling at once (MakeBehind, GrowBehind) is made
-// resident by another goroutine as the caller fills it, so that the
-// kernel's clearing of its pages runs beside the caller's work, on
-// another core, rather than before it; it should not be scanned by the
-// collector meanwhile (memsym's command defers its first collection), or
-// each page the collector maps to the zero page must be replaced. An
 // array that may stay partly unused (MakeLazy, GrowLazy: room made on a
 // guess, an array that doubles as it grows, an index filled sparsely) is
 // marked for huge pages instead, so that the zero page is mapped at most
@@ -40,34 +34,6 @@ func MakeLazy[T any](n, c int) []T { return makeWith[T](n, c, adviseHuge) }
 // Grow returns s with room for at least n more elements, as slices.Grow
 // does, that will be filled: a new array is made by Make.
 func Grow[T any](s []T, n int) []T { return growWith(s, n, Make[T]) }
-
-// GrowBehind is Grow for an array that the caller fills from the front as
-// soon as it has it: the new array is made by MakeBehind.
-func GrowBehind[T any](s []T, n int) []T { return growWith(s, n, MakeBehind[T]) }
-
-// MakeBehind returns make([]T, n, c) for an array that will be filled up to
-// its capacity, from the front, starting now: when it is large, another
-// goroutine makes its memory resident, a step at a time from the front,
-// while the caller goes on. The caller's first stores fault their pages in
-// as usual; the rest are resident by the time it reaches them. One call
-// for the whole array (Make) would hold the caller for as long as the
-// kernel takes to clear it: a sixth of a second for the 270 MB of a
-// recording of 10^6 operations, with the other core idle.
-func MakeBehind[T any](n, c int) []T {
-	return makeWith[T](n, c, func(p unsafe.Pointer, n uintptr) {
-		go func() {
-			for off := uintptr(0); off < n; off += behindStep {
-				populate(unsafe.Add(p, off), min(behindStep, n-off))
-			}
-		}()
-	})
-}
-
-// behindStep is how much of an array MakeBehind makes resident in one
-// call. Stores to the array wait while a call makes their pages
-// resident: in one call for the whole array, the caller's first store
-// waited for all of it.
-const behindStep = 2 << 20
 
 // GrowLazy is Grow for room that may stay partly unused, such as the
 // doubling of an array whose final length is not known: a new array is made

@@ -4,7 +4,6 @@ import (
 	"runtime"
 	"syscall"
 	"testing"
-	"time"
 	"unsafe"
 )
 
@@ -63,41 +62,4 @@ func resident(t *testing.T, start, end uintptr) (n, of int) {
 		n += int(v & 1)
 	}
 	return n, of
-}
-
-// TestMakeBehindPopulates checks that the memory of a large array from
-// MakeBehind and GrowBehind becomes resident without being touched, and
-// holds zeros.
-func TestMakeBehindPopulates(t *testing.T) {
-	if !populateWorks(t) {
-		t.Skip("this kernel has no MADV_POPULATE_WRITE")
-	}
-	for _, c := range []struct {
-		name string
-		make func() []int64
-	}{
-		{"MakeBehind", func() []int64 { return MakeBehind[int64](0, 8<<20) }},
-		{"GrowBehind", func() []int64 { return GrowBehind(make([]int64, 3, 3), 8<<20) }},
-	} {
-		s := c.make()
-		p := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
-		start, end := whole(p, uintptr(cap(s))*8, pageSize)
-		// The goroutine takes some milliseconds; a minute is for a
-		// machine under load.
-		var n, in int
-		for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-			if n, in = resident(t, start, end); n == in {
-				break
-			}
-		}
-		if n != in {
-			t.Errorf("%s: %d of the 64 MiB array's %d whole pages are resident after a minute, want all", c.name, n, in)
-		}
-		for _, v := range s[len(s):cap(s)] {
-			if v != 0 {
-				t.Fatalf("%s: the array's room is not zero", c.name)
-			}
-		}
-		runtime.KeepAlive(s)
-	}
 }
