@@ -14,7 +14,6 @@ import (
 // *SyntaxError, "file:line: what was expected".
 func Read(r io.Reader, file string) (*Recording, error) {
 	s := NewScanner(r, file)
-	defer s.unmap()
 	b := NewBuilder()
 	b.GrowFor(sizeHint(r))
 	for s.Scan() {

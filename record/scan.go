@@ -80,6 +80,7 @@ type Scanner struct {
 	dtypeLast DType
 
 	shapes *shapeMemo // the shapes Follow read, made when it first reads one
+	source *mapSource // the file, to map at the first Follow
 	mapped *mapping   // the file, when it is read where it is mapped
 
 	skipFast int  // lines to read before trying fastRecord in place again
@@ -93,7 +94,7 @@ func NewScanner(r io.Reader, file string) *Scanner {
 		s.keyPat[i] = noKeyPat
 	}
 	if f, ok := r.(*os.File); ok {
-		s.mapFile(f)
+		s.mappable(f)
 	}
 	return s
 }

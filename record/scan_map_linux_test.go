@@ -13,10 +13,11 @@ import (
 	"unsafe"
 )
 
-// A file the Scanner maps is read as the same bytes given by a reader are:
-// the same records, lines, offsets, sizes and errors, by Scan and by
-// Follow; its pages are given back as it is read; and a file cut short
-// while it is read is an error, not a crash.
+// A file the Scanner maps, at its first Follow, is read as the same bytes
+// given by a reader are: the same records, lines, offsets, sizes and
+// errors, by Scan and by Follow, wherever the Scanner was when it mapped
+// it; its pages are given back as it is read; and a file cut short while
+// it is read is an error, not a crash.
 
 // mapAll makes the Scanner map files of any size for the test.
 func mapAll(t *testing.T) {
@@ -35,9 +36,9 @@ func writeTemp(t *testing.T, data []byte) string {
 	return path
 }
 
-// mappedScanner opens path at offset and returns a Scanner that maps it,
-// named name in its messages.
-func mappedScanner(t *testing.T, path string, offset int64, name string) *Scanner {
+// openScanner opens path at offset and returns a Scanner reading it, named
+// name in its messages.
+func openScanner(t *testing.T, path string, offset int64, name string) *Scanner {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -47,32 +48,63 @@ func mappedScanner(t *testing.T, path string, offset int64, name string) *Scanne
 	if _, err := f.Seek(offset, 0); err != nil {
 		t.Fatal(err)
 	}
-	s := NewScanner(f, name)
-	if s.mapped == nil {
-		t.Fatalf("%s: not mapped", path)
+	return NewScanner(f, name)
+}
+
+// mapNow makes s map its file, as its first Follow does.
+func mapNow(t *testing.T, s *Scanner) {
+	t.Helper()
+	if s.mapped != nil {
+		t.Fatal("mapped before any Follow")
 	}
+	if k, sizes := s.Follow(&Templates{}, 0, nil); k != 0 || len(sizes) != 0 {
+		t.Fatalf("Follow with no lines read %d lines", k)
+	}
+	if s.mapped == nil {
+		t.Fatal("not mapped by a Follow")
+	}
+}
+
+// mappedScanner is openScanner's Scanner, made to map its file.
+func mappedScanner(t *testing.T, path string, offset int64, name string) *Scanner {
+	t.Helper()
+	s := openScanner(t, path, offset, name)
+	mapNow(t, s)
 	return s
 }
 
+// TestMappedScanAgrees reads each input of the corpus through a reader to
+// its end, and mapped after 0, 1 and 5 records.
 func TestMappedScanAgrees(t *testing.T) {
 	mapAll(t)
 	for i, in := range speedCorpus(t) {
-		if in == "" {
-			continue // an empty file is read, not mapped
-		}
 		want := scanAll([]byte(in), nil, 0, false)
-		s := mappedScanner(t, writeTemp(t, []byte(in)), 0, "f.jsonl")
-		got := describeScan(s)
-		if fmt.Sprint(got) != fmt.Sprint(want) {
-			for k := range min(len(got), len(want)) {
-				if got[k] != want[k] {
-					t.Fatalf("input %d: record %d:\nmapped %s\nread   %s", i, k, got[k], want[k])
+		path := writeTemp(t, []byte(in))
+		for _, k := range []int{0, 1, 5} {
+			s := openScanner(t, path, 0, "f.jsonl")
+			var got []string
+			for range k {
+				if !s.Scan() {
+					break
 				}
+				got = append(got, describeCurrent(s))
 			}
-			t.Fatalf("input %d: %d results mapped, %d read", i, len(got), len(want))
-		}
-		if s.mapped != nil {
-			t.Fatalf("input %d: still mapped after the end", i)
+			s.Follow(&Templates{}, 0, nil)
+			if !s.done && s.Offset() < int64(len(in)) && s.mapped == nil {
+				t.Fatalf("input %d: not mapped after %d records", i, k)
+			}
+			got = append(got, describeScan(s)...)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				for r := range min(len(got), len(want)) {
+					if got[r] != want[r] {
+						t.Fatalf("input %d, mapped after %d records: record %d:\nmapped %s\nread   %s", i, k, r, got[r], want[r])
+					}
+				}
+				t.Fatalf("input %d, mapped after %d records: %d results mapped, %d read", i, k, len(got), len(want))
+			}
+			if s.mapped != nil {
+				t.Fatalf("input %d: still mapped after the end", i)
+			}
 		}
 	}
 }
@@ -88,13 +120,15 @@ func TestMappedFollowAgrees(t *testing.T) {
 				if k > 0 {
 					b = mutate(rng, pointOf(a, scale))
 				}
-				if b == "" {
-					continue
-				}
 				want, wantErr := readFollowing(tmpl, []byte(b))
-				got, gotErr := followAll(tmpl, mappedScanner(t, writeTemp(t, []byte(b)), 0, "b.jsonl"))
-				if g, w := describeScanned(got, gotErr), describeScanned(want, wantErr); g != w {
-					t.Fatalf("b %q:\nmapped %s\nread   %s", clip(b), g, w)
+				path := writeTemp(t, []byte(b))
+				// Mapped before the header, and at the first Follow,
+				// after it.
+				for _, s := range []*Scanner{mappedScanner(t, path, 0, "b.jsonl"), openScanner(t, path, 0, "b.jsonl")} {
+					got, gotErr := followAll(tmpl, s)
+					if g, w := describeScanned(got, gotErr), describeScanned(want, wantErr); g != w {
+						t.Fatalf("b %q:\nmapped %s\nread   %s", clip(b), g, w)
+					}
 				}
 			}
 		}
@@ -205,8 +239,8 @@ func TestMappedCutShort(t *testing.T) {
 	}
 }
 
-// TestNotMapped: a pipe, a small file and a file after its offset's
-// small rest are read, not mapped.
+// TestNotMapped: a pipe and a small file are read, not mapped, and a
+// large file only from the first Follow.
 func TestNotMapped(t *testing.T) {
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -214,8 +248,8 @@ func TestNotMapped(t *testing.T) {
 	}
 	defer r.Close()
 	w.Close()
-	if NewScanner(r, "pipe").mapped != nil {
-		t.Error("a pipe is mapped")
+	if NewScanner(r, "pipe").source != nil {
+		t.Error("a pipe is to be mapped")
 	}
 	small := writeTemp(t, []byte(hdr))
 	f, err := os.Open(small)
@@ -223,8 +257,14 @@ func TestNotMapped(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if NewScanner(f, "small").mapped != nil {
-		t.Errorf("a file of %d bytes is mapped: mapFrom is %d", len(hdr), mapFrom)
+	if NewScanner(f, "small").source != nil {
+		t.Errorf("a file of %d bytes is to be mapped: mapFrom is %d", len(hdr), mapFrom)
+	}
+	big := writeTemp(t, speedLines(20_000))
+	if s := openScanner(t, big, 0, "big"); s.source == nil {
+		t.Errorf("a file of %d MB is not to be mapped", len(speedLines(20_000))>>20)
+	} else if s.mapped != nil {
+		t.Error("a file is mapped before any Follow")
 	}
 }
 

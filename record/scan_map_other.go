@@ -10,11 +10,16 @@ import (
 
 // Elsewhere than on Linux a Scanner reads every file a read at a time.
 
-type mapping struct{}
+type (
+	mapping   struct{}
+	mapSource struct{}
+)
 
 var mapFrom int64 = 1 << 20
 
-func (s *Scanner) mapFile(f *os.File) {}
+func (s *Scanner) mappable(f *os.File) {}
+
+func (s *Scanner) mapRest() {}
 
 func (s *Scanner) unmap() {}
 

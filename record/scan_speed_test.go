@@ -77,13 +77,18 @@ func scanAll(data, sizes []byte, maxLine int, slow bool) []string {
 func describeScan(s *Scanner) []string {
 	var out []string
 	for s.Scan() {
-		span := ""
-		if s.sizeAt >= 0 {
-			span = fmt.Sprintf("size %q", s.cur[s.sizeAt:s.sizeEnd])
-		}
-		out = append(out, fmt.Sprintf("%s line %d offset %d text %q %s", describeRecord(s.Record(), true), s.Line(), s.Offset(), s.cur, span))
+		out = append(out, describeCurrent(s))
 	}
 	return append(out, fmt.Sprint("error: ", s.Err()))
+}
+
+// describeCurrent describes what the last Scan of s gave.
+func describeCurrent(s *Scanner) string {
+	span := ""
+	if s.sizeAt >= 0 {
+		span = fmt.Sprintf("size %q", s.cur[s.sizeAt:s.sizeEnd])
+	}
+	return fmt.Sprintf("%s line %d offset %d text %q %s", describeRecord(s.Record(), true), s.Line(), s.Offset(), s.cur, span)
 }
 
 // scanAgrees checks the Scanner against the reference on data.

@@ -19,7 +19,6 @@ type Summary struct {
 // errors are Read's, byte for byte.
 func Validate(r io.Reader, file string) (*Summary, error) {
 	s := NewScanner(r, file)
-	defer s.unmap()
 	b := &Builder{light: true}
 	sum := &Summary{}
 	for s.Scan() {
