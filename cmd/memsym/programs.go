@@ -47,10 +47,10 @@ func writeProgramsText(w io.Writer, ps []*programs.Program) error {
 		fmt.Fprintf(tw, "  entry\t%s, in %s\n", p.Entry, p.Realization)
 		for _, d := range p.Dims {
 			fmt.Fprintf(tw, "  dimension\t%s = %d\tgrid %d, %d, %d\tcheck %d\t%s\n",
-				d.Name, d.Default, d.Grid[0], d.Grid[1], d.Grid[2], d.Check, withMax(d.Doc, d.Max))
+				d.Name, d.Default, d.Grid[0], d.Grid[1], d.Grid[2], d.Check, withMax(d.Doc, d.Limit(), programs.MaxDim))
 		}
 		for _, c := range p.Consts {
-			fmt.Fprintf(tw, "  constant\t%s = %d\t%s\n", c.Name, c.Default, withMax(c.Doc, c.Max))
+			fmt.Fprintf(tw, "  constant\t%s = %d\t%s\n", c.Name, c.Default, withMax(c.Doc, c.Limit(), programs.MaxConst))
 		}
 		if p.Refusal != "" {
 			fmt.Fprintf(tw, "  refused\t%s\n", p.Refusal)
@@ -62,11 +62,12 @@ func writeProgramsText(w io.Writer, ps []*programs.Program) error {
 	return nil
 }
 
-// withMax is a dimension's or a constant's doc, with the program's own
-// bound on it when it has one.
-func withMax(doc string, max int64) string {
-	if max > 0 {
-		return fmt.Sprintf("%s; at most %d", doc, max)
+// withMax is a dimension's or a constant's doc, with its limit when the
+// program allows less than every program may (all): the bound the JSON
+// form gives as "max".
+func withMax(doc string, limit, all int64) string {
+	if limit < all {
+		return fmt.Sprintf("%s; at most %d", doc, limit)
 	}
 	return doc
 }
