@@ -138,7 +138,6 @@ func floorDiv(n, d int64) int64 {
 // a step's pruning decides hundreds of thousands of them.
 func smallFirstNegative(p poly.IntPoly) (x int64, decided bool) {
 	var k [3]int64
-	deg := -1
 	for i, c := range p {
 		if c.Sign() == 0 {
 			continue
@@ -146,7 +145,24 @@ func smallFirstNegative(p poly.IntPoly) (x int64, decided bool) {
 		if i > 2 || !c.IsInt64() {
 			return 0, false
 		}
-		k[i], deg = c.Int64(), i
+		k[i] = c.Int64()
+	}
+	return smallFirstNegativeInt64(k[:min(len(p), len(k))])
+}
+
+// smallFirstNegativeInt64 is smallFirstNegative of the polynomial with
+// the coefficients p, lowest power first.
+func smallFirstNegativeInt64(p []int64) (x int64, decided bool) {
+	var k [3]int64
+	deg := -1
+	for i, c := range p {
+		if c == 0 {
+			continue
+		}
+		if i > 2 {
+			return 0, false
+		}
+		k[i], deg = c, i
 	}
 	cs := k[:deg+1]
 	neg := func(x int64) (bool, bool) {

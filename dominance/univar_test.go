@@ -193,3 +193,38 @@ func FuzzFirstNegative(f *testing.F) {
 		checkAgainstIntegers(t, []int64{int64(a0), int64(a1), int64(a2), int64(a3), int64(a4)}, 200)
 	})
 }
+
+// TestLineFirstNegative checks lineFirstNegative against the way by
+// substitution it stands for, on random lines of random polynomials (their
+// coefficients scaled by fractions and by large factors, so that both of
+// its ways are taken): the same first negative integer, and the same
+// constant lines.
+func TestLineFirstNegative(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	scales := []poly.Rat{poly.Int(1), poly.Frac(1, 3), poly.Frac(7, 2), poly.Int(1 << 40), poly.Int(-1)}
+	ways := map[bool]int{}
+	for range 5000 {
+		vars := randomVars(r)
+		m := randomPoly(r, vars, 1+r.IntN(6)).Mul(poly.Const(scales[r.IntN(len(scales))]))
+		at := make([]int64, len(vars))
+		for o := range at {
+			at[o] = 1 + r.Int64N([]int64{3, 1000, 1 << 22}[r.IntN(3)])
+		}
+		j := r.IntN(len(vars))
+		_, fits := m.LineInt64(j, at)
+		ways[fits]++
+		got, gotConst := lineFirstNegative(m, vars, at, j)
+		rs := lineThrough(m, vars, at, j)
+		wantConst := len(rs) < 2
+		var want *big.Int
+		if !wantConst {
+			want = firstNegative(poly.IntPolyOf(rs))
+		}
+		if gotConst != wantConst || (got == nil) != (want == nil) || got != nil && got.Cmp(want) != 0 {
+			t.Fatalf("%s along %s through %v: %v (constant %v), want %v (constant %v)", m, vars[j], at, got, gotConst, want, wantConst)
+		}
+	}
+	if ways[true] == 0 || ways[false] == 0 {
+		t.Errorf("lines in int64 %d, beyond %d: the test should see both", ways[true], ways[false])
+	}
+}

@@ -94,3 +94,58 @@ func TestHornerInt64(t *testing.T) {
 		}
 	}
 }
+
+// TestLineInt64 checks LineInt64 against the exact way, Subst of every
+// other variable, Univariate and IntPolyOf: the same integers whenever it
+// reports they fit, on random polynomials (fractions and values beyond
+// int64 among their coefficients) and points, small and near overflow.
+func TestLineInt64(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	fitted, tried := 0, 0
+	for range 20000 {
+		p := randPoly(r)
+		vars := p.Vars()
+		if len(vars) == 0 {
+			continue
+		}
+		at := make([]int64, len(vars))
+		for o := range at {
+			switch r.IntN(4) {
+			case 0:
+				at[o] = 1 + r.Int64N(3)
+			case 1:
+				at[o] = 1 + r.Int64N(1<<20)
+			case 2:
+				at[o] = 3037000499 + r.Int64N(3)
+			default:
+				at[o] = 1 + r.Int64N(100)
+			}
+		}
+		j := r.IntN(len(vars))
+		tried++
+		got, ok := p.LineInt64(j, at)
+		if !ok {
+			continue
+		}
+		fitted++
+		m := p
+		for o, v := range vars {
+			if o != j {
+				m = m.Subst(v, Int(at[o]))
+			}
+		}
+		cs, _ := m.Univariate(vars[j])
+		want := IntPolyOf(cs)
+		if len(got) != len(want) {
+			t.Fatalf("%s along %s through %v: %v, want %v", p.ASCII(), vars[j], at, got, want)
+		}
+		for k := range got {
+			if !want[k].IsInt64() || want[k].Int64() != got[k] {
+				t.Fatalf("%s along %s through %v: %v, want %v", p.ASCII(), vars[j], at, got, want)
+			}
+		}
+	}
+	if fitted < tried/3 || fitted == tried {
+		t.Errorf("%d of %d lines fitted in int64: the test should see both", fitted, tried)
+	}
+}
