@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"unsafe"
 
+	"memsym/internal/pages"
 	"memsym/poly"
 )
 
@@ -107,7 +108,7 @@ func (s *Scanner) mapRest() {
 		mapsOpen.Add(-1)
 		return
 	}
-	start := at &^ (pageSize - 1)
+	start := at &^ (pages.Size - 1)
 	data, err := syscall.Mmap(int(src.f.Fd()), start, int(size-start), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
 		mapsOpen.Add(-1)
@@ -119,9 +120,6 @@ func (s *Scanner) mapRest() {
 	s.buf = data[m.skip:]
 	s.pos, s.end, s.eof, s.read = 0, len(s.buf), true, passed+int64(len(s.buf))
 }
-
-// pageSize is the size of the pages the Scanner maps and gives back.
-const pageSize = 4 << 10
 
 // unmap ends the mapping, if there is one. The Scanner must not read the
 // input after.
@@ -146,7 +144,7 @@ func dropMapping(data []byte) {
 // every releaseStep bytes.
 func (s *Scanner) releaseBehind() {
 	m := s.mapped
-	done := (m.skip + s.pos) &^ (pageSize - 1)
+	done := (m.skip + s.pos) &^ (pages.Size - 1)
 	if done-m.released < releaseStep() {
 		return
 	}
@@ -184,7 +182,7 @@ func (s *Scanner) caught(old bool) {
 	}
 	if e, ok := r.(interface{ Addr() uintptr }); ok && s.mapped != nil {
 		d := s.mapped.data
-		if at := e.Addr(); at >= uintptr(unsafe.Pointer(unsafe.SliceData(d))) && at-uintptr(unsafe.Pointer(unsafe.SliceData(d))) < uintptr(len(d)) {
+		if e.Addr()-uintptr(unsafe.Pointer(unsafe.SliceData(d))) < uintptr(len(d)) { // below the mapping wraps around
 			s.fail(fmt.Errorf("%s:%d: the file was cut short while it was read", s.file, s.line+1))
 			s.done = true
 			s.unmap()

@@ -15,8 +15,6 @@ type (
 	mapSource struct{}
 )
 
-var mapFrom int64 = 1 << 20
-
 func (s *Scanner) mappable(f *os.File) {}
 
 func (s *Scanner) mapRest() {}

@@ -60,6 +60,7 @@ func growWith[T any](s []T, n int, mk func(n, c int) []T) []T {
 	return t
 }
 
+// sizeOf returns the bytes of n elements of type T.
 func sizeOf[T any](n int) int {
 	var zero T
 	return int(unsafe.Sizeof(zero)) * n
@@ -72,8 +73,11 @@ const from = 2 * hugePage
 // hugePage is the size of the huge pages on the systems memsym runs on.
 const hugePage = 2 << 20
 
-// pageSize is the smallest page of the systems memsym runs on.
-const pageSize = 4 << 10
+// Size is the smallest page of the systems memsym runs on, the unit the
+// kernel maps memory and files in.
+const Size = 4 << 10
+
+const pageSize = Size
 
 // whole returns the whole pages of the given size, a power of 2, inside
 // the n bytes at p.
