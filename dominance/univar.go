@@ -36,12 +36,18 @@ func testPoints(p poly.IntPoly) []*big.Int {
 // (a, b) too. So the smallest negative integer is a test point.
 func firstNegative(p poly.IntPoly) *big.Int {
 	if x, decided := smallFirstNegative(p); decided {
-		if x == 0 {
-			return nil
-		}
-		return big.NewInt(x)
+		return found(x)
 	}
 	return testFirstNegative(p)
+}
+
+// found is a first negative integer decided in int64 as firstNegative
+// returns it: nil for 0, none.
+func found(x int64) *big.Int {
+	if x == 0 {
+		return nil
+	}
+	return big.NewInt(x)
 }
 
 // testFirstNegative is firstNegative by the test points alone.

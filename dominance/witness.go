@@ -74,10 +74,7 @@ func lineFirstNegative(m poly.Poly, vars []string, at []int64, j int) (x *big.In
 		return nil, true
 	}
 	if x, decided := smallFirstNegativeInt64(cs); decided {
-		if x == 0 {
-			return nil, false
-		}
-		return big.NewInt(x), false
+		return found(x), false
 	}
 	p := make(poly.IntPoly, len(cs))
 	for k, c := range cs {

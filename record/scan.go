@@ -395,6 +395,12 @@ func (in *interner) lookup(b []byte, w0, w1 uint64) string {
 	if near.holds(b, w0, w1) {
 		return near.s
 	}
+	return in.lookupFar(b, w0, w1, near)
+}
+
+// lookupFar is lookup once the key's near slot, near, has not held it:
+// fastRecord tries that slot itself first.
+func (in *interner) lookupFar(b []byte, w0, w1 uint64, near *internSlot) string {
 	if in.slots == nil {
 		in.slots = make([]internSlot, internMinSlots)
 		in.shift = 64 - uint(bits.TrailingZeros(internMinSlots))

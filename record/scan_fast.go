@@ -395,7 +395,7 @@ func (s *Scanner) fastRecord(b []byte, i int) (int, keySet, bool) {
 					if slot := s.strs.nearSlot(x0, x1, t); slot.holds(full[i+1:end], x0, x1) {
 						str = slot.s
 					} else {
-						str = s.strs.lookup(full[i+1:end], x0, x1)
+						str = s.strs.lookupFar(full[i+1:end], x0, x1, slot)
 					}
 				}
 				i = end + 1

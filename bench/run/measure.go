@@ -7,8 +7,9 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
+
+	"memsym/internal/cost"
 )
 
 // usage is what one run of a command cost: its wall time, its CPU time (user
@@ -33,9 +34,7 @@ func runCommand(ctx context.Context, dir, name string, args ...string) (usage, e
 		return usage{}, fmt.Errorf("%s: %v: %s", strings.Join(append([]string{name}, args...), " "), err, stderr.String())
 	}
 	u := usage{wall: wall, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		u.maxRSS = int64(ru.Maxrss) * 1024 // Linux gives kilobytes
-	}
+	u.maxRSS, _ = cost.PeakRSS(cmd.ProcessState) // 0 where the system cannot tell
 	return u, nil
 }
 

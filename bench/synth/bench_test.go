@@ -2,10 +2,9 @@ package synth
 
 import (
 	"bytes"
-	"syscall"
 	"testing"
-	"time"
 
+	"memsym/internal/cost"
 	"memsym/poly"
 	"memsym/record"
 )
@@ -79,25 +78,18 @@ func BenchmarkFollow(b *testing.B) {
 // perCPU runs f in the benchmark's loop and reports, besides MB/s over the
 // wall time, MB per CPU second: the process's user and system time, the
 // collector's included, which a busy machine's other processes do not
-// inflate as they do the wall time.
+// inflate as they do the wall time (where the system tells CPU time).
 func perCPU(b *testing.B, size int64, f func()) {
 	b.SetBytes(size)
 	b.ReportAllocs()
-	start := cpuTime(b)
+	start, timed := cost.CPU()
 	n := 0
 	for b.Loop() {
 		f()
 		n++
 	}
-	if cpu := cpuTime(b) - start; cpu > 0 {
+	if end, ok := cost.CPU(); timed && ok && end > start {
+		cpu := end - start
 		b.ReportMetric(float64(size)*float64(n)/cpu.Seconds()/1e6, "MB/cpu-s")
 	}
-}
-
-func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

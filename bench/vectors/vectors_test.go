@@ -3,10 +3,10 @@ package vectors
 import (
 	"bytes"
 	"encoding/json"
-	"syscall"
 	"testing"
 	"time"
 
+	"memsym/internal/cost"
 	"memsym/interp"
 )
 
@@ -123,7 +123,7 @@ func BenchmarkInterpolate(b *testing.B) {
 	s := Generate(Count, Seed)
 	values := s.Rats()
 	b.ReportAllocs()
-	start := cpuTime(b)
+	start, timed := cost.CPU()
 	for b.Loop() {
 		ps, err := interp.Interpolate(Vars, Grid[:], values)
 		if err != nil {
@@ -133,7 +133,7 @@ func BenchmarkInterpolate(b *testing.B) {
 			b.Fatalf("%d polynomials", len(ps))
 		}
 	}
-	perVector(b, cpuTime(b)-start)
+	perVector(b, start, timed)
 }
 
 // BenchmarkBuild interpolates Count distinct value vectors through
@@ -147,7 +147,7 @@ func BenchmarkBuild(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
-	start := cpuTime(b)
+	start, timed := cost.CPU()
 	for b.Loop() {
 		m, err := interp.Build(srcs, nil)
 		if err != nil {
@@ -157,20 +157,15 @@ func BenchmarkBuild(b *testing.B) {
 			b.Fatalf("%d buffers", len(m.Structure.Buffers))
 		}
 	}
-	perVector(b, cpuTime(b)-start)
+	perVector(b, start, timed)
 }
 
-// perVector reports the wall time and the CPU time cpu of the benchmark's
-// loop per vector.
-func perVector(b *testing.B, cpu time.Duration) {
+// perVector reports the wall time of the benchmark's loop per vector, and
+// its CPU time, the process's from start on, where timed and the system
+// tells it.
+func perVector(b *testing.B, start time.Duration, timed bool) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/Count, "ns/vector")
-	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/Count, "cpu-ns/vector")
-}
-
-func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
+	if end, ok := cost.CPU(); timed && ok {
+		b.ReportMetric(float64((end-start).Nanoseconds())/float64(b.N)/Count, "cpu-ns/vector")
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

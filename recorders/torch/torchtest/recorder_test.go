@@ -13,9 +13,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
+	"memsym/internal/cost"
 	"memsym/internal/tooltest"
 	"memsym/interp"
 	"memsym/record"
@@ -89,11 +89,7 @@ func runPython(t testing.TB, args ...string) run {
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	r := run{err: cmd.Run()}
 	r.stdout, r.stderr = stdout.Bytes(), stderr.Bytes()
-	if cmd.ProcessState != nil {
-		if u, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			r.maxRSS = u.Maxrss * 1024
-		}
-	}
+	r.maxRSS, _ = cost.PeakRSS(cmd.ProcessState)
 	return r
 }
 
