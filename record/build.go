@@ -27,6 +27,8 @@ type Builder struct {
 	phases    phases    // the operations' phases so far
 	ids       arena     // the kept copies of the records' slices
 	light     bool      // check only, keeping no buffers or operations (Validate)
+	lastPath  string    // the path of the last operation, which was valid
+	lastDType DType     // the type of the last buffer or view, which was valid
 }
 
 // bufInfo is what the Builder's checks need of a buffer or view.
@@ -143,8 +145,11 @@ func (b *Builder) addBuffer(buf *Buffer, line int) error {
 	if _, dup := b.rec.index.get(buf.ID); dup {
 		return fmt.Errorf("%s %d is declared twice: ids are unique", what, buf.ID)
 	}
-	if err := checkDType(buf); err != nil {
-		return err
+	if buf.DType != b.lastDType { // mostly the type before, already checked
+		if err := checkDType(buf); err != nil {
+			return err
+		}
+		b.lastDType = buf.DType
 	}
 	if buf.IsView {
 		if buf.Of == buf.ID {
@@ -213,8 +218,13 @@ func (b *Builder) addOp(op *Op, line int) error {
 		return fmt.Errorf("operation %d: a recording holds at most %d operations", int64(b.nops)+1, math.MaxInt32)
 	}
 	n := b.nops + 1
-	if err := checkOp(op); err != nil {
-		return fmt.Errorf("operation %d: %w", n, err)
+	// Mostly the path of the operation before, already checked: a
+	// recording's operations come in runs of one call's.
+	if op.Label == "" || op.Path != b.lastPath {
+		if err := checkOp(op); err != nil {
+			return fmt.Errorf("operation %d: %w", n, err)
+		}
+		b.lastPath = op.Path
 	}
 	if err := b.checkPhase(op, n); err != nil {
 		return err
@@ -232,7 +242,7 @@ func (b *Builder) addOp(op *Op, line int) error {
 			}
 			return fmt.Errorf("buffer %d is read%s by operation %d (%s) before any operation writes it%s", buf.id, through, n, Show(op.Label), unwrittenHint(op))
 		}
-		if err := checkState(op, n, &Buffer{ID: buf.id, Role: buf.role}, "reads"); err != nil {
+		if err := checkState(op, n, buf.id, buf.role, "reads"); err != nil {
 			return err
 		}
 		if !buf.role.Held() {
@@ -244,7 +254,7 @@ func (b *Builder) addOp(op *Op, line int) error {
 		if err != nil {
 			return err
 		}
-		if err := checkState(op, n, &Buffer{ID: b.bufs[i].id, Role: b.bufs[i].role}, "writes"); err != nil {
+		if err := checkState(op, n, b.bufs[i].id, b.bufs[i].role, "writes"); err != nil {
 			return err
 		}
 		if !b.bufs[i].role.Held() {

@@ -159,7 +159,23 @@ func arrayNext(b []byte, i int) (next int, more, ok bool) {
 func word(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i : i+8]) }
 
 // lowBytes returns the mask of the n low bytes of a word, n from 0 to 7.
-func lowBytes(n int) uint64 { return 1<<(8*uint(n)) - 1 }
+func lowBytes(n int) uint64 { return 1<<bytesShift(n) - 1 }
+
+// bytesShift is n bytes as a shift count, n from 0 to 7. Masked to six
+// bits, it tells the compiler that the shift is under 64, so that it
+// leaves out the test a shift of 64 or more would need (in the loops of
+// intsAt and fastRecord, two instructions and a flag at every number).
+func bytesShift(n int) uint { return uint(n) * 8 & 63 }
+
+// lowMark returns the position of the byte that the lowest mark of m, not
+// zero, falls in. Beside bits.TrailingZeros64(m) >> 3 it tells the
+// compiler that m is not zero, which spares the instructions for zero.
+func lowMark(m uint64) int {
+	if m == 0 {
+		panic("record: lowMark of zero")
+	}
+	return bits.TrailingZeros64(m) >> 3
+}
 
 // plainText reads a string without escapes at b[i], a quote, where the line
 // is b[:n] and the bytes of b up to its capacity may be loaded, though not
@@ -327,10 +343,12 @@ func (s *Scanner) fastRecord(b []byte, i int) (int, keySet, bool) {
 			if i+9 <= len(full) {
 				w := full[i : i+9 : i+9]
 				x := binary.LittleEndian.Uint64(w[1:9])
-				t := bits.TrailingZeros64(special(x)) >> 3
-				if w[0] == '"' && t < 8 && uint8(x>>(8*uint(t))) == '"' && i+1+t < n && x&lowBytes(t) == s.dtypeWord && t > 0 {
-					r.Buffer.DType, i, ok = s.dtypeLast, i+2+t, true
-					break
+				if m := special(x); m != 0 {
+					t := lowMark(m)
+					if w[0] == '"' && uint8(x>>bytesShift(t)) == '"' && i+1+t < n && x&lowBytes(t) == s.dtypeWord && t > 0 {
+						r.Buffer.DType, i, ok = s.dtypeLast, i+2+t, true
+						break
+					}
 				}
 			}
 			end, w0, _ := plainText(full[:n], n, i)
@@ -369,9 +387,11 @@ func (s *Scanner) fastRecord(b []byte, i int) (int, keySet, bool) {
 				w := full[i : i+18 : i+18]
 				x0 := binary.LittleEndian.Uint64(w[1:9])
 				x1 := binary.LittleEndian.Uint64(w[9:17])
-				t := bits.TrailingZeros64(special(x0)) >> 3
-				if t == 8 {
-					t += bits.TrailingZeros64(special(x1)) >> 3
+				var t int
+				if m := special(x0); m != 0 {
+					t = lowMark(m)
+				} else {
+					t = 8 + bits.TrailingZeros64(special(x1))>>3 // 16 for none
 				}
 				end := i + 1 + t
 				if w[0] != '"' || end >= n {
@@ -379,12 +399,12 @@ func (s *Scanner) fastRecord(b []byte, i int) (int, keySet, bool) {
 				}
 				switch {
 				case t < 8:
-					if uint8(x0>>(8*uint(t))) != '"' {
+					if uint8(x0>>bytesShift(t)) != '"' {
 						return 0, 0, false // a mistake, or an escape: for parse
 					}
 					x0, x1 = x0&lowBytes(t), 0
 				case t < 16:
-					if uint8(x1>>(8*uint(t-8))) != '"' {
+					if uint8(x1>>bytesShift(t-8)) != '"' {
 						return 0, 0, false
 					}
 					x1 &= lowBytes(t - 8)
@@ -513,9 +533,11 @@ func intAt(full []byte, n, i int, signed bool) (v int64, end int, ok bool) {
 	if i+8 <= len(full) {
 		w := full[i : i+8 : i+8]
 		x := binary.LittleEndian.Uint64(w)
-		d := bits.TrailingZeros64(nonDigits(x)) >> 3 // 8 when all eight are digits
-		if e := i + d; uint(d-1) < 7 && e < n && (d == 1 || byte(x) != '0') {
-			return int64(digitsOf(x, d)), e, true
+		if m := nonDigits(x); m != 0 { // else eight digits or more
+			d := lowMark(m)
+			if e := i + d; d > 0 && e < n && (d == 1 || byte(x) != '0') {
+				return int64(digitsOf(x, d)), e, true
+			}
 		}
 	}
 	return fastInt(full[:n], i, signed) // a sign, many digits, a mistake
@@ -531,7 +553,7 @@ func nonDigits(x uint64) uint64 {
 // digitsOf returns the value of the d decimal digits (1 to 7) at the low
 // end of x, loaded little-endian, the first the most significant.
 func digitsOf(x uint64, d int) uint64 {
-	x = (x & 0x0f0f0f0f0f0f0f0f) << (8 * uint(8-d)) // leading zeros in place of the rest
+	x = (x & 0x0f0f0f0f0f0f0f0f) << bytesShift(8-d) // leading zeros in place of the rest
 	x = (x * (10<<8 + 1)) >> 8
 	x = ((x & 0x00ff00ff00ff00ff) * (100<<16 + 1)) >> 16
 	return ((x & 0x0000ffff0000ffff) * (10000<<32 + 1)) >> 32
@@ -550,14 +572,18 @@ func intsAt(full []byte, n, i int, dst []int64, signed bool) ([]int64, int, bool
 	for i+8 <= len(full) {
 		w := full[i : i+8 : i+8]
 		x := binary.LittleEndian.Uint64(w)
-		d := bits.TrailingZeros64(nonDigits(x)) >> 3
+		m := nonDigits(x)
+		if m == 0 {
+			break // eight digits or more
+		}
+		d := lowMark(m)
 		e := i + d
 		if uint(d-1) >= 6 || e+1 >= n || d > 1 && byte(x) == '0' {
 			break
 		}
 		dst = append(dst, int64(digitsOf(x, d)))
 		// The bytes after the digits are in x.
-		switch t := x >> (8 * uint(d)); {
+		switch t := x >> bytesShift(d); {
 		case uint16(t) == ','|' '<<8:
 			i = e + 2
 			continue
