@@ -383,14 +383,19 @@ func shapeProduct(b []byte, at, rank int) (p int64, end int, ok bool) {
 // one read before costs less than reading its numbers again. Its entries
 // are found by the text of the template's shape, which Keep hashes
 // (template.memo): lines whose shapes are alike at point 0 are alike at
-// another point too, as a rule, and an entry holds the last two shapes read
-// for it, for shapes that point 0 makes alike by chance (B·T·T and B·T·D
-// are both [1, 64, 64] at B = 1, T = D = 64). A shape is taken from one only when
-// its text is the entry's byte for byte, "[" to "]", and its rank the
-// same, so its product is the one shapeProduct gives: shapeProduct reads
-// nothing past the "]". Another shape is read as ever, and takes the entry.
+// another point too, as a rule, and an entry holds the last two shapes
+// that were new to it, for shapes that point 0 makes alike by chance
+// (B·T·T and B·T·D are both [1, 64, 64] at B = 1, T = D = 64). A shape is
+// taken from one only when its text is the entry's byte for byte, "[" to
+// "]", and its rank the same, so its product is the one shapeProduct
+// gives: shapeProduct reads nothing past the "]". Another shape is read as
+// ever, and takes the place of the entry's shape read less lately. (Which
+// was read last is noted beside the entries, rather than by moving them: a
+// template whose shapes alternate at another point, B·T·T and B·T·D, would
+// move them at every line.)
 type shapeMemo struct {
-	e [memoSize][2]shapeEntry // two shapes an entry, the last read first
+	e    [memoSize][2]shapeEntry // two shapes an entry
+	last [memoSize]uint8         // which of an entry's two was read last
 }
 
 const memoSize = 256
@@ -432,16 +437,15 @@ func (m *shapeMemo) product(b []byte, at int, l *template) (p int64, end int, ok
 	w2 := binary.LittleEndian.Uint64(b[at+16:])
 	for k := range es {
 		if e := &es[k]; e.n > 0 && e.rank == rank && w0&e.mask[0] == e.w[0] && w1&e.mask[1] == e.w[1] && w2&e.mask[2] == e.w[2] {
-			if k > 0 {
-				es[0], es[k] = es[k], es[0]
-			}
-			return es[0].p, at + es[0].n, true
+			m.last[l.memo] = uint8(k)
+			return e.p, at + e.n, true
 		}
 	}
 	p, end, ok = shapeProduct(b, at, rank)
 	if n := end - at; ok && n <= memoWidth {
-		es[1] = es[0]
-		e := &es[0]
+		k := 1 - m.last[l.memo]&1 // the one read less lately
+		m.last[l.memo] = k
+		e := &es[k]
 		var mask [3]uint64
 		for i := range mask {
 			switch k := n - 8*i; {

@@ -369,12 +369,13 @@ func TestFollowShapeMemo(t *testing.T) {
 		if k, _ := s.Follow(tmpl, 0, nil); k != tmpl.Len() {
 			t.Errorf("%v: Follow read %d of %d lines", turns, k, tmpl.Len())
 		}
-		// The entry holds the last two read, the last first.
-		es := s.shapes.e[memoIndex([]byte(same[0]))]
+		// The entry holds the last two read, and notes which was last.
+		i := memoIndex([]byte(same[0]))
+		es, last := s.shapes.e[i], s.shapes.last[i]
 		want0, _, _ := shapeProduct([]byte(turns[6]), 0, 3)
 		want1, _, _ := shapeProduct([]byte(turns[5]), 0, 3)
-		if es[0].p != want0 || es[1].p != want1 {
-			t.Errorf("%v: the entry holds products %d and %d, want %d and %d", turns, es[0].p, es[1].p, want0, want1)
+		if es[last].p != want0 || es[1-last].p != want1 {
+			t.Errorf("%v: the entry holds products %d and %d (%d last), want %d last and %d", turns, es[0].p, es[1].p, es[last].p, want0, want1)
 		}
 	}
 	// Two templates of different ranks whose shapes' texts have one entry:
