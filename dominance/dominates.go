@@ -82,12 +82,15 @@ func Dominates(p, q poly.Poly) Answer {
 // decide decides d ≥ 0 at the integer points ≥ 1: exactly when d uses at
 // most one variable, and otherwise by looking for a witness, then for a
 // certificate.
-func decide(d poly.Poly) decision { return decideWith(d, nil) }
+func decide(d poly.Poly) decision { return decideWith(d, nil, true) }
 
 // decideWith is decide given, if not nil, the answer to its first test:
 // whether every coefficient of d is ≥ 0 once each variable x is 1 + x. A
 // pruner has each candidate's shifted coefficients at hand (shiftGE).
-func decideWith(d poly.Poly, shiftedNonneg func() bool) decision {
+// With nearest, a witness of several variables is moved towards the
+// origin (shrink), as an answer shown to a reader wants; a pruner, which
+// keeps its witnesses only as evidence, takes the first it finds.
+func decideWith(d poly.Poly, shiftedNonneg func() bool, nearest bool) decision {
 	r, idx := restrict(d)
 	rvars := r.Vars()
 	n := len(d.Vars())
@@ -117,7 +120,7 @@ func decideWith(d poly.Poly, shiftedNonneg func() bool) decision {
 		}
 		return decision{verdict: Undecided, beyond: fmt.Sprintf("%s = %s", rvars[0], x)}
 	}
-	if w := findWitness(r); w != nil {
+	if w := findWitness(r, nearest); w != nil {
 		return decision{verdict: Refuted, witness: spread(n, idx, w)}
 	}
 	if c := (&prover{budget: proofBudget}).nonneg(r); c != nil {

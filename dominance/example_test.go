@@ -104,7 +104,8 @@ func ExamplePrune() {
 	fmt.Println("kept:", f.Kept)
 	fmt.Println("pruned:", f.PrunedBy)
 	fmt.Println("undecided:", len(f.Undecided))
-	fmt.Println("2 does not dominate 3 at", f.Witness[[2]int{2, 3}])
+	w, _ := f.Witness(2, 3)
+	fmt.Println("2 does not dominate 3 at", w)
 	// Output:
 	// kept: [1 2 3]
 	// pruned: map[0:3 4:2]

@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"memsym/poly"
 )
 
 // finalize decides every ordered pair of the frontier exactly, prunes the
@@ -29,15 +31,24 @@ func (pr *pruner) finalize(frontier []int) {
 	}
 	kept = pr.recheck(kept, ans)
 	pr.out.Kept = kept
+	n, k := len(kept), len(pr.vars)
+	w := &pr.out.witnesses
+	*w = witnesses{vars: pr.vars, place: make(map[int]int, n), n: n, has: make([]bool, n*n), points: make([]int64, n*n*k)}
 	for a, i := range kept {
-		for _, j := range kept[a+1:] {
+		w.place[i] = a
+	}
+	note := func(a, b int, d decision) {
+		if d.verdict == Refuted {
+			w.has[a*n+b] = true
+			copy(w.points[(a*n+b)*k:][:k], d.witness)
+		}
+	}
+	for a, i := range kept {
+		for b := a + 1; b < n; b++ {
+			j := kept[b]
 			ij, ji := ans.get(i, j), ans.get(j, i)
-			if ij.verdict == Refuted {
-				pr.out.Witness[[2]int{i, j}] = pr.point(ij.witness)
-			}
-			if ji.verdict == Refuted {
-				pr.out.Witness[[2]int{j, i}] = pr.point(ji.witness)
-			}
+			note(a, b, ij)
+			note(b, a, ji)
 			if ij.verdict != Refuted || ji.verdict != Refuted {
 				pr.out.Undecided = append(pr.out.Undecided, [2]int{i, j})
 			}
@@ -68,9 +79,12 @@ func (pr *pruner) decideAll(frontier []int) *answers {
 		pr.denseOf(i)
 		pr.shift(i)
 	}
+	cores := min(runtime.GOMAXPROCS(0), max(n/16, 1))
+	pts, vals := pr.gridValues(frontier, cores)
+	g := len(pts)
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(n/16, 1)) {
+	for range cores {
 		wg.Go(func() {
 			for {
 				r := int(next.Add(1)) - 1
@@ -78,16 +92,65 @@ func (pr *pruner) decideAll(frontier []int) *answers {
 					return
 				}
 				i := frontier[r]
+			pairs:
 				for c, j := range frontier {
-					if c != r {
-						a.d[r*n+c] = decideWith(pr.ms[i].Sub(pr.ms[j]), func() bool { return pr.shiftGE(i, j) })
+					if c == r {
+						continue
 					}
+					// Mostly a point of the witness grid where j > i,
+					// read from the members' values there; else the
+					// decision in full.
+					vi, vj := vals[r*g:][:g], vals[c*g:][:g]
+					for p := range vi {
+						if vi[p].Cmp(vj[p]) < 0 {
+							a.d[r*n+c] = decision{verdict: Refuted, witness: pts[p]}
+							continue pairs
+						}
+					}
+					a.d[r*n+c] = decideWith(pr.ms[i].Sub(pr.ms[j]), func() bool { return pr.shiftGE(i, j) }, false)
 				}
 			}
 		})
 	}
 	wg.Wait()
 	return a
+}
+
+// maxGridValues bounds the values gridValues computes: members times
+// points.
+const maxGridValues = 1 << 22
+
+// gridValues returns the points of the witness grid over the pruner's
+// variables (gridPoints) and each member's value at each, member r's from
+// r·len(pts): a difference of two members is negative at a point exactly
+// where the first's value is the smaller, so that one evaluation a member
+// and a point serves every pair. It returns nothing when the grid is the
+// sparse one or too large for the members.
+func (pr *pruner) gridValues(frontier []int, cores int) ([][]int64, []poly.Rat) {
+	pts := gridPoints(len(pr.vars))
+	if len(pr.vars) == 0 || pts == nil || len(frontier)*len(pts) > maxGridValues {
+		return nil, nil
+	}
+	g := len(pts)
+	vals := make([]poly.Rat, len(frontier)*g)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range cores {
+		wg.Go(func() {
+			for {
+				r := int(next.Add(1)) - 1
+				if r >= len(frontier) {
+					return
+				}
+				m := pr.ms[frontier[r]]
+				for p, at := range pts {
+					vals[r*g+p] = m.EvalInts(at)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return pts, vals
 }
 
 // recheck removes from kept the members that a pruned candidate is proven
@@ -149,13 +212,4 @@ func (pr *pruner) root(k int, isKept map[int]bool) (int, bool) {
 		k = next
 	}
 	return 0, false // a cycle: impossible, as each link is a proof between distinct candidates
-}
-
-// point returns a witness over the pruner's variables as a map.
-func (pr *pruner) point(at []int64) map[string]int64 {
-	w := make(map[string]int64, len(pr.vars))
-	for j, v := range pr.vars {
-		w[v] = at[j]
-	}
-	return w
 }

@@ -1,6 +1,7 @@
 package dominance
 
 import (
+	"iter"
 	"slices"
 
 	"memsym/poly"
@@ -18,7 +19,7 @@ type Candidate struct {
 //
 // The claim "the largest of Kept, none of which dominates another" is
 // backed pair by pair: for every ordered pair (i, j) of Kept, i ≠ j, either
-// Witness[{i, j}] is a point where candidate j exceeds candidate i, or the
+// Witness(i, j) is a point where candidate j exceeds candidate i, or the
 // pair {min, max} is listed in Undecided.
 type Frontier struct {
 	// Kept are the indices of the candidates that no other is proven to
@@ -30,10 +31,73 @@ type Frontier struct {
 	// Undecided lists the pairs {i, j} of Kept, i < j, for which some
 	// direction was neither proven nor refuted; ascending.
 	Undecided [][2]int
-	// Witness gives, for each ordered pair (i, j) of Kept whose
-	// domination was refuted, an integer point (every variable of every
-	// candidate ≥ 1) where candidate j is larger than candidate i.
-	Witness map[[2]int]map[string]int64
+	witnesses
+}
+
+// witnesses are a frontier's witnesses, held densely: a training step's
+// frontier has hundreds of members, a million ordered pairs.
+type witnesses struct {
+	vars   []string    // the variables of every point, sorted
+	place  map[int]int // a member of Kept → its place in Kept
+	n      int         // len(Kept)
+	has    []bool      // pair (i, j) at place(i)·n + place(j): refuted
+	points []int64     // pair (i, j)'s point at (place(i)·n + place(j))·len(vars)
+}
+
+// Witness returns, for an ordered pair (i, j) of Kept whose domination was
+// refuted, an integer point (every variable of every candidate ≥ 1) where
+// candidate j is larger than candidate i; ok is false for any other pair.
+func (f *Frontier) Witness(i, j int) (at map[string]int64, ok bool) {
+	w := &f.witnesses
+	pi, ok1 := w.place[i]
+	pj, ok2 := w.place[j]
+	if !ok1 || !ok2 || !w.has[pi*w.n+pj] {
+		return nil, false
+	}
+	return w.point(pi*w.n + pj), true
+}
+
+// Witnesses yields every ordered pair of Kept that has a witness, and the
+// witness, in the order of Kept.
+func (f *Frontier) Witnesses() iter.Seq2[[2]int, map[string]int64] {
+	return func(yield func([2]int, map[string]int64) bool) {
+		w := &f.witnesses
+		for a, i := range f.Kept {
+			for b, j := range f.Kept {
+				if p := a*w.n + b; w.has[p] && !yield([2]int{i, j}, w.point(p)) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// point returns the witness of the pair at p as a map.
+func (w *witnesses) point(p int) map[string]int64 {
+	k := len(w.vars)
+	at := make(map[string]int64, k)
+	for v, x := range w.points[p*k:][:k] {
+		at[w.vars[v]] = x
+	}
+	return at
+}
+
+// MoveWitnesses adds by[v] to the coordinate v of every witness: for a
+// caller whose domain starts above 1, as a model's does.
+func (f *Frontier) MoveWitnesses(by map[string]int64) {
+	w := &f.witnesses
+	k := len(w.vars)
+	for v, name := range w.vars {
+		d := by[name]
+		if d == 0 {
+			continue
+		}
+		for p := range w.has {
+			if w.has[p] {
+				w.points[p*k+v] += d
+			}
+		}
+	}
 }
 
 // pruner holds the working state of Prune.
@@ -101,7 +165,7 @@ func newPruner(cands []Candidate) *pruner {
 		shifted: make([]*poly.Poly, len(cands)),
 		dup:     make([]bool, len(cands)),
 		dense:   map[int][]int64{},
-		out:     &Frontier{PrunedBy: map[int]int{}, Witness: map[[2]int]map[string]int64{}},
+		out:     &Frontier{PrunedBy: map[int]int{}},
 	}
 	// The variables some candidate uses, sorted; every candidate over them.
 	var vars, last []string

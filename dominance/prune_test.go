@@ -2,6 +2,7 @@ package dominance
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -59,7 +60,7 @@ func checkFrontier(t *testing.T, cands []Candidate, f *Frontier) {
 			if i == j || undecided[[2]int{min(i, j), max(i, j)}] {
 				continue
 			}
-			w, ok := f.Witness[[2]int{i, j}]
+			w, ok := f.Witness(i, j)
 			if !ok {
 				t.Errorf("kept %d and %d: no witness that %d does not dominate %d", i, j, i, j)
 				continue
@@ -146,8 +147,8 @@ func TestPruneWideFrontier(t *testing.T) {
 	if len(f.Kept) != n || f.Kept[0] != 0 || f.Kept[n-1] != n-1 {
 		t.Fatalf("kept %d candidates (%v…), want the %d of the frontier", len(f.Kept), f.Kept[:min(4, len(f.Kept))], n)
 	}
-	if len(f.Undecided) != 0 || len(f.Witness) != n*(n-1) {
-		t.Errorf("%d undecided pairs and %d witnesses, want 0 and %d", len(f.Undecided), len(f.Witness), n*(n-1))
+	if w := witnessCount(f); len(f.Undecided) != 0 || w != n*(n-1) {
+		t.Errorf("%d undecided pairs and %d witnesses, want 0 and %d", len(f.Undecided), w, n*(n-1))
 	}
 }
 
@@ -182,8 +183,11 @@ func TestPruneUndecidedOneWay(t *testing.T) {
 	if !slices.Equal(fr.Kept, []int{0, 1}) || !slices.Equal(fr.Undecided, [][2]int{{0, 1}}) {
 		t.Fatalf("kept %v, undecided %v; want both kept and the pair undecided", fr.Kept, fr.Undecided)
 	}
-	if _, ok := fr.Witness[[2]int{1, 0}]; ok || len(fr.Witness) != 1 {
-		t.Errorf("witnesses %v, want one, for (0, 1) only", fr.Witness)
+	if _, ok := fr.Witness(1, 0); ok || witnessCount(fr) != 1 {
+		t.Errorf("%d witnesses, want one, for (0, 1) only", witnessCount(fr))
+	}
+	if _, ok := fr.Witness(0, 1); !ok {
+		t.Error("no witness for (0, 1)")
 	}
 	checkFrontier(t, cands, fr)
 }
@@ -308,5 +312,51 @@ func BenchmarkPrune(b *testing.B) {
 		if len(f.Kept) == 0 || len(f.Kept) > 20 {
 			b.Fatalf("kept %d", len(f.Kept))
 		}
+	}
+}
+
+// witnessCount counts the frontier's witnesses.
+func witnessCount(f *Frontier) int {
+	n := 0
+	for range f.Witnesses() {
+		n++
+	}
+	return n
+}
+
+// TestFrontierWitnesses checks the frontier's witnesses as a caller reads
+// them: one per ordered pair of Kept, each a point where the second is the
+// larger, none for other pairs, and moved with the caller's domain.
+func TestFrontierWitnesses(t *testing.T) {
+	cands := candidates(t, "2*B", "3*T", "B + T + 100000")
+	f := Prune(cands)
+	if !slices.Equal(f.Kept, []int{0, 1, 2}) || len(f.Undecided) != 0 {
+		t.Fatalf("kept %v, undecided %v", f.Kept, f.Undecided)
+	}
+	var pairs [][2]int
+	for pair, w := range f.Witnesses() {
+		pairs = append(pairs, pair)
+		checkWitness(t, cands[pair[0]].Poly, cands[pair[1]].Poly, w)
+		if got, ok := f.Witness(pair[0], pair[1]); !ok || !maps.Equal(got, w) {
+			t.Errorf("Witness%v = %v, %v; Witnesses gave %v", pair, got, ok, w)
+		}
+	}
+	want := [][2]int{{0, 1}, {0, 2}, {1, 0}, {1, 2}, {2, 0}, {2, 1}}
+	if !slices.Equal(pairs, want) {
+		t.Errorf("pairs %v, want %v", pairs, want)
+	}
+	for range f.Witnesses() {
+		break // stopping early must not panic
+	}
+	for _, pair := range [][2]int{{0, 0}, {0, 3}, {7, 1}} {
+		if w, ok := f.Witness(pair[0], pair[1]); ok {
+			t.Errorf("Witness%v = %v for a pair that is not of Kept", pair, w)
+		}
+	}
+	before, _ := f.Witness(1, 0)
+	f.MoveWitnesses(map[string]int64{"B": 5})
+	after, _ := f.Witness(1, 0)
+	if after["B"] != before["B"]+5 || after["T"] != before["T"] {
+		t.Errorf("moved by B + 5: %v became %v", before, after)
 	}
 }

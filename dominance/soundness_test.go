@@ -341,7 +341,7 @@ func TestPruneSoundness(t *testing.T) {
 		if len(f.Kept)+len(f.PrunedBy) != len(s.cands) {
 			t.Fatalf("set %d: %d kept and %d pruned of %d", set, len(f.Kept), len(f.PrunedBy), len(s.cands))
 		}
-		for pair, w := range f.Witness {
+		for pair, w := range f.Witnesses() {
 			if msg := refutes(s.cands[pair[0]].Poly, s.cands[pair[1]].Poly, w); msg != "" {
 				t.Errorf("set %d: the frontier's witness for (%d, %d): %s", set, pair[0], pair[1], msg)
 			}

@@ -24,10 +24,10 @@ var lineValues = []int64{1, 2, 10, 1000}
 const maxLines = 64
 
 // findWitness looks for an integer point, every coordinate ≥ 1, where
-// d < 0, checked exactly. It returns the point over d's Vars (coordinates of
-// variables d does not use are 1), or nil if it finds none — which proves
-// nothing.
-func findWitness(d poly.Poly) []int64 {
+// d < 0, checked exactly, moved towards the origin when nearest. It
+// returns the point over d's Vars (coordinates of variables d does not use
+// are 1), or nil if it finds none — which proves nothing.
+func findWitness(d poly.Poly, nearest bool) []int64 {
 	r, idx := restrict(d)
 	w := gridWitness(r)
 	if w == nil {
@@ -39,7 +39,10 @@ func findWitness(d poly.Poly) []int64 {
 	if w == nil {
 		return nil
 	}
-	return spread(len(d.Vars()), idx, shrink(r, w))
+	if nearest {
+		w = shrink(r, w)
+	}
+	return spread(len(d.Vars()), idx, w)
 }
 
 // spread returns a point in n variables, those at idx at w's values and the
@@ -105,25 +108,47 @@ func gridWitness(m poly.Poly) []int64 {
 		}
 		return nil
 	}
+	pts := gridPoints(k)
+	if pts == nil {
+		return sparseWitness(m)
+	}
+	for _, at := range pts {
+		if m.EvalInts(at).Sign() < 0 {
+			return slices.Clone(at)
+		}
+	}
+	return nil
+}
+
+// gridPoints returns the points of gridWitness's grid in k variables, in
+// the order it tries them, or nil when the grid would be too large and
+// sparseWitness's points are tried instead. The points are shared: not to
+// be changed.
+func gridPoints(k int) [][]int64 {
 	s := len(gridValues)
 	for s > 2 && power(s, k) > maxGrid {
 		s--
 	}
 	if power(s, k) > maxGrid {
-		return sparseWitness(m)
+		return nil
+	}
+	gridMu.Lock()
+	defer gridMu.Unlock()
+	if pts, ok := pointCache[k]; ok {
+		return pts
 	}
 	vals := slices.Clone(gridValues[:s])
 	slices.Sort(vals)
-	at := make([]int64, k)
-	for _, tuple := range gridOrder(s, k) {
+	order := gridOrderLocked(s, k)
+	pts := make([][]int64, len(order))
+	for p, tuple := range order {
+		pts[p] = make([]int64, k)
 		for j, i := range tuple {
-			at[j] = vals[i]
-		}
-		if m.EvalInts(at).Sign() < 0 {
-			return at
+			pts[p][j] = vals[i]
 		}
 	}
-	return nil
+	pointCache[k] = pts
+	return pts
 }
 
 // sparseWitness tries, for many variables, all ones, all 1000, and each
@@ -172,8 +197,9 @@ func power(b, e int) int {
 }
 
 var (
-	gridMu    sync.Mutex
-	gridCache = map[[2]int][][]int{}
+	gridMu     sync.Mutex
+	gridCache  = map[[2]int][][]int{}
+	pointCache = map[int][][]int64{} // gridPoints's, by k
 )
 
 // gridOrder returns every k-tuple of indices below s, ordered by their
@@ -182,6 +208,11 @@ var (
 func gridOrder(s, k int) [][]int {
 	gridMu.Lock()
 	defer gridMu.Unlock()
+	return gridOrderLocked(s, k)
+}
+
+// gridOrderLocked is gridOrder with gridMu held.
+func gridOrderLocked(s, k int) [][]int {
 	if g, ok := gridCache[[2]int{s, k}]; ok {
 		return g
 	}

@@ -149,9 +149,7 @@ func pointOf(at map[string]int64) record.Point {
 // prune is dominance.Prune over the model's domain.
 func (m *Model) prune(cands []dominance.Candidate) *dominance.Frontier {
 	f := dominance.Prune(m.unitCands(cands))
-	for _, w := range f.Witness {
-		m.fromUnitPoint(w)
-	}
+	f.MoveWitnesses(m.offset())
 	return f
 }
 

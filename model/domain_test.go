@@ -91,7 +91,7 @@ func TestDomainFromTwo(t *testing.T) {
 	if _, err := m.Crossovers("T", map[string]int64{"B": 2, "L": 1}); err == nil {
 		t.Errorf("Crossovers at L = 1: no error")
 	}
-	for pair, w := range m.Front.Witness {
+	for pair, w := range m.Front.Witnesses() {
 		if l, ok := w["L"]; ok && l < 2 {
 			t.Errorf("the witness for %v is at L = %d, outside the model", pair, w["L"])
 		}
