@@ -15,10 +15,10 @@ import (
 func (pr *pruner) finalize(frontier []int) {
 	ans := pr.decideAll(frontier)
 	var kept []int
-	for _, j := range frontier {
+	for c, j := range frontier {
 		by := -1
-		for _, i := range frontier {
-			if i != j && ans.get(i, j).verdict == Proven {
+		for r, i := range frontier {
+			if r != c && ans.d[r*ans.n+c].verdict == Proven {
 				by = i
 				break
 			}
@@ -34,10 +34,12 @@ func (pr *pruner) finalize(frontier []int) {
 	n, k := len(kept), len(pr.vars)
 	w := &pr.out.witnesses
 	*w = witnesses{vars: pr.vars, place: make(map[int]int, n), n: n, has: make([]bool, n*n), points: make([]int64, n*n*k)}
+	at := make([]int, n) // each member's place in the frontier
 	for a, i := range kept {
 		w.place[i] = a
+		at[a] = ans.at[i]
 	}
-	note := func(a, b int, d decision) {
+	note := func(a, b int, d *decision) {
 		if d.verdict == Refuted {
 			w.has[a*n+b] = true
 			copy(w.points[(a*n+b)*k:][:k], d.witness)
@@ -45,12 +47,11 @@ func (pr *pruner) finalize(frontier []int) {
 	}
 	for a, i := range kept {
 		for b := a + 1; b < n; b++ {
-			j := kept[b]
-			ij, ji := ans.get(i, j), ans.get(j, i)
+			ij, ji := &ans.d[at[a]*ans.n+at[b]], &ans.d[at[b]*ans.n+at[a]]
 			note(a, b, ij)
 			note(b, a, ji)
 			if ij.verdict != Refuted || ji.verdict != Refuted {
-				pr.out.Undecided = append(pr.out.Undecided, [2]int{i, j})
+				pr.out.Undecided = append(pr.out.Undecided, [2]int{i, kept[b]})
 			}
 		}
 	}
@@ -62,8 +63,6 @@ type answers struct {
 	n  int
 	d  []decision // pair (i, j) at place(i)·n + place(j): i − j ≥ 0?
 }
-
-func (a *answers) get(i, j int) decision { return a.d[a.at[i]*a.n+a.at[j]] }
 
 // decideAll decides every ordered pair of the frontier, its rows shared
 // out among the cores: a training step's frontier may hold hundreds of
@@ -175,11 +174,15 @@ func (pr *pruner) recheck(kept []int, ans *answers) []int {
 			below[f] = append(below[f], k)
 		}
 	}
+	pos := make([]int, len(kept)) // each member's place in the frontier
+	for x, f := range kept {
+		pos[x] = ans.at[f]
+	}
 	var out []int
-	for _, j := range kept {
+	for y, j := range kept {
 		by := -1
-		for _, f := range kept {
-			if f == j || ans.get(f, j).verdict != Undecided {
+		for x, f := range kept {
+			if x == y || ans.d[pos[x]*ans.n+pos[y]].verdict != Undecided {
 				continue
 			}
 			by = pr.dominator(j, below[f])
