@@ -47,7 +47,9 @@ func TestPeakRSS(t *testing.T) {
 		return b
 	}
 	small, big := run("0"), run("67108864")
-	if small <= 0 || big-small < 60<<20 || big-small > 80<<20 {
+	// The race detector's shadow memory adds to the difference, so it is
+	// bounded below by what was touched and above by a unit's mistake.
+	if small <= 0 || big-small < 60<<20 || big-small > 1<<30 {
 		t.Errorf("peak RSS %d holding nothing, %d holding 64 MiB", small, big)
 	}
 	if _, ok := PeakRSS(nil); ok {
