@@ -144,45 +144,69 @@ func (pl *placer) inUnits(p *Placement) bool {
 // to the next.
 type spanSorter struct {
 	words, tmp []uint64
+	spans      []span // the spans as given, when sorted by index
 }
 
 // sort sorts spans by their offsets, none of which ends beyond top. While
 // the spans' ends are below 2^32 units, each is sorted as one word, its
-// offset above its end: many by a radix sort of the offsets' bytes, a few
-// as integers. Beyond, by a function, several times slower.
+// offset above its end; beyond, while an offset and the span's index fit
+// in a word, as that word, the spans then put in its order (a training
+// step's verification points place hundreds of gigabytes: 2^32 units are
+// 256 GiB). Many words by a radix sort of the offsets' bytes, a few as
+// integers. Beyond both, by a function, several times slower.
 func (ss *spanSorter) sort(spans []span, top int64) {
 	if len(spans) < 2 {
 		return
 	}
-	if top >= 1<<32 {
+	width := bits.Len64(uint64(top))
+	if top < 1<<32 {
+		words := ss.words[:0]
+		for _, s := range spans {
+			words = append(words, uint64(s.off)<<32|uint64(s.end))
+		}
+		ss.words = words
+		for k, w := range ss.sortWords(words, 32, width) {
+			spans[k] = span{int64(w >> 32), int64(w & (1<<32 - 1))}
+		}
+		return
+	}
+	idx := bits.Len(uint(len(spans) - 1))
+	if width+idx > 64 {
 		slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.off, b.off) })
 		return
 	}
 	words := ss.words[:0]
-	for _, s := range spans {
-		words = append(words, uint64(s.off)<<32|uint64(s.end))
+	for k, s := range spans {
+		words = append(words, uint64(s.off)<<idx|uint64(k))
 	}
 	ss.words = words
-	sorted := words
+	ss.spans = append(ss.spans[:0], spans...)
+	for k, w := range ss.sortWords(words, idx, width) {
+		spans[k] = ss.spans[w&(1<<idx-1)]
+	}
+}
+
+// sortWords sorts words by their bits from lo up, width of them, the bits
+// below lo telling equal keys apart or not: a few as integers, many by a
+// radix sort. It returns the slice that holds them sorted, words or the
+// sorter's other room.
+func (ss *spanSorter) sortWords(words []uint64, lo, width int) []uint64 {
 	if len(words) < radixFrom {
 		slices.Sort(words)
-	} else {
-		ss.tmp = slices.Grow(ss.tmp[:0], len(words))
-		sorted = radixByOffset(words, ss.tmp[:len(words)], bits.Len64(uint64(top)))
+		return words
 	}
-	for k, w := range sorted {
-		spans[k] = span{int64(w >> 32), int64(w & (1<<32 - 1))}
-	}
+	ss.tmp = slices.Grow(ss.tmp[:0], len(words))
+	return radixBy(words, ss.tmp[:len(words)], lo, width)
 }
 
 // radixFrom is the fewest spans spanSorter sorts by radix.
 const radixFrom = 256
 
-// radixByOffset sorts words by their high 32 bits, offsets of at most
-// width bits, a byte at a time from the lowest, moving them between words
+// radixBy sorts words by their bits from lo up, keys of at most width
+// bits, a byte at a time from the lowest, stably, moving them between words
 // and tmp (as long); it returns the one that holds them sorted.
-func radixByOffset(words, tmp []uint64, width int) []uint64 {
-	for shift := 32; shift < 32+width; shift += 8 {
+func radixBy(words, tmp []uint64, lo, width int) []uint64 {
+	for shift := lo; shift < lo+width; shift += 8 {
 		var at [256]int
 		for _, w := range words {
 			at[byte(w>>shift)]++

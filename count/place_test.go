@@ -184,24 +184,34 @@ func TestPlaceWaysAgree(t *testing.T) {
 }
 
 // TestSortSpans checks every way spanSorter sorts: as words while the ends
-// fit in 32 bits (up to the widest), few of them as integers and many by
-// radix, and by a function beyond.
+// fit in 32 bits (up to the widest), then as offsets and indices while
+// those fit (up to the widest), few of them as integers and many by radix,
+// and by a function beyond.
 func TestSortSpans(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	var sorter spanSorter
-	for trial := range 300 {
+	for trial := range 500 {
 		var top int64
-		switch trial % 3 {
+		switch trial % 5 {
 		case 0:
 			top = int64(1 + rng.IntN(1000))
 		case 1:
 			top = 1<<32 - 1 - int64(rng.IntN(1000)) // the widest ends as words
 		case 2:
-			top = 1<<32 + int64(rng.IntN(1<<20)) // too wide for words
+			top = 1<<32 + int64(rng.IntN(1<<20)) // offsets and indices
+		case 3:
+			top = 1<<52 - 1 - int64(rng.IntN(1000)) // the widest offsets with up to 2^12 indices
+		case 4:
+			top = 1<<62 + int64(rng.IntN(1<<20)) // too wide for either
 		}
 		n := rng.IntN(50)
 		if trial%2 == 1 {
 			n = radixFrom + rng.IntN(2000)
+		}
+		if rng.IntN(4) == 0 {
+			// Many equal offsets, as buffers placed at the same offset
+			// at different times.
+			top = min(top, int64(1+rng.IntN(8)))
 		}
 		spans := make([]span, n)
 		for k := range spans {
