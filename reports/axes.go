@@ -208,5 +208,27 @@ func (a axis) frac(v poly.Rat) float64 {
 		l, h := math.Log(a.lo.Float64()), math.Log(a.hi.Float64())
 		return (math.Log(v.Float64()) - l) / (h - l)
 	}
+	if f, ok := fracInt(v, a.lo, a.hi); ok {
+		return f
+	}
 	return v.Sub(a.lo).Quo(a.hi.Sub(a.lo)).Float64()
+}
+
+// fracInt is (v − lo) / (hi − lo) for integers whose differences are
+// exact in float64 (below 2^53): one division of exact operands, so the
+// same float as the fraction's, without reducing it. A figure of a long
+// program draws a point for each of its operations.
+func fracInt(v, lo, hi poly.Rat) (float64, bool) {
+	const exact = 1 << 53
+	x, ok1 := v.Int64()
+	l, ok2 := lo.Int64()
+	h, ok3 := hi.Int64()
+	if !ok1 || !ok2 || !ok3 {
+		return 0, false
+	}
+	n, d := x-l, h-l
+	if (x < l) != (n < 0) || (h < l) != (d < 0) || n <= -exact || n >= exact || d <= 0 || d >= exact {
+		return 0, false // an overflow, an empty axis, or beyond exact floats
+	}
+	return float64(n) / float64(d), true
 }

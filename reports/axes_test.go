@@ -1,6 +1,8 @@
 package reports
 
 import (
+	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -68,5 +70,45 @@ func TestNewLogAxis(t *testing.T) {
 		if f := a.frac(a.hi); f < 0.999999 || f > 1.000001 {
 			t.Errorf("newLogAxis(%d, %d): its high end is at %v", c.lo, c.hi, f)
 		}
+	}
+}
+
+// TestFracInt checks that the integer path of frac gives the float the
+// exact fraction gives, and declines what it cannot do exactly.
+func TestFracInt(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	pick := func() int64 {
+		switch rng.IntN(4) {
+		case 0:
+			return rng.Int64N(1000)
+		case 1:
+			return rng.Int64N(1<<53) - 1<<52
+		case 2:
+			return 1<<53 - rng.Int64N(4) // at the edge of exact floats
+		}
+		return rng.Int64() - rng.Int64() // and far beyond, overflowing too
+	}
+	taken := 0
+	for range 100_000 {
+		v, lo, hi := poly.Int(pick()), poly.Int(pick()), poly.Int(pick())
+		f, ok := fracInt(v, lo, hi)
+		if !ok {
+			continue
+		}
+		taken++
+		if want := v.Sub(lo).Quo(hi.Sub(lo)).Float64(); f != want {
+			t.Fatalf("fracInt(%s, %s, %s) = %v, want %v", v, lo, hi, f, want)
+		}
+	}
+	if taken < 10_000 {
+		t.Errorf("the integer path took %d of 100 000", taken)
+	}
+	for _, c := range [][3]int64{{0, 5, 5}, {1, 7, 3}, {math.MaxInt64, math.MinInt64, 0}, {0, math.MinInt64, math.MaxInt64}, {1 << 53, 0, 1 << 54}} {
+		if f, ok := fracInt(poly.Int(c[0]), poly.Int(c[1]), poly.Int(c[2])); ok {
+			t.Errorf("fracInt(%d, %d, %d) = %v: should decline", c[0], c[1], c[2], f)
+		}
+	}
+	if _, ok := fracInt(poly.Frac(1, 2), poly.Int(0), poly.Int(1)); ok {
+		t.Error("fracInt took a fraction")
 	}
 }
