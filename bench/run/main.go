@@ -56,6 +56,7 @@ var measures = []struct {
 	{"explain", (*harness).explain},
 	{"scan", (*harness).scan},
 	{"place", (*harness).place},
+	{"step", (*harness).step},
 }
 
 func main() {

@@ -85,6 +85,31 @@ func (h *harness) prune(ctx context.Context) []row {
 	return []row{{measure: measure, target: target, measured: s.describe(seconds), verdict: verdict(s.median() <= 1), commands: []string{cmd}}}
 }
 
+// step times memsym symbolic on the course GPT's training step with 200
+// blocks end to end: a frontier of 1 200 candidates none of which
+// dominates another, every ordered pair decided.
+func (h *harness) step(ctx context.Context) []row {
+	const measure = "`memsym symbolic --program gpt-course --step --const L=200` end to end (a frontier of about 1 200 candidates, every ordered pair decided)"
+	c := memsymCmd{"symbolic", "--program", "gpt-course", "--step", "--const", "L=200"}
+	err := h.warmUp(ctx, c)
+	var cs []costs
+	if err == nil {
+		cs, err = h.repeat(ctx, nil, c)
+	}
+	if err != nil {
+		return []row{failed(measure, "— (for reference)", shownAll(c), err)}
+	}
+	k := cs[0]
+	return []row{{
+		measure:  measure,
+		target:   "— (for reference)",
+		measured: k.wall.describe(seconds),
+		verdict:  "—",
+		commands: shownAll(c),
+		note:     fmt.Sprintf("CPU time %s, peak RSS %s", k.cpu.describe(seconds), k.rss.describe(megabytes)),
+	}}
+}
+
 // place reads count's BenchmarkPlaceStep: the placement `memsym memory`
 // prints, of a training step whose stored activations mostly live
 // together, Place's quadratic case.
