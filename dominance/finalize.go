@@ -81,6 +81,31 @@ func (pr *pruner) decideAll(frontier []int) *answers {
 	cores := min(runtime.GOMAXPROCS(0), max(n/16, 1))
 	pts, vals := pr.gridValues(frontier, cores)
 	g := len(pts)
+	eachRow(n, cores, func(r int) {
+		i := frontier[r]
+	pairs:
+		for c, j := range frontier {
+			if c == r {
+				continue
+			}
+			// Mostly a point of the witness grid where j > i, read from
+			// the members' values there; else the decision in full.
+			vi, vj := vals[r*g:][:g], vals[c*g:][:g]
+			for p := range vi {
+				if vi[p].Cmp(vj[p]) < 0 {
+					a.d[r*n+c] = decision{verdict: Refuted, witness: pts[p]}
+					continue pairs
+				}
+			}
+			a.d[r*n+c] = decideWith(pr.ms[i].Sub(pr.ms[j]), func() bool { return pr.shiftGE(i, j) }, false)
+		}
+	})
+	return a
+}
+
+// eachRow calls row with each of 0 to n−1, the rows shared out among
+// cores goroutines as each takes the next, and returns when all are done.
+func eachRow(n, cores int, row func(r int)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range cores {
@@ -90,29 +115,11 @@ func (pr *pruner) decideAll(frontier []int) *answers {
 				if r >= n {
 					return
 				}
-				i := frontier[r]
-			pairs:
-				for c, j := range frontier {
-					if c == r {
-						continue
-					}
-					// Mostly a point of the witness grid where j > i,
-					// read from the members' values there; else the
-					// decision in full.
-					vi, vj := vals[r*g:][:g], vals[c*g:][:g]
-					for p := range vi {
-						if vi[p].Cmp(vj[p]) < 0 {
-							a.d[r*n+c] = decision{verdict: Refuted, witness: pts[p]}
-							continue pairs
-						}
-					}
-					a.d[r*n+c] = decideWith(pr.ms[i].Sub(pr.ms[j]), func() bool { return pr.shiftGE(i, j) }, false)
-				}
+				row(r)
 			}
 		})
 	}
 	wg.Wait()
-	return a
 }
 
 // maxGridValues bounds the values gridValues computes: members times
@@ -132,23 +139,12 @@ func (pr *pruner) gridValues(frontier []int, cores int) ([][]int64, []poly.Rat) 
 	}
 	g := len(pts)
 	vals := make([]poly.Rat, len(frontier)*g)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range cores {
-		wg.Go(func() {
-			for {
-				r := int(next.Add(1)) - 1
-				if r >= len(frontier) {
-					return
-				}
-				m := pr.ms[frontier[r]]
-				for p, at := range pts {
-					vals[r*g+p] = m.EvalInts(at)
-				}
-			}
-		})
-	}
-	wg.Wait()
+	eachRow(len(frontier), cores, func(r int) {
+		m := pr.ms[frontier[r]]
+		for p, at := range pts {
+			vals[r*g+p] = m.EvalInts(at)
+		}
+	})
 	return pts, vals
 }
 

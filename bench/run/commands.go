@@ -104,6 +104,19 @@ func (h *harness) warmUp(ctx context.Context, c memsymCmd) error {
 	return err
 }
 
+// timed runs c once untimed, then h.runs times, before before each run if
+// not nil, and returns what the runs cost.
+func (h *harness) timed(ctx context.Context, before func(), c memsymCmd) (costs, error) {
+	if err := h.warmUp(ctx, c); err != nil {
+		return costs{}, err
+	}
+	cs, err := h.repeat(ctx, before, c)
+	if err != nil {
+		return costs{}, err
+	}
+	return cs[0], nil
+}
+
 // shownAll returns the commands as the report shows them.
 func shownAll(cmds ...memsymCmd) []string {
 	var out []string

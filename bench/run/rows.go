@@ -12,15 +12,10 @@ import (
 func (h *harness) llamaSymbolic(ctx context.Context) []row {
 	const measure = "`memsym symbolic --program llama2-7b-block` end to end"
 	c := memsymCmd{"symbolic", "--program", "llama2-7b-block"}
-	err := h.warmUp(ctx, c)
-	var cs []costs
-	if err == nil {
-		cs, err = h.repeat(ctx, nil, c)
-	}
+	k, err := h.timed(ctx, nil, c)
 	if err != nil {
 		return []row{failed(measure, "≤ 0.1 s wall, ≤ 50 MB peak RSS", shownAll(c), err)}
 	}
-	k := cs[0]
 	return []row{{
 		measure:  measure + ": wall time",
 		target:   "≤ 0.1 s",
@@ -43,16 +38,11 @@ func (h *harness) explain(ctx context.Context) []row {
 	const measure = "`memsym explain --program llama2-7b-block`, all formats"
 	dir := filepath.Join(h.tmp, "explain")
 	c := memsymCmd{"explain", "--program", "llama2-7b-block", "-o", dir}
-	err := h.warmUp(ctx, c)
-	var cs []costs
-	if err == nil {
-		cs, err = h.repeat(ctx, func() { os.RemoveAll(dir) }, c)
-	}
+	k, err := h.timed(ctx, func() { os.RemoveAll(dir) }, c)
 	os.RemoveAll(dir)
 	if err != nil {
 		return []row{failed(measure, "≤ 0.5 s", shownAll(c), err)}
 	}
-	k := cs[0]
 	return []row{{
 		measure:  measure,
 		target:   "≤ 0.5 s",
@@ -91,15 +81,10 @@ func (h *harness) prune(ctx context.Context) []row {
 func (h *harness) step(ctx context.Context) []row {
 	const measure = "`memsym symbolic --program gpt-course --step --const L=200` end to end (a frontier of about 1 200 candidates, every ordered pair decided)"
 	c := memsymCmd{"symbolic", "--program", "gpt-course", "--step", "--const", "L=200"}
-	err := h.warmUp(ctx, c)
-	var cs []costs
-	if err == nil {
-		cs, err = h.repeat(ctx, nil, c)
-	}
+	k, err := h.timed(ctx, nil, c)
 	if err != nil {
 		return []row{failed(measure, "— (for reference)", shownAll(c), err)}
 	}
-	k := cs[0]
 	return []row{{
 		measure:  measure,
 		target:   "— (for reference)",
