@@ -75,6 +75,7 @@ type placer struct {
 	leafOf  []int // by position in rec.Buffers: its leaf in byFirst
 	order   []int // the buffers to place, largest first
 	beside  []int // collect's, reused
+	byOff   int   // the buffers placed by going through all by offset
 }
 
 // overlapping returns the placed buffers whose lives overlap buffer i's.
@@ -106,30 +107,44 @@ func (pl *placer) inUnits(p *Placement) bool {
 		}
 		need[i] = n / Align
 	}
-	tree := newLifeTree(len(pl.byFirst))
-	at := make([]int64, len(pl.rec.Buffers)) // offsets in units
-	var spans []span
-	var sorter spanSorter
-	top := int64(0) // the largest end so far
-	for _, i := range pl.order {
-		spans = spans[:0]
-		for _, j := range pl.overlapping(tree, i) {
-			spans = append(spans, span{at[j], at[j] + need[j]})
-		}
-		sorter.sort(spans, top)
+	u := &unitPlacer{pl: pl, tree: newLifeTree(len(pl.byFirst)), at: make([]int64, len(pl.rec.Buffers)), need: need}
+	at := u.at
+	var all *byOffset // every placed span, while most lives overlap
+	wide := 0         // tree queries in a row that found most placed spans beside
+	for n, i := range pl.order {
 		var off int64
-		for _, s := range spans {
-			if off+need[i] <= s.off {
-				break
+		takeUp := false
+		if all != nil {
+			var keep bool
+			off, keep = all.place(pl.lives[i], need[i], n)
+			pl.byOff++
+			if !keep {
+				all = nil
 			}
-			off = max(off, s.end)
+		} else {
+			var beside int
+			off, beside = u.fit(i)
+			if beside < denseFrom || 4*beside < n {
+				wide = 0
+			} else {
+				// Taken up only when it has been worth it a few times
+				// running and enough buffers are left to pay for making it.
+				wide++
+				takeUp = wide >= denseAfter && 8*(len(pl.order)-n) >= n
+			}
 		}
 		if off > limit-need[i] {
 			return false
 		}
 		at[i] = off
-		top = max(top, off+need[i])
-		tree.set(pl.leafOf[i], pl.lives[i].Last)
+		u.top = max(u.top, off+need[i])
+		u.tree.set(pl.leafOf[i], pl.lives[i].Last)
+		switch {
+		case takeUp:
+			all, wide = newByOffset(pl.order[:n+1], at, need, pl.lives), 0
+		case all != nil:
+			all.add(placedSpan{off: off, end: off + need[i], first: pl.lives[i].First, last: pl.lives[i].Last})
+		}
 	}
 	for _, i := range pl.order {
 		p.Offsets[i] = poly.Int(at[i] * Align)
@@ -138,6 +153,129 @@ func (pl *placer) inUnits(p *Placement) bool {
 		}
 	}
 	return true
+}
+
+// unitPlacer is inUnits's usual way: the placed buffers beside one found
+// in the tree of lives and sorted by offset.
+type unitPlacer struct {
+	pl       *placer
+	tree     *lifeTree
+	at, need []int64 // by position: offsets and sizes in units
+	top      int64   // the largest end so far
+	spans    []span
+	sorter   spanSorter
+}
+
+// fit returns the lowest offset at which buffer i overlaps none of the
+// placed buffers whose lives overlap its life, and how many those are.
+func (u *unitPlacer) fit(i int) (off int64, beside int) {
+	spans := u.spans[:0]
+	for _, j := range u.pl.overlapping(u.tree, i) {
+		spans = append(spans, span{u.at[j], u.at[j] + u.need[j]})
+	}
+	u.spans = spans
+	u.sorter.sort(spans, u.top)
+	return firstFit(spans, u.need[i]), len(spans)
+}
+
+// firstFit returns the lowest offset from 0 at which need units overlap
+// none of spans, which are sorted by offset.
+func firstFit(spans []span, need int64) int64 {
+	var off int64
+	for _, s := range spans {
+		if off+need <= s.off {
+			break
+		}
+		off = max(off, s.end)
+	}
+	return off
+}
+
+// When most of the placed buffers live beside the one to place, as the
+// stored activations of a training step do, finding them and sorting them
+// for each costs more than going through all of them in the order of
+// their offsets, kept as they are placed: byOffset. inUnits takes it up
+// when the buffers beside one have been at least denseFrom and a quarter
+// of those placed denseAfter times in a row, with at least an eighth as
+// many buffers left to place as placed, and leaves it when fewer than an
+// eighth have been beside the buffer placed, denseMisses times in a row:
+// a forward pass, whose lives overlap little, must not pay for it.
+var (
+	denseFrom   = 512 // variables for the tests, which take it up sooner
+	denseAfter  = 8
+	denseMisses = 16
+)
+
+// placedSpan is a placed buffer's offset and end, in units, and its life.
+type placedSpan struct {
+	off, end    int64
+	first, last int
+}
+
+// byOffset is every placed span in the order of their offsets.
+type byOffset struct {
+	spans  []placedSpan
+	misses int // queries in a row that found few spans beside
+}
+
+// newByOffset returns the placed buffers' spans by offset.
+func newByOffset(placed []int, at, need []int64, lives []Life) *byOffset {
+	b := &byOffset{spans: make([]placedSpan, 0, 2*len(placed))}
+	for _, j := range placed {
+		b.spans = append(b.spans, placedSpan{off: at[j], end: at[j] + need[j], first: lives[j].First, last: lives[j].Last})
+	}
+	// In any order among equal offsets: firstFit's answer does not
+	// depend on it.
+	slices.SortFunc(b.spans, func(x, y placedSpan) int { return cmp.Compare(x.off, y.off) })
+	return b
+}
+
+// place is firstFit among the spans whose lives overlap life, and whether
+// to go on keeping the spans by offset, placed having been placed. (Not
+// inlined: in inUnits's loop it made the usual way slower by a sixth.)
+//
+//go:noinline
+func (b *byOffset) place(life Life, need int64, placed int) (off int64, keep bool) {
+	off, beside := b.first(life, need)
+	return off, b.keep(beside, placed)
+}
+
+// first is firstFit among the spans whose lives overlap life, and the
+// number of those spans.
+func (b *byOffset) first(life Life, need int64) (off int64, beside int) {
+	found := false
+	for _, s := range b.spans {
+		if s.first > life.Last || s.last < life.First {
+			continue
+		}
+		beside++
+		if found {
+			continue
+		}
+		if off+need <= s.off {
+			found = true
+			continue
+		}
+		off = max(off, s.end)
+	}
+	return off, beside
+}
+
+// keep notes that a query found beside spans among placed, and reports
+// whether to go on keeping the spans by offset.
+func (b *byOffset) keep(beside, placed int) bool {
+	if 8*beside >= placed {
+		b.misses = 0
+		return true
+	}
+	b.misses++
+	return b.misses < denseMisses
+}
+
+// add inserts a span in its place by offset.
+func (b *byOffset) add(s placedSpan) {
+	k, _ := slices.BinarySearchFunc(b.spans, s.off, func(x placedSpan, off int64) int { return cmp.Compare(x.off, off) })
+	b.spans = slices.Insert(b.spans, k, s)
 }
 
 // spanSorter sorts spans by their offsets, reusing its room from one call

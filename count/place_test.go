@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"memsym/poly"
+	"memsym/programs"
 	"memsym/record"
 )
 
@@ -231,4 +232,90 @@ func TestSortSpans(t *testing.T) {
 			t.Fatalf("trial %d (top %d): spans %v, want %v", trial, top, got, want)
 		}
 	}
+}
+
+// TestPlaceByOffset checks the placement that goes through every placed
+// buffer by offset (byOffset) against the naive one, taken up from the
+// first buffer beside another and left and taken up again as the lives
+// overlap more or less, and on a training step's recording, whose stored
+// activations mostly live together, against the placement that never
+// takes it up.
+func TestPlaceByOffset(t *testing.T) {
+	defer func(from, after, misses int) {
+		denseFrom, denseAfter, denseMisses = from, after, misses
+	}(denseFrom, denseAfter, denseMisses)
+	rng := rand.New(rand.NewPCG(9, 10))
+	taken := 0
+	for trial := range 300 {
+		denseFrom, denseAfter, denseMisses = 1, 1+rng.IntN(2), 1+rng.IntN(3)
+		rec := randomRecording(t, rng, 1+rng.IntN(120))
+		lives := Lifetimes(rec)
+		p := &Placement{Offsets: make([]poly.Rat, len(rec.Buffers)), Placed: make([]bool, len(rec.Buffers))}
+		pl := newPlacer(rec, lives, p)
+		if pl == nil || !pl.inUnits(p) {
+			continue
+		}
+		if pl.byOff > 0 {
+			taken++
+		}
+		want := naivePlace(rec, lives)
+		for i := range rec.Buffers {
+			if p.Placed[i] && !p.Offsets[i].Equal(want[i]) {
+				t.Fatalf("trial %d: buffer %d at %s, want %s", trial, rec.Buffers[i].ID, p.Offsets[i], want[i])
+			}
+		}
+		checkPlacement(t, rec, lives, p)
+	}
+	if taken < 100 {
+		t.Fatalf("only %d of 300 random recordings were placed by offset in part", taken)
+	}
+	p, err := programs.Lookup("gpt-course")
+	if err != nil {
+		t.Fatal(err)
+	}
+	step, err := p.Step(programs.StepOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := step.Record(map[string]int64{"B": 2, "T": 16}, map[string]int64{"D": 64, "H": 2, "L": 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lives := Lifetimes(rec)
+	place := func(from int) (*Placement, int) {
+		denseFrom = from
+		p := &Placement{Offsets: make([]poly.Rat, len(rec.Buffers)), Placed: make([]bool, len(rec.Buffers))}
+		pl := newPlacer(rec, lives, p)
+		if pl == nil || !pl.inUnits(p) {
+			t.Fatal("the step has nothing to place in units")
+		}
+		return p, pl.byOff
+	}
+	denseAfter, denseMisses = 8, 16
+	byOff, n := place(64)
+	tree, none := place(1 << 30)
+	if n < len(byOff.Offsets)/4 || none != 0 {
+		t.Fatalf("%d of %d buffers placed by offset, %d with it never taken up", n, len(byOff.Offsets), none)
+	}
+	if !slices.EqualFunc(byOff.Offsets, tree.Offsets, poly.Rat.Equal) || !byOff.Size.Equal(tree.Size) {
+		t.Fatalf("the step placed by offset (size %s) and by the tree (size %s) differ", byOff.Size, tree.Size)
+	}
+	checkPlacement(t, rec, lives, byOff)
+
+	// A forward pass, whose lives overlap little, leaves it soon after
+	// taking it up, and pays little for it.
+	syn, err := programs.Lookup("synthetic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec, err = syn.Record(map[string]int64{"B": 2, "T": 16}, map[string]int64{"N": 3000}); err != nil {
+		t.Fatal(err)
+	}
+	lives = Lifetimes(rec)
+	denseAfter, denseMisses = 1, 4
+	fwd, n := place(1)
+	if n > len(rec.Buffers)/20 {
+		t.Errorf("%d of the forward pass's %d buffers placed by offset", n, len(rec.Buffers))
+	}
+	checkPlacement(t, rec, lives, fwd)
 }
