@@ -31,8 +31,11 @@ type Placement struct {
 // lives, so placing n buffers costs O(n log n) plus O(k log n) for each
 // buffer whose life overlaps k placed ones: near n log n when few buffers
 // live at once, as in a forward pass, and quadratic only when most lives
-// overlap most others, as in a training step. Offsets are counted in int64
-// units of Align while they fit, exactly with big numbers beyond.
+// overlap most others, as in a training step; then the placed spans are
+// kept in the order of their offsets and gone through for each buffer
+// (byOffset), which costs less than finding and sorting nearly all of them
+// each time. Offsets are counted in int64 units of Align while they fit,
+// exactly with big numbers beyond.
 func Place(rec *record.Recording, lives []Life) *Placement {
 	p := &Placement{Offsets: make([]poly.Rat, len(rec.Buffers)), Placed: make([]bool, len(rec.Buffers))}
 	if pl := newPlacer(rec, lives, p); pl != nil && !pl.inUnits(p) {
