@@ -2,8 +2,6 @@ package count
 
 import (
 	"testing"
-
-	"memsym/programs"
 )
 
 // BenchmarkCount counts the course GPT with 5000 blocks.
@@ -30,18 +28,7 @@ func BenchmarkPlace(b *testing.B) {
 // blocks (31 669 records), whose stored activations mostly live together:
 // the quadratic case of Place.
 func BenchmarkPlaceStep(b *testing.B) {
-	p, err := programs.Lookup("gpt-course")
-	if err != nil {
-		b.Fatal(err)
-	}
-	step, err := p.Step(programs.StepOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	rec, err := step.Record(map[string]int64{"B": 2, "T": 16}, map[string]int64{"D": 64, "H": 2, "L": 200})
-	if err != nil {
-		b.Fatal(err)
-	}
+	rec := courseGPTStep(b, 200)
 	lives := Lifetimes(rec)
 	b.ResetTimer()
 	for b.Loop() {

@@ -175,7 +175,22 @@ const hdr = `{"memsym": 1, "dims": {"B": 2}}` + "\n"
 // D = 64, H = 2, B = 2, T = 16 with the given number of blocks.
 func courseGPT(t testing.TB, blocks int64) *record.Recording {
 	t.Helper()
+	return recordCourseGPT(t, blocks, false)
+}
+
+// courseGPTStep records a training step of the course GPT, as courseGPT
+// its forward pass.
+func courseGPTStep(t testing.TB, blocks int64) *record.Recording {
+	t.Helper()
+	return recordCourseGPT(t, blocks, true)
+}
+
+func recordCourseGPT(t testing.TB, blocks int64, step bool) *record.Recording {
+	t.Helper()
 	p, err := programs.Lookup("gpt-course")
+	if err == nil && step {
+		p, err = p.Step(programs.StepOptions{})
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

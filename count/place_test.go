@@ -269,18 +269,7 @@ func TestPlaceByOffset(t *testing.T) {
 	if taken < 100 {
 		t.Fatalf("only %d of 300 random recordings were placed by offset in part", taken)
 	}
-	p, err := programs.Lookup("gpt-course")
-	if err != nil {
-		t.Fatal(err)
-	}
-	step, err := p.Step(programs.StepOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := step.Record(map[string]int64{"B": 2, "T": 16}, map[string]int64{"D": 64, "H": 2, "L": 12})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec := courseGPTStep(t, 12)
 	lives := Lifetimes(rec)
 	place := func(from int) (*Placement, int) {
 		denseFrom = from
