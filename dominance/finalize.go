@@ -2,6 +2,7 @@ package dominance
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -33,7 +34,7 @@ func (pr *pruner) finalize(frontier []int) {
 	pr.out.Kept = kept
 	n, k := len(kept), len(pr.vars)
 	w := &pr.out.witnesses
-	*w = witnesses{vars: pr.vars, place: make(map[int]int, n), n: n, has: make([]bool, n*n), points: make([]int64, n*n*k)}
+	*w = witnesses{vars: pr.vars, kept: slices.Clone(kept), place: make(map[int]int, n), n: n, has: make([]bool, n*n), points: make([]int64, n*n*k)}
 	at := make([]int, n) // each member's place in the frontier
 	for a, i := range kept {
 		w.place[i] = a

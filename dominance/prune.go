@@ -38,8 +38,9 @@ type Frontier struct {
 // frontier has hundreds of members, a million ordered pairs.
 type witnesses struct {
 	vars   []string    // the variables of every point, sorted
-	place  map[int]int // a member of Kept → its place in Kept
-	n      int         // len(Kept)
+	kept   []int       // Kept as Prune made it
+	place  map[int]int // a member of kept → its place in kept
+	n      int         // len(kept)
 	has    []bool      // pair (i, j) at place(i)·n + place(j): refuted
 	points []int64     // pair (i, j)'s point at (place(i)·n + place(j))·len(vars)
 }
@@ -58,12 +59,13 @@ func (f *Frontier) Witness(i, j int) (at map[string]int64, ok bool) {
 }
 
 // Witnesses yields every ordered pair of Kept that has a witness, and the
-// witness, in the order of Kept.
+// witness, in the order of Kept as Prune made it. A Frontier not made by
+// Prune has none.
 func (f *Frontier) Witnesses() iter.Seq2[[2]int, map[string]int64] {
 	return func(yield func([2]int, map[string]int64) bool) {
 		w := &f.witnesses
-		for a, i := range f.Kept {
-			for b, j := range f.Kept {
+		for a, i := range w.kept {
+			for b, j := range w.kept {
 				if p := a*w.n + b; w.has[p] && !yield([2]int{i, j}, w.point(p)) {
 					return
 				}

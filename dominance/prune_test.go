@@ -360,3 +360,24 @@ func TestFrontierWitnesses(t *testing.T) {
 		t.Errorf("moved by B + 5: %v became %v", before, after)
 	}
 }
+
+// TestFrontierWitnessesOwnKept checks that a frontier's witnesses follow
+// Kept as Prune made it, whatever a caller does to Kept afterwards, and
+// that a Frontier made by hand has none.
+func TestFrontierWitnessesOwnKept(t *testing.T) {
+	f := Prune(candidates(t, "2*B", "3*T", "B + T + 100000"))
+	before := witnessCount(f)
+	f.Kept = f.Kept[:1]
+	if n := witnessCount(f); n != before || before != 6 {
+		t.Errorf("%d witnesses after Kept was cut, %d before; want 6", n, before)
+	}
+	for _, g := range []*Frontier{{}, {Kept: []int{0, 1, 2}}} {
+		if n := witnessCount(g); n != 0 {
+			t.Errorf("a Frontier made by hand has %d witnesses", n)
+		}
+		if w, ok := g.Witness(0, 1); ok {
+			t.Errorf("a Frontier made by hand has a witness %v", w)
+		}
+		g.MoveWitnesses(map[string]int64{"B": 1}) // nothing to move, and no panic
+	}
+}
