@@ -110,8 +110,11 @@ func (pl *placer) inUnits(p *Placement) bool {
 		}
 		need[i] = n / Align
 	}
-	u := &unitPlacer{pl: pl, tree: newLifeTree(len(pl.byFirst)), at: make([]int64, len(pl.rec.Buffers)), need: need}
-	at := u.at
+	tree := newLifeTree(len(pl.byFirst))
+	at := make([]int64, len(pl.rec.Buffers)) // offsets in units
+	var spans []span
+	var sorter spanSorter
+	top := int64(0)   // the largest end so far
 	var all *byOffset // every placed span, while most lives overlap
 	wide := 0         // tree queries in a row that found most placed spans beside
 	for n, i := range pl.order {
@@ -125,9 +128,13 @@ func (pl *placer) inUnits(p *Placement) bool {
 				all = nil
 			}
 		} else {
-			var beside int
-			off, beside = u.fit(i)
-			if beside < denseFrom || 4*beside < n {
+			spans = spans[:0]
+			for _, j := range pl.overlapping(tree, i) {
+				spans = append(spans, span{at[j], at[j] + need[j]})
+			}
+			sorter.sort(spans, top)
+			off = firstFit(spans, need[i])
+			if beside := len(spans); beside < denseFrom || 4*beside < n {
 				wide = 0
 			} else {
 				// Taken up only when it has been worth it a few times
@@ -140,8 +147,8 @@ func (pl *placer) inUnits(p *Placement) bool {
 			return false
 		}
 		at[i] = off
-		u.top = max(u.top, off+need[i])
-		u.tree.set(pl.leafOf[i], pl.lives[i].Last)
+		top = max(top, off+need[i])
+		tree.set(pl.leafOf[i], pl.lives[i].Last)
 		switch {
 		case takeUp:
 			all, wide = newByOffset(pl.order[:n+1], at, need, pl.lives), 0
@@ -158,40 +165,27 @@ func (pl *placer) inUnits(p *Placement) bool {
 	return true
 }
 
-// unitPlacer is inUnits's usual way: the placed buffers beside one found
-// in the tree of lives and sorted by offset.
-type unitPlacer struct {
-	pl       *placer
-	tree     *lifeTree
-	at, need []int64 // by position: offsets and sizes in units
-	top      int64   // the largest end so far
-	spans    []span
-	sorter   spanSorter
-}
-
-// fit returns the lowest offset at which buffer i overlaps none of the
-// placed buffers whose lives overlap its life, and how many those are.
-func (u *unitPlacer) fit(i int) (off int64, beside int) {
-	spans := u.spans[:0]
-	for _, j := range u.pl.overlapping(u.tree, i) {
-		spans = append(spans, span{u.at[j], u.at[j] + u.need[j]})
-	}
-	u.spans = spans
-	u.sorter.sort(spans, u.top)
-	return firstFit(spans, u.need[i]), len(spans)
-}
-
 // firstFit returns the lowest offset from 0 at which need units overlap
 // none of spans, which are sorted by offset.
 func firstFit(spans []span, need int64) int64 {
 	var off int64
 	for _, s := range spans {
-		if off+need <= s.off {
+		var fits bool
+		if off, fits = fitBelow(off, need, s.off, s.end); fits {
 			break
 		}
-		off = max(off, s.end)
 	}
 	return off
+}
+
+// fitBelow is one step of a first fit, the next span by offset at
+// [sOff, sEnd): whether need units from off fit below it, and else the
+// offset to try past it.
+func fitBelow(off, need, sOff, sEnd int64) (int64, bool) {
+	if off+need <= sOff {
+		return off, true
+	}
+	return max(off, sEnd), false
 }
 
 // When most of the placed buffers live beside the one to place, as the
@@ -234,10 +228,7 @@ func newByOffset(placed []int, at, need []int64, lives []Life) *byOffset {
 }
 
 // place is firstFit among the spans whose lives overlap life, and whether
-// to go on keeping the spans by offset, placed having been placed. (Not
-// inlined: in inUnits's loop it made the usual way slower by a sixth.)
-//
-//go:noinline
+// to go on keeping the spans by offset, placed having been placed.
 func (b *byOffset) place(life Life, need int64, placed int) (off int64, keep bool) {
 	off, beside := b.first(life, need)
 	return off, b.keep(beside, placed)
@@ -252,14 +243,9 @@ func (b *byOffset) first(life Life, need int64) (off int64, beside int) {
 			continue
 		}
 		beside++
-		if found {
-			continue
+		if !found {
+			off, found = fitBelow(off, need, s.off, s.end)
 		}
-		if off+need <= s.off {
-			found = true
-			continue
-		}
-		off = max(off, s.end)
 	}
 	return off, beside
 }
