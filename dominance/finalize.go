@@ -35,10 +35,9 @@ func (pr *pruner) finalize(frontier []int) {
 	n, k := len(kept), len(pr.vars)
 	w := &pr.out.witnesses
 	*w = witnesses{vars: pr.vars, kept: slices.Clone(kept), place: make(map[int]int, n), n: n, has: make([]bool, n*n), points: make([]int64, n*n*k)}
-	at := make([]int, n) // each member's place in the frontier
+	at := ans.places(kept)
 	for a, i := range kept {
 		w.place[i] = a
-		at[a] = ans.at[i]
 	}
 	note := func(a, b int, d *decision) {
 		if d.verdict == Refuted {
@@ -63,6 +62,15 @@ type answers struct {
 	at map[int]int // a member → its place in the frontier
 	n  int
 	d  []decision // pair (i, j) at place(i)·n + place(j): i − j ≥ 0?
+}
+
+// places returns each of members' place in the frontier.
+func (a *answers) places(members []int) []int {
+	out := make([]int, len(members))
+	for x, f := range members {
+		out[x] = a.at[f]
+	}
+	return out
 }
 
 // decideAll decides every ordered pair of the frontier, its rows shared
@@ -171,10 +179,7 @@ func (pr *pruner) recheck(kept []int, ans *answers) []int {
 			below[f] = append(below[f], k)
 		}
 	}
-	pos := make([]int, len(kept)) // each member's place in the frontier
-	for x, f := range kept {
-		pos[x] = ans.at[f]
-	}
+	pos := ans.places(kept)
 	var out []int
 	for y, j := range kept {
 		by := -1
