@@ -2,7 +2,10 @@ package interp
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"memsym/count"
 	"memsym/poly"
@@ -84,13 +87,14 @@ func (f *fold) lastMiddle(n int64) int {
 func (f *fold) isLast(t int, n int64) bool { return f.peeled() && t > 0 && int64(t) == n-1 }
 
 // foldDim returns the one dimension along which the grid's recordings'
-// operation counts differ, or "" when there is no such one.
-func foldDim(g *grid, recs []*record.Recording) string {
+// operation counts differ, or "" when there is no such one; counts holds
+// each recording's, in the grid's order.
+func foldDim(g *grid, counts []int) string {
 	var found []string
 	for j, v := range g.vars {
-		for i := range recs {
-			for k := range recs {
-				if len(recs[i].Ops) != len(recs[k].Ops) && sameBut(g.dims[i], g.dims[k], j) && !slices.Contains(found, v) {
+		for i := range counts {
+			for k := range counts {
+				if counts[i] != counts[k] && sameBut(g.dims[i], g.dims[k], j) && !slices.Contains(found, v) {
 					found = append(found, v)
 				}
 			}
@@ -100,6 +104,58 @@ func foldDim(g *grid, recs []*record.Recording) string {
 		return ""
 	}
 	return found[0]
+}
+
+// opCounts returns how many operations each recording of the grid holds,
+// reading them as streams, as many at once as there are cores, and keeping
+// nothing of them; ok is false when one cannot be read through (an error,
+// which reading it whole finds again).
+func opCounts(grid []Source) (counts []int, ok bool) {
+	counts = make([]int, len(grid))
+	var failed atomic.Bool
+	next := make(chan int, len(grid))
+	for i := range grid {
+		next <- i
+	}
+	close(next)
+	var all sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(grid)) {
+		all.Go(func() {
+			for i := range next {
+				if failed.Load() {
+					return
+				}
+				n, ok := opCount(grid[i], &failed)
+				if !ok {
+					failed.Store(true)
+					return
+				}
+				counts[i] = n
+			}
+		})
+	}
+	all.Wait()
+	return counts, !failed.Load()
+}
+
+// opCount counts the operations of src's recording; it gives up, reporting
+// false, on an error or once stop is set.
+func opCount(src Source, stop *atomic.Bool) (int, bool) {
+	s, err := open(src)
+	if err != nil {
+		return 0, false
+	}
+	defer release(s)
+	n := 0
+	for k := 0; s.Scan(); k++ {
+		if s.Record().Kind == record.KindOp {
+			n++
+		}
+		if k%4096 == 0 && stop.Load() {
+			return 0, false
+		}
+	}
+	return n, s.Err() == nil
 }
 
 // sameBut reports whether two points differ in dimension j alone.
@@ -122,6 +178,18 @@ func buildFolded(grid, checks []Source, cause error) (*Model, error) {
 	if err != nil {
 		return nil, cause
 	}
+	// Which dimension could count blocks follows from the operations'
+	// counts alone, which a pass over each recording finds holding nothing:
+	// a grid refused for operations that differ otherwise (the usual
+	// mistake) is not then held whole, every point of it, to say so.
+	counts, ok := opCounts(grid)
+	if !ok {
+		return nil, cause
+	}
+	dim := foldDim(g, counts)
+	if dim == "" {
+		return nil, cause
+	}
 	recs := make([]*record.Recording, len(grid))
 	for i, src := range grid {
 		st, err := readStructure(src, pointName(g.dims[i]), nil)
@@ -129,10 +197,6 @@ func buildFolded(grid, checks []Source, cause error) (*Model, error) {
 			return nil, cause
 		}
 		recs[i] = st.rec
-	}
-	dim := foldDim(g, recs)
-	if dim == "" {
-		return nil, cause
 	}
 	j := slices.Index(g.vars, dim)
 	var prefixes []string

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -226,4 +227,73 @@ func TestFoldGrids(t *testing.T) {
 			t.Errorf("L ∈ %v: got %v, want %s", c.ls, err, c.want)
 		}
 	}
+}
+
+// TestRefusalHoldsNoRecording checks that a grid refused for operations
+// that differ, where no dimension counts blocks (one operation relabelled
+// at one point), is refused without holding its recordings whole: the
+// refusal allocates about what reading point 0 whole does, where holding
+// every point's recording (to look for a fold) took ten times that.
+func TestRefusalHoldsNoRecording(t *testing.T) {
+	srcs := gridSources(t, attnVars, [][3]int64{{1, 2, 3}, {4, 8, 12}}, blocks(2000))
+	last := srcs[len(srcs)-1]
+	open := last.Open
+	last.Open = func() (record.Stream, error) {
+		s, err := open()
+		return &relabelled{Stream: s, op: 7_000, label: "Other.apply/%1"}, err
+	}
+	srcs[len(srcs)-1] = last
+	allocated := func(f func()) uint64 {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		f()
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	one := allocated(func() {
+		if _, err := readStructure(srcs[0], "point 0", nil); err != nil {
+			t.Fatal(err)
+		}
+	})
+	var err error
+	refusal := allocated(func() { _, err = Build(srcs, nil) })
+	if err == nil || !strings.Contains(err.Error(), "cannot be interpolated") {
+		t.Fatalf("Build = %v, want the operations' difference", err)
+	}
+	t.Logf("the refusal allocated %.2f times what reading point 0 whole does", float64(refusal)/float64(one))
+	if refusal > 3*one {
+		t.Errorf("the refusal allocated %d bytes, %.1f times what reading point 0 whole does (%d): want at most 3 times", refusal, float64(refusal)/float64(one), one)
+	}
+}
+
+// relabelled is a stream with operation op (from 1) relabelled, allocating
+// nothing as it goes.
+type relabelled struct {
+	record.Stream
+	op, ops int
+	label   string
+	cur     record.Record
+	now     bool // the current record is the one relabelled
+}
+
+func (s *relabelled) Scan() bool {
+	s.now = false
+	if !s.Stream.Scan() {
+		return false
+	}
+	if r := s.Stream.Record(); r.Kind == record.KindOp {
+		if s.ops++; s.ops == s.op {
+			s.cur, s.now = *r, true
+			s.cur.Op.Label = s.label
+		}
+	}
+	return true
+}
+
+func (s *relabelled) Record() *record.Record {
+	if s.now {
+		return &s.cur
+	}
+	return s.Stream.Record()
 }
