@@ -107,14 +107,19 @@ func foldDim(g *grid, counts []int) string {
 }
 
 // opCounts returns how many operations each recording of the grid holds,
-// reading them as streams, as many at once as there are cores, and keeping
-// nothing of them; ok is false when one cannot be read through (an error,
-// which reading it whole finds again).
-func opCounts(grid []Source) (counts []int, ok bool) {
+// those known (known[i] ≥ 0) as they are, the others found by reading them
+// as streams, as many at once as there are cores, and keeping nothing of
+// them; ok is false when one cannot be read through (an error, which
+// reading it whole finds again).
+func opCounts(grid []Source, known []int) (counts []int, ok bool) {
 	counts = make([]int, len(grid))
 	var failed atomic.Bool
 	next := make(chan int, len(grid))
 	for i := range grid {
+		if known != nil && known[i] >= 0 {
+			counts[i] = known[i]
+			continue
+		}
 		next <- i
 	}
 	close(next)
@@ -173,7 +178,9 @@ func sameBut(a, b []record.Dim, j int) bool {
 // the recordings align, it models them; it says which operation does not
 // align; and when no dimension counts blocks it returns cause, why the
 // recordings were refused record by record.
-func buildFolded(grid, checks []Source, cause error) (*Model, error) {
+// known holds the recordings' counts of operations where they are known,
+// −1 elsewhere; nil for none.
+func buildFolded(grid, checks []Source, cause error, known []int) (*Model, error) {
 	g, err := formGrid(grid)
 	if err != nil {
 		return nil, cause
@@ -182,7 +189,7 @@ func buildFolded(grid, checks []Source, cause error) (*Model, error) {
 	// counts alone, which a pass over each recording finds holding nothing:
 	// a grid refused for operations that differ otherwise (the usual
 	// mistake) is not then held whole, every point of it, to say so.
-	counts, ok := opCounts(grid)
+	counts, ok := opCounts(grid, known)
 	if !ok {
 		return nil, cause
 	}

@@ -25,6 +25,16 @@ import (
 // grid point, the grid is read again the usual way, record by record, as
 // readStructure and readPoints do, which also says exactly where the
 // recordings differ; a check point is checked the usual way (build.check).
+// When some grid points stop and others do not, the others go on to the
+// end, and so does point 0. A grid point that follows point 0's recording
+// to its end, with the structure's header, holds nothing readPoints could
+// refuse; so the first difference readPoints would find, in the order of
+// the points, is the first found by walking only the others, in that
+// order (build.differs), and each point that followed holds as many
+// operations as point 0 (build.counts), which buildFolded then need not
+// count. A grid refused for one point's mistake is so refused in about the
+// time its reading takes, and holds what that reading holds. When every
+// grid point stops, the reading stops at once.
 
 // keeper is a stream that can keep its lines for others to follow:
 // record.Scanner and record.File are.
@@ -69,6 +79,7 @@ type reading struct {
 	merge   chan *chunk
 	cur     *chunk
 	stop    atomic.Bool  // some grid point cannot be read so: give up
+	lost    atomic.Int32 // the grid points that stopped; when all have, stop
 	expect  atomic.Int64 // about how many buffers and views point 0 has, once guessed
 	checks  []*pointValues
 	running sync.WaitGroup
@@ -81,6 +92,14 @@ type reader struct {
 	in     chan *chunk
 	header record.Header
 	ok     bool // it read its whole recording so
+}
+
+// lose notes that a grid point's reader stopped, and stops the reading when
+// no grid point is left to follow to the end.
+func (r *reading) lose() {
+	if int(r.lost.Add(1)) == r.grid {
+		r.stop.Store(true)
+	}
 }
 
 // readFollowing reads the grid and the check points at once, as above. It
@@ -157,6 +176,7 @@ func (b *build) readFollowing(grid, checks []Source, checkDims [][]record.Dim) (
 	}
 	for _, rd := range r.readers[:r.grid] {
 		if !rd.ok || !b.sameHeader(&rd.header, rd.dims) {
+			b.counts, b.differs = r.firstDifference(grid)
 			return false, nil, nil
 		}
 	}
@@ -168,6 +188,33 @@ func (b *build) readFollowing(grid, checks []Source, checkDims [][]record.Dim) (
 	}
 	b.followed = true
 	return true, checkVals, nil
+}
+
+// firstDifference walks the grid points that did not follow point 0's
+// recording to its end, or whose header is not the structure's, in the
+// order of the points, and returns each grid point's count of operations
+// where it is known, −1 elsewhere, in the grid's order; and the first
+// difference readPoints finds, nil if there is none.
+func (r *reading) firstDifference(grid []Source) ([]int, error) {
+	b := r.b
+	counts := make([]int, len(grid))
+	for i := range counts {
+		counts[i] = -1
+	}
+	counts[b.g.order[0]] = len(b.st.rec.Ops)
+	for p, rd := range r.readers[:r.grid] {
+		if rd.ok && b.sameHeader(&rd.header, rd.dims) {
+			counts[b.g.order[1+p]] = len(b.st.rec.Ops)
+		}
+	}
+	for p := range r.readers[:r.grid] {
+		if src := b.g.order[1+p]; counts[src] < 0 {
+			if pv := readPoint(grid[src], b.st, b.g.dims[src], 0, nil); pv.err != nil {
+				return counts, pv.err
+			}
+		}
+	}
+	return counts, nil
 }
 
 // get returns an empty chunk.
@@ -227,7 +274,7 @@ func (rd *reader) run(r *reading, i int) {
 				release(f)
 				f = nil
 				if grid {
-					r.stop.Store(true)
+					r.lose()
 				}
 			}
 		}
@@ -241,8 +288,8 @@ func (rd *reader) run(r *reading, i int) {
 	defer release(f)
 	// The recording must end where point 0's did.
 	rd.ok = !r.stop.Load() && !f.Scan() && f.Err() == nil
-	if !rd.ok && grid {
-		r.stop.Store(true)
+	if !rd.ok && grid && !r.stop.Load() {
+		r.lose()
 	}
 }
 
@@ -289,7 +336,7 @@ func (r *reading) merger(n int) {
 				pv.local = pages.Grow(pv.local, max(0, n-len(pv.local)))
 			}
 		}
-		if !r.stop.Load() {
+		if !r.stop.Load() && r.lost.Load() == 0 {
 			r.mergeChunk(c, n, tables)
 		}
 		r.put(c)

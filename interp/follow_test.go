@@ -177,3 +177,55 @@ func TestFollowingAgreesOnEdits(t *testing.T) {
 		bothWays(t, all[:len(grid)], all[len(grid):])
 	}
 }
+
+// TestFollowingAgreesOnEditsInSeveralFiles edits two or three of a grid's
+// recordings at once: where some grid points follow point 0's recording to
+// its end and others stop, only those that stop are walked again, and the
+// difference said must be the one reading every point record by record
+// finds first, in the order of the points.
+func TestFollowingAgreesOnEditsInSeveralFiles(t *testing.T) {
+	for seed := range uint64(300) {
+		r := rand.New(rand.NewPCG(seed, 11))
+		p := generate(seed%40, smallPrograms)
+		grid, checks := programFiles(t, p, r)
+		all := append(append([]textFile(nil), grid...), checks...)
+		for _, i := range r.Perm(len(all))[:2+r.IntN(2)] {
+			all[i].text = edit(r, all[i].text)
+		}
+		bothWays(t, all[:len(grid)], all[len(grid):])
+	}
+}
+
+// TestFollowingSaysTheFirstPointsDifference makes the grid point after
+// point 0 differ in its header alone, which it follows to its end, and
+// the last grid point differ in an operation's label, where it stops: the
+// difference said is the first point's, as reading every point record by
+// record says.
+func TestFollowingSaysTheFirstPointsDifference(t *testing.T) {
+	p := generate(3, smallPrograms)
+	grid, checks := programFiles(t, p, rand.New(rand.NewPCG(3, 5)))
+	g, err := formGrid(scanned(grid, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, last := &grid[g.order[1]], &grid[g.order[len(g.order)-1]]
+	before := first.text
+	first.text = bytes.Replace(first.text, []byte(`"entry": "`), []byte(`"entry": "Other`), 1)
+	lines := bytes.SplitAfter(last.text, []byte("\n"))
+	relabelled := false
+	for i := len(lines) / 2; i < len(lines) && !relabelled; i++ {
+		if bytes.HasPrefix(lines[i], []byte(`{"op": "`)) {
+			lines[i] = bytes.Replace(lines[i], []byte(`{"op": "`), []byte(`{"op": "Other`), 1)
+			relabelled = true
+		}
+	}
+	last.text = bytes.Join(lines, nil)
+	if bytes.Equal(before, first.text) || !relabelled {
+		t.Fatal("the recordings were not edited as the test means")
+	}
+	bothWays(t, grid, checks)
+	_, err = Build(scanned(grid, false), scanned(checks, false))
+	if err == nil || !strings.Contains(err.Error(), first.name) {
+		t.Errorf("Build = %v, want the difference of %s", err, first.name)
+	}
+}

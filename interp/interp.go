@@ -97,6 +97,11 @@ type build struct {
 	m     *Model
 
 	followed bool // the grid was read by comparison with point 0 (follow.go)
+	// When it was not: the first difference from point 0 the points that
+	// stopped hold, if any, and each point's count of operations where
+	// it is known, −1 elsewhere (follow.go).
+	differs error
+	counts  []int
 
 	// What model finds on a goroutine of its own (live.go): born and died
 	// bucket the lives by operation; livesDone is closed once they and the
@@ -128,13 +133,16 @@ func Build(grid []Source, checks []Source) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !fast && b.differs != nil {
+		return buildFolded(grid, checks, b.differs, b.counts)
+	}
 	if !fast {
 		b = &build{g: g, vals: newValues(0), pre: &prefixes{}}
 		if err := b.readStructure(grid[g.order[0]]); err != nil {
 			return nil, err
 		}
 		if err := b.readPoints(grid); err != nil {
-			return buildFolded(grid, checks, err)
+			return buildFolded(grid, checks, err, nil)
 		}
 		checkVals = make([]*pointValues, len(checks))
 	}
