@@ -23,6 +23,12 @@ type usage struct {
 // runCommand runs name with args in dir, its output discarded but for the
 // end of its stderr, which an error quotes, and returns what it cost.
 func runCommand(ctx context.Context, dir, name string, args ...string) (usage, error) {
+	return runExpecting(ctx, "", dir, name, args...)
+}
+
+// runExpecting is runCommand for a command that must fail, saying refusal
+// in its stderr, when refusal is not empty.
+func runExpecting(ctx context.Context, refusal, dir, name string, args ...string) (usage, error) {
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
 	var stderr tailBuffer
@@ -30,8 +36,14 @@ func runCommand(ctx context.Context, dir, name string, args ...string) (usage, e
 	start := time.Now()
 	err := cmd.Run()
 	wall := time.Since(start)
-	if err != nil {
-		return usage{}, fmt.Errorf("%s: %v: %s", strings.Join(append([]string{name}, args...), " "), err, stderr.String())
+	line := strings.Join(append([]string{name}, args...), " ")
+	switch {
+	case refusal == "" && err != nil:
+		return usage{}, fmt.Errorf("%s: %v: %s", line, err, stderr.String())
+	case refusal != "" && cmd.ProcessState == nil:
+		return usage{}, fmt.Errorf("%s: %v", line, err)
+	case refusal != "" && (err == nil || !strings.Contains(stderr.String(), refusal)):
+		return usage{}, fmt.Errorf("%s: expected it to fail saying %q; it ended with %v: %s", line, refusal, err, stderr.String())
 	}
 	u := usage{wall: wall, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
 	u.maxRSS, _ = cost.PeakRSS(cmd.ProcessState) // 0 where the system cannot tell

@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -156,5 +159,52 @@ func TestReport(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("the report lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+func TestRunExpecting(t *testing.T) {
+	ctx := context.Background()
+	if _, err := runExpecting(ctx, "cannot be interpolated", ".", "sh", "-c", "echo it cannot be interpolated >&2; exit 1"); err != nil {
+		t.Errorf("a refusal as expected: %v", err)
+	}
+	for _, script := range []string{"echo fine", "echo something else >&2; exit 1"} {
+		if _, err := runExpecting(ctx, "cannot be interpolated", ".", "sh", "-c", script); err == nil {
+			t.Errorf("%q: no error, want one (it must fail saying the refusal)", script)
+		}
+	}
+}
+
+func TestRelabelHalfway(t *testing.T) {
+	dir := t.TempDir()
+	src, dst := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	var lines []string
+	for i := range 10 {
+		lines = append(lines, fmt.Sprintf(`{"buffer": %d, "bytes": 8}`, i+1), fmt.Sprintf(`{"op": "Op.apply", "reads": [], "writes": [%d]}`, i+1))
+	}
+	if err := os.WriteFile(src, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := relabelHalfway(src, dst); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := strings.Split(strings.TrimSuffix(string(got), "\n"), "\n")
+	changed := 0
+	for i := range lines {
+		if out[i] != lines[i] {
+			changed++
+			if i < len(lines)/2 || out[i] != strings.Replace(lines[i], `"op": "`, `"op": "Other`, 1) {
+				t.Errorf("line %d: %s, from %s", i+1, out[i], lines[i])
+			}
+		}
+	}
+	if changed != 1 || len(out) != len(lines) {
+		t.Errorf("%d lines changed of %d (%d written), want 1", changed, len(lines), len(out))
+	}
+	if err := relabelHalfway(filepath.Join(dir, "none.jsonl"), dst); err == nil {
+		t.Error("no error for a missing file")
 	}
 }

@@ -16,7 +16,8 @@ import (
 // on the same files: cat (the floor: reading them), bench/scanonly (the
 // Scanner alone, one record at a time), memsym validate (checking them as
 // a stream) and memsym symbolic, so that each ratio is taken between runs
-// made one after the other.
+// made one after the other; then memsym symbolic refusing the grid with one
+// operation changed (syntheticRefusal).
 func (h *harness) syntheticFiles(ctx context.Context) []row {
 	what := fmt.Sprintf("synthetic, %s operations, 3×3 grid of recordings in files", thousands(h.ops))
 	ratioMeasure := what + ": `memsym symbolic` against `cat` of the same files (the floor), wall time"
@@ -51,7 +52,7 @@ func (h *harness) syntheticFiles(ctx context.Context) []row {
 	}
 	symCat, symScan, cores := ratios(sy.wall, c.wall), ratios(sy.wall, sc.wall), ratios(sy.cpu, sy.wall)
 	files := fmt.Sprintf("%d files (9 on the grid, 1 to check), %s bytes", len(all), thousands(size))
-	return []row{{
+	return append([]row{{
 		measure:  ratioMeasure,
 		target:   "≤ 4×",
 		measured: fmt.Sprintf("symbolic %s, cat %s: %s (%s–%s, run by run)", sy.wall.describe(seconds), c.wall.describe(seconds), times(symCat.median()), times(symCat.min()), times(symCat.max())),
@@ -91,7 +92,7 @@ func (h *harness) syntheticFiles(ctx context.Context) []row {
 		measured: v.rss.describe(megabytes),
 		verdict:  verdict(v.rss.median() <= 150e6),
 		commands: []string{val.String()},
-	}}
+	}}, h.syntheticRefusal(ctx, grid, check)...)
 }
 
 // recordGrid3 records the bundled synthetic at its grid's points and its
