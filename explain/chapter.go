@@ -88,13 +88,20 @@ func (w *writer) counted() doc.Section {
 	in := w.in
 	s := doc.Section{Title: "What is counted"}
 	what := []any{"memsym recorded ", doc.Code(in.Entry)}
-	if in.Program != "" {
+	if in.FromFiles {
+		what = []any{"memsym read the recordings of ", doc.Code(in.Entry)}
+	}
+	if in.Program != "" && !in.FromFiles {
 		what = append(what, " of ", in.Program)
 	}
 	if in.Realization != "" {
 		what = append(what, " in ", in.Realization)
 	}
-	what = append(what, " operation by operation, on buffers that have an identity, and counts its memory from those recordings; it never measures a process.")
+	if in.FromFiles {
+		what = append(what, ", made operation by operation on buffers that have an identity, from files (the first ", in.Program, "), and counts its memory from those recordings; it never measures a process.")
+	} else {
+		what = append(what, " operation by operation, on buffers that have an identity, and counts its memory from those recordings; it never measures a process.")
+	}
 	switch {
 	case len(in.Consts) > 0 && len(in.Elsewhere) > 0:
 		what = append(what, " Every number and formula of this chapter is at ", constants(in.Consts), ", except those of ", w.ref("elsewhere"), ", which says at which constants each is.")

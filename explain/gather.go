@@ -46,7 +46,8 @@ func Gather(ctx context.Context, r *Request) (*Content, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Content{Program: r.Program, Model: m, Along: r.Along, Scale: r.Scale}
+	_, files := r.Source.(*source.Files)
+	c := &Content{Program: r.Program, FromFiles: files, Model: m, Along: r.Along, Scale: r.Scale}
 	if r.Along != "" && !contains(m.Vars, r.Along) {
 		return nil, &source.UsageError{Msg: fmt.Sprintf("--along %s: no dimension %s (the dimensions are %s)", r.Along, r.Along, wordsList(m.Vars))}
 	}
@@ -62,7 +63,7 @@ func Gather(ctx context.Context, r *Request) (*Content, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch _, files := r.Source.(*source.Files); {
+	switch {
 	case r.Verify > 0:
 		c.Verified = m.Verify(ctx, r.Source, r.Verify, 1)
 	case files:

@@ -14,6 +14,9 @@ type Input struct {
 	// Program is the program's name or file, Entry the entry recorded
 	// (`GPT.apply`), Realization its stored types ("f64").
 	Program, Entry, Realization string
+	// FromFiles says the recordings were read from files rather than
+	// recorded by memsym.
+	FromFiles bool
 	// Consts are the constants of every number and formula of the
 	// chapter but Elsewhere's, as given.
 	Consts []NameValue

@@ -18,6 +18,9 @@ import (
 type Content struct {
 	// Program names the program: a bundled program's name or a file.
 	Program string
+	// FromFiles says the recordings were read from files rather than
+	// recorded by memsym.
+	FromFiles bool
 	// Model is the memory model; nil for a chapter of counts alone.
 	Model *model.Model
 	// Along is the dimension along which the chapter says where each
@@ -58,7 +61,7 @@ type Other struct {
 
 // Build turns content into the chapter's input.
 func Build(c *Content) (*Input, error) {
-	in := &Input{Program: c.Program, Scale: c.Scale, Unverified: c.Unverified}
+	in := &Input{Program: c.Program, FromFiles: c.FromFiles, Scale: c.Scale, Unverified: c.Unverified}
 	var h *record.Header
 	switch {
 	case c.Model != nil:

@@ -120,7 +120,10 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	defer src.Close()
-	r := &explain.Request{Source: src, Spec: spec, Along: *along, Verify: n, Confirm: *confirm, Scale: sc, At: at.point()}
+	r := &explain.Request{Source: src, Spec: spec, Along: *along, Verify: n, Confirm: *confirm, Scale: sc}
+	if len(at) > 0 {
+		r.At = at.point() // else none: recording files are counted at no point
+	}
 	if step.step {
 		if sf.program == "" {
 			return usagef("--step records a bundled program's training step: use it with --program")

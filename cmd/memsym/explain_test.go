@@ -229,3 +229,36 @@ func TestExplainUsage(t *testing.T) {
 		t.Errorf("bad usage created %s", dir)
 	}
 }
+
+// TestExplainGridFiles writes the chapter of recordings in files on a grid,
+// without --at: the model is built, no point is counted (a file cannot be
+// recorded at a new one), and the chapter says that memsym read the
+// recordings rather than made them.
+func TestExplainGridFiles(t *testing.T) {
+	tmp := t.TempDir()
+	var grid []string
+	for _, b := range []string{"1", "2", "3"} {
+		for _, tt := range []string{"64", "128", "192"} {
+			path := filepath.Join(tmp, "B"+b+"_T"+tt+".jsonl")
+			mustRunCLI(t, "record", "--program", "synthetic", "--dim", "B="+b, "--dim", "T="+tt, "--const", "N=10", "-o", path)
+			grid = append(grid, path)
+		}
+	}
+	check := filepath.Join(tmp, "check.jsonl")
+	mustRunCLI(t, "record", "--program", "synthetic", "--dim", "B=5", "--dim", "T=320", "--const", "N=10", "-o", check)
+	dir := filepath.Join(tmp, "out")
+	mustRunCLI(t, append([]string{"explain", "-o", dir, "--format", "md", "--check", check}, grid...)...)
+	md := string(readDir(t, dir)["chapter13.md"])
+	for _, want := range []string{
+		"memsym read the recordings of `Synthetic.apply` in f32, made operation by operation on buffers that have an identity, from files (the first " + strings.ReplaceAll(grid[0], "_", "\\_") + ")",
+		"## 13.2 As polynomials in B and T",
+		"recordings read from files cannot be made at new points",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the chapter of recordings in files has no %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "memsym recorded") {
+		t.Errorf("the chapter of recordings in files says memsym recorded them:\n%s", md)
+	}
+}
