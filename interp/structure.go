@@ -170,11 +170,12 @@ func readStructurePiped(s record.Stream, src Source, point string, keep func(r *
 				b.Grow(bt.grow[0], bt.grow[1])
 				st.kinds = slices.Grow(st.kinds, bt.grow[0]+bt.grow[1]+2)
 			}
-			for i := range bt.recs {
+			recs := bt.Records()
+			for i := range recs {
 				if err != nil {
 					break
 				}
-				r := &bt.recs[i]
+				r := &recs[i]
 				if e := b.Add(r); e != nil {
 					err = fmt.Errorf("%s: %w", at(src.Name, r.Line), e)
 					break
@@ -197,13 +198,13 @@ func readStructurePiped(s record.Stream, src Source, point string, keep func(r *
 				expect(grow[0], grow[1])
 			}
 		}
-		bt.add(r)
+		bt.Add(r)
 		if r.Kind != record.KindHeader {
 			if err = keep(r); err != nil {
 				break
 			}
 		}
-		if len(bt.recs) == batchSize {
+		if bt.Len() == batchSize {
 			full <- bt
 			bt = <-free
 		}
@@ -278,66 +279,14 @@ func (e *estimate) count(s record.Stream, k record.Kind) ([2]int, bool) {
 }
 
 // recordBatch is records handed from the reading goroutine to the building
-// one, with copies of their slices.
+// one, and the room to make in the Builder first, if not zero.
 type recordBatch struct {
-	recs []record.Record
-	ints []int64
-	grow [2]int // room to make in the Builder first, if not zero
+	record.Batch
+	grow [2]int
 }
 
-// noInts is an empty slice that is not nil: a record's empty list.
-var noInts = []int64{}
-
-// add appends a copy of r, which its stream may reuse: of its kind's part
-// alone, which is all the Builder reads of it.
-func (bt *recordBatch) add(r *record.Record) {
-	if len(bt.recs) < cap(bt.recs) {
-		bt.recs = bt.recs[:len(bt.recs)+1]
-	} else {
-		bt.recs = append(bt.recs, record.Record{})
-	}
-	c := &bt.recs[len(bt.recs)-1]
-	c.Kind, c.Line = r.Kind, r.Line
-	switch r.Kind {
-	case record.KindHeader:
-		c.Header = r.Header
-		c.Header.Dims = slices.Clone(r.Header.Dims)
-		c.Header.Consts = slices.Clone(r.Header.Consts)
-	case record.KindBuffer, record.KindView:
-		c.Buffer = r.Buffer
-		c.Buffer.Shape = bt.keep(r.Buffer.Shape)
-	case record.KindOp:
-		c.Op = r.Op
-		c.Op.Reads = bt.keep(r.Op.Reads)
-		c.Op.Writes = bt.keep(r.Op.Writes)
-	case record.KindResult:
-		c.Result = bt.keep(r.Result)
-	default:
-		*c = *r
-	}
-}
-
-// keep copies s into the batch, nil for nil.
-func (bt *recordBatch) keep(s []int64) []int64 {
-	switch {
-	case s == nil:
-		return nil
-	case len(s) == 0:
-		return noInts
-	}
-	if cap(bt.ints)-len(bt.ints) < len(s) {
-		// A new array: the records before keep theirs.
-		bt.ints = make([]int64, 0, max(4096, len(s)))
-	}
-	n := len(bt.ints)
-	bt.ints = append(bt.ints, s...)
-	return bt.ints[n:len(bt.ints):len(bt.ints)]
-}
-
-// reset empties the batch. The records' parts of other kinds than their
-// own are left as they were: add overwrites what the Builder reads.
+// reset empties the batch.
 func (bt *recordBatch) reset() {
-	bt.recs = bt.recs[:0]
-	bt.ints = bt.ints[:0]
+	bt.Reset()
 	bt.grow = [2]int{}
 }

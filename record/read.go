@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 )
 
 // Read reads a whole recording from r and checks it: each line as the
@@ -12,16 +13,76 @@ import (
 // declared before use, temps written before they are read, one header
 // first, the result last). Every error it returns about the recording is a
 // *SyntaxError, "file:line: what was expected".
+//
+// A large recording, or one whose size its input cannot tell, is read on
+// two cores: the Builder takes the records on a goroutine of its own,
+// handed over in batches as they are scanned (readPiped).
 func Read(r io.Reader, file string) (*Recording, error) {
 	s := NewScanner(r, file)
 	b := NewBuilder()
-	b.GrowFor(sizeHint(r))
+	size := sizeHint(r)
+	b.GrowFor(size)
+	if size == 0 || size >= pipeFrom {
+		return readPiped(s, b, file)
+	}
 	for s.Scan() {
 		rec := s.Record()
 		if err := b.Add(rec); err != nil {
 			return nil, &SyntaxError{File: file, Line: rec.Line, Msg: err.Error()}
 		}
 	}
+	return finish(s, b, file)
+}
+
+// pipeFrom is the least size of an input Read reads on two cores; tests
+// lower it.
+var pipeFrom int64 = 1 << 20
+
+// readPiped is Read with the Builder on a goroutine of its own: the same
+// recording, and the same first mistake in the order of the records (the
+// Builder's, when it finds one before the Scanner does, which then stops).
+func readPiped(s *Scanner, b *Builder, file string) (*Recording, error) {
+	const batches, batchSize = 4, 1024
+	free, full := make(chan *Batch, batches), make(chan *Batch, batches)
+	for range batches {
+		free <- new(Batch)
+	}
+	var failed atomic.Bool
+	built := make(chan error, 1)
+	go func() {
+		var err error
+		for bt := range full {
+			recs := bt.Records()
+			for i := 0; i < len(recs) && err == nil; i++ {
+				if e := b.Add(&recs[i]); e != nil {
+					err = &SyntaxError{File: file, Line: recs[i].Line, Msg: e.Error()}
+					failed.Store(true)
+				}
+			}
+			bt.Reset()
+			free <- bt
+		}
+		built <- err
+	}()
+	bt := <-free
+	for !failed.Load() && s.Scan() {
+		bt.Add(s.Record())
+		if bt.Len() == batchSize {
+			full <- bt
+			bt = <-free
+		}
+	}
+	full <- bt
+	close(full)
+	if err := <-built; err != nil {
+		return nil, err
+	}
+	return finish(s, b, file)
+}
+
+// finish returns the Builder's recording once the Scanner has read all it
+// holds, or the Scanner's error.
+func finish(s *Scanner, b *Builder, file string) (*Recording, error) {
 	if err := s.Err(); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,75 @@
+package record
+
+import "slices"
+
+// Batch is records copied from a stream that reuses its own, such as a
+// Scanner, to hand from the goroutine that reads them to one that builds
+// them: of each record, its kind's part alone, which is all a Builder
+// reads of it, with copies of its slices.
+type Batch struct {
+	recs []Record
+	ints []int64
+}
+
+// noInts is an empty slice that is not nil: a record's empty list.
+var noInts = []int64{}
+
+// Add appends a copy of r.
+func (bt *Batch) Add(r *Record) {
+	if len(bt.recs) < cap(bt.recs) {
+		bt.recs = bt.recs[:len(bt.recs)+1]
+	} else {
+		bt.recs = append(bt.recs, Record{})
+	}
+	c := &bt.recs[len(bt.recs)-1]
+	c.Kind, c.Line = r.Kind, r.Line
+	switch r.Kind {
+	case KindHeader:
+		c.Header = r.Header
+		c.Header.Dims = slices.Clone(r.Header.Dims)
+		c.Header.Consts = slices.Clone(r.Header.Consts)
+	case KindBuffer, KindView:
+		c.Buffer = r.Buffer
+		c.Buffer.Shape = bt.keep(r.Buffer.Shape)
+	case KindOp:
+		c.Op = r.Op
+		c.Op.Reads = bt.keep(r.Op.Reads)
+		c.Op.Writes = bt.keep(r.Op.Writes)
+	case KindResult:
+		c.Result = bt.keep(r.Result)
+	default:
+		*c = *r
+	}
+}
+
+// keep copies s into the batch, nil for nil.
+func (bt *Batch) keep(s []int64) []int64 {
+	switch {
+	case s == nil:
+		return nil
+	case len(s) == 0:
+		return noInts
+	}
+	if cap(bt.ints)-len(bt.ints) < len(s) {
+		// A new array: the records before keep theirs.
+		bt.ints = make([]int64, 0, max(4096, len(s)))
+	}
+	n := len(bt.ints)
+	bt.ints = append(bt.ints, s...)
+	return bt.ints[n:len(bt.ints):len(bt.ints)]
+}
+
+// Len returns the number of records in the batch.
+func (bt *Batch) Len() int { return len(bt.recs) }
+
+// Records returns the batch's records, in the order added; they are the
+// batch's until Reset.
+func (bt *Batch) Records() []Record { return bt.recs }
+
+// Reset empties the batch, keeping its memory. The records' parts of other
+// kinds than their own are left as they were: Add overwrites what a
+// Builder reads.
+func (bt *Batch) Reset() {
+	bt.recs = bt.recs[:0]
+	bt.ints = bt.ints[:0]
+}
