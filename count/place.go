@@ -63,9 +63,40 @@ func newPlacer(rec *record.Recording, lives []Life, p *Placement) *placer {
 	for leaf, i := range byFirst {
 		leafOf[i] = leaf
 	}
-	order := slices.Clone(items)
-	slices.SortStableFunc(order, func(a, b int) int { return rec.Buffers[b].Bytes.Cmp(rec.Buffers[a].Bytes) })
-	return &placer{rec: rec, lives: lives, byFirst: byFirst, leafOf: leafOf, order: order}
+	return &placer{rec: rec, lives: lives, byFirst: byFirst, leafOf: leafOf, order: bySize(rec, items)}
+}
+
+// bySize returns items, positions in rec.Buffers in increasing order, the
+// largest buffer first and by position among equals, as a stable sort by
+// size gives them. Where every size is an integer that fits in an int64,
+// as nearly always, the sizes are read once and sorted as integers, the
+// position breaking ties; else each comparison compares two exact sizes.
+func bySize(rec *record.Recording, items []int) []int {
+	type sized struct {
+		bytes int64
+		pos   int
+	}
+	keys := make([]sized, len(items))
+	for k, i := range items {
+		n, ok := rec.Buffers[i].Bytes.Int64()
+		if !ok {
+			order := slices.Clone(items)
+			slices.SortStableFunc(order, func(a, b int) int { return rec.Buffers[b].Bytes.Cmp(rec.Buffers[a].Bytes) })
+			return order
+		}
+		keys[k] = sized{n, i}
+	}
+	slices.SortFunc(keys, func(a, b sized) int {
+		if c := cmp.Compare(b.bytes, a.bytes); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.pos, b.pos)
+	})
+	order := make([]int, len(keys))
+	for k, key := range keys {
+		order[k] = key.pos
+	}
+	return order
 }
 
 // placer is what Place's two ways of placing share: the buffers to place

@@ -308,3 +308,33 @@ func TestPlaceByOffset(t *testing.T) {
 	}
 	checkPlacement(t, rec, lives, fwd)
 }
+
+// TestBySize checks the order Place places buffers in against a stable sort
+// by size, largest first: sizes with many ties, and with a size that is no
+// int64 integer (a fraction, a big number), which takes the exact way.
+func TestBySize(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	huge := poly.FromBig(new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), 80)))
+	for trial := range 200 {
+		n := 1 + r.IntN(300)
+		rec := &record.Recording{Buffers: make([]record.Buffer, n)}
+		var items []int
+		for i := range rec.Buffers {
+			rec.Buffers[i].Bytes = poly.Int(int64(r.IntN(8)) << r.IntN(40))
+			if r.IntN(3) > 0 {
+				items = append(items, i)
+			}
+		}
+		switch trial % 4 {
+		case 1:
+			rec.Buffers[r.IntN(n)].Bytes = poly.Frac(7, 2)
+		case 2:
+			rec.Buffers[r.IntN(n)].Bytes = huge
+		}
+		want := slices.Clone(items)
+		slices.SortStableFunc(want, func(a, b int) int { return rec.Buffers[b].Bytes.Cmp(rec.Buffers[a].Bytes) })
+		if got := bySize(rec, items); !slices.Equal(got, want) {
+			t.Fatalf("trial %d: bySize = %v, want %v", trial, got, want)
+		}
+	}
+}
