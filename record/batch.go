@@ -15,13 +15,22 @@ type Batch struct {
 var noInts = []int64{}
 
 // Add appends a copy of r.
-func (bt *Batch) Add(r *Record) {
+func (bt *Batch) Add(r *Record) { bt.add(r, false) }
+
+// add appends a copy of r. With whole, the copy's other parts are zero, as
+// a stream's records are (a slot that held a record of another kind has
+// that part cleared); else they are left as they were, for a Builder,
+// which reads a record's kind's part alone.
+func (bt *Batch) add(r *Record, whole bool) {
 	if len(bt.recs) < cap(bt.recs) {
 		bt.recs = bt.recs[:len(bt.recs)+1]
 	} else {
 		bt.recs = append(bt.recs, Record{})
 	}
 	c := &bt.recs[len(bt.recs)-1]
+	if whole && c.Kind != r.Kind {
+		*c = Record{}
+	}
 	c.Kind, c.Line = r.Kind, r.Line
 	switch r.Kind {
 	case KindHeader:

@@ -55,10 +55,10 @@ type liveResp struct {
 	err   error
 }
 
-// liveBatch is records made, with their slices.
+// liveBatch is records made, with their slices, each a whole record as a
+// stream's are.
 type liveBatch struct {
-	recs []Record
-	ints []int64
+	Batch
 	grow [2]int // the maker's last Grow, when it grew
 }
 
@@ -147,8 +147,8 @@ func (w *liveSink) Add(r *Record) error {
 		}
 		q := w.req
 		if q.batch != nil {
-			q.batch.add(r)
-			if len(q.batch.recs) >= q.max {
+			q.batch.add(r, true)
+			if q.batch.Len() >= q.max {
 				w.answer()
 			}
 			return nil
@@ -170,44 +170,9 @@ func (w *liveSink) Add(r *Record) error {
 	}
 }
 
-// add copies r, with its slices, into the batch: its kind's part alone,
-// the rest of a Record being zero, as a Recorder leaves it; a slot that
-// held a record of another kind has that part cleared.
-func (b *liveBatch) add(r *Record) {
-	if len(b.recs) < cap(b.recs) {
-		b.recs = b.recs[:len(b.recs)+1]
-	} else {
-		b.recs = append(b.recs, Record{})
-	}
-	c := &b.recs[len(b.recs)-1]
-	if c.Kind != r.Kind {
-		*c = Record{}
-	}
-	c.Kind, c.Line = r.Kind, r.Line
-	switch r.Kind {
-	case KindHeader:
-		c.Header = r.Header
-		c.Header.Dims = slices.Clone(r.Header.Dims)
-		c.Header.Consts = slices.Clone(r.Header.Consts)
-	case KindBuffer, KindView:
-		c.Buffer = r.Buffer
-		c.Buffer.Shape = keepInts(&b.ints, r.Buffer.Shape)
-	case KindOp:
-		c.Op = r.Op
-		c.Op.Reads = keepInts(&b.ints, r.Op.Reads)
-		c.Op.Writes = keepInts(&b.ints, r.Op.Writes)
-	case KindResult:
-		c.Result = keepInts(&b.ints, r.Result)
-	default:
-		*c = *r
-	}
-}
-
-// reset empties the batch, keeping its records' memory: add overwrites
-// the part of a record it uses and clears a slot of another kind.
+// reset empties the batch, keeping its records' memory.
 func (b *liveBatch) reset() {
-	b.recs = b.recs[:0]
-	b.ints = b.ints[:0]
+	b.Reset()
 	b.grow = [2]int{}
 }
 
