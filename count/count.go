@@ -23,6 +23,7 @@ type Counts struct {
 	Peak   poly.Rat   // the largest live bytes
 	PeakOp int        // the first operation whose live bytes are the peak (from 1); 0 with no operations
 	AtPeak []int      // positions in rec.Buffers of the buffers live at the peak, in declaration order
+	MadeBy []int      // per buffer of AtPeak: the operation that first wrote it (from 1)
 
 	Outputs poly.Rat // the result's buffers, each base once
 	Needs   poly.Rat // Inputs + Peak
@@ -119,6 +120,7 @@ func (c *Counts) countLive(rec *record.Recording, lives []Life) {
 	for i, l := range lives {
 		if l.Live(c.PeakOp) {
 			c.AtPeak = append(c.AtPeak, i)
+			c.MadeBy = append(c.MadeBy, l.First)
 		}
 	}
 }

@@ -153,6 +153,20 @@ func compareSweep(rec *record.Recording) string {
 	if !slices.Equal(c.AtPeak, atPeak) {
 		return fmt.Sprintf("live at the peak: At says %v, the sweep %v", c.AtPeak, atPeak)
 	}
+	if len(c.MadeBy) != len(c.AtPeak) {
+		return fmt.Sprintf("At gives %d makers for %d buffers live at the peak", len(c.MadeBy), len(c.AtPeak))
+	}
+	for k, i := range c.AtPeak {
+		first := 0 // the first operation the sweep finds it live at: its first write
+		for n := 1; n <= len(rec.Ops) && first == 0; n++ {
+			if s.live[n-1][i] {
+				first = n
+			}
+		}
+		if c.MadeBy[k] != first {
+			return fmt.Sprintf("buffer at %d, live at the peak: At says operation %d made it, the sweep %d", i, c.MadeBy[k], first)
+		}
+	}
 	if !c.Inputs.Equal(s.inputs) || !c.Needs.Equal(s.inputs.Add(s.peak)) {
 		return fmt.Sprintf("At's inputs %s and needs %s, the sweep's %s and %s", c.Inputs, c.Needs, s.inputs, s.inputs.Add(s.peak))
 	}

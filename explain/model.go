@@ -208,8 +208,7 @@ func pointCounts(rec *record.Recording) *PointCounts {
 		op := &rec.Ops[c.PeakOp-1]
 		pc.PeakLabel, pc.PeakPath = op.Label, op.Path
 	}
-	lives := count.Lifetimes(rec)
-	for _, i := range c.AtPeak {
+	for k, i := range c.AtPeak {
 		b := &rec.Buffers[i]
 		lb := LiveBuffer{Name: b.Name, Bytes: b.Bytes}
 		if lb.Name == "" {
@@ -221,7 +220,7 @@ func pointCounts(rec *record.Recording) *PointCounts {
 		if b.Shape != nil {
 			lb.Shape = shapeString(b.Shape)
 		}
-		if f := lives[i].First; f > 0 {
+		if f := c.MadeBy[k]; f > 0 {
 			lb.MadeBy = rec.Ops[f-1].Path
 		}
 		pc.LiveAtPeak = append(pc.LiveAtPeak, lb)

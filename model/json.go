@@ -272,10 +272,9 @@ func Memory(rec *record.Recording, c *count.Counts) *MemoryJSON {
 		op := &rec.Ops[c.PeakOp-1]
 		out.Peak.Label, out.Peak.Path = op.Label, op.Path
 	}
-	lives := count.Lifetimes(rec)
-	for _, i := range c.AtPeak {
+	for k, i := range c.AtPeak {
 		b := &rec.Buffers[i]
-		l := LiveBufferJSON{ID: b.ID, Name: b.Name, Shape: b.Shape, Bytes: b.Bytes.String(), MadeBy: lives[i].First}
+		l := LiveBufferJSON{ID: b.ID, Name: b.Name, Shape: b.Shape, Bytes: b.Bytes.String(), MadeBy: c.MadeBy[k]}
 		if !b.DType.IsZero() {
 			l.DType = b.DType.String()
 		}

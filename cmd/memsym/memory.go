@@ -170,15 +170,14 @@ func opWhere(op *record.Op) string {
 
 // liveAtPeakTable lists the buffers live at the peak.
 func liveAtPeakTable(rec *record.Recording, c *count.Counts, units doc.Units) string {
-	lives := count.Lifetimes(rec)
 	rows := [][]string{{"live at the peak", "bytes", "", "type", "made by"}}
-	for _, i := range c.AtPeak {
+	for k, i := range c.AtPeak {
 		b := &rec.Buffers[i]
 		name := fmt.Sprintf("buffer %d", b.ID)
 		if b.Name != "" {
 			name += " " + record.Show(b.Name)
 		}
-		made := lives[i].First
+		made := c.MadeBy[k]
 		op := &rec.Ops[made-1]
 		by := fmt.Sprintf("operation %d, %s", made, record.Show(op.Label))
 		if op.Path != "" {
