@@ -144,13 +144,20 @@ func opCounts(grid []Source, known []int) (counts []int, ok bool) {
 }
 
 // opCount counts the operations of src's recording; it gives up, reporting
-// false, on an error or once stop is set.
+// false, on an error or once stop is set. A recording in text is counted
+// from its lines' starts (record.Scanner.CountOps): exact for a recording
+// the Scanner reads, and what it says of another does not matter here, as
+// buildFolded refuses such a grid whatever the counts, reading it whole.
 func opCount(src Source, stop *atomic.Bool) (int, bool) {
 	s, err := open(src)
 	if err != nil {
 		return 0, false
 	}
 	defer release(s)
+	if c, ok := s.(interface{ CountOps() (int, error) }); ok {
+		n, err := c.CountOps() // a recording in text, counted from its lines' starts
+		return n, err == nil
+	}
 	n := 0
 	for k := 0; s.Scan(); k++ {
 		if s.Record().Kind == record.KindOp {

@@ -158,3 +158,45 @@ func TestOffset(t *testing.T) {
 		}
 	}
 }
+
+// TestCountOps counts the operations of recordings as Scan reads them: the
+// usual lines by their starts, others (keys in another order, spacing, a
+// byte-order mark, blank lines) parsed; a line that cannot be parsed, and
+// does not start as the usual ones do, is an error.
+func TestCountOps(t *testing.T) {
+	big := bigRecording(3 * firstBuffer)
+	odd := "\ufeff" + `{"memsym": 1, "dims": {"B": 2}}` + "\n" +
+		`{"buffer": 0, "dtype": "f32", "shape": [2], "role": "input"}` + "\n\n" +
+		`{"writes": [1], "op": "F.apply", "reads": [0]}` + "\n" +
+		` {"op": "G.apply", "reads": [0], "writes": []}` + "\n" +
+		`{"view": 2, "of": 0, "dtype": "f32", "shape": [1]}` + "\n" +
+		`{"result": [0]}` + "\n"
+	for _, c := range []struct {
+		name string
+		text string
+		err  bool
+	}{
+		{"big", string(big), false},
+		{"odd", odd, false},
+		{"broken", `{"memsym": 1, "dims": {}}` + "\n" + `{"op": "F.apply", "reads": [` + "\n" + `{"path": "x", "op": ` + "\n", true},
+	} {
+		want, scanErr := 0, error(nil)
+		s := NewScanner(strings.NewReader(c.text), "c.jsonl")
+		for s.Scan() {
+			if s.Record().Kind == KindOp {
+				want++
+			}
+		}
+		scanErr = s.Err()
+		s = NewScanner(strings.NewReader(c.text), "c.jsonl")
+		got, err := s.CountOps()
+		switch {
+		case c.err && err == nil:
+			t.Errorf("%s: no error", c.name)
+		case !c.err && (err != nil || scanErr != nil):
+			t.Errorf("%s: CountOps %v, Scan %v", c.name, err, scanErr)
+		case !c.err && got != want:
+			t.Errorf("%s: %d operations counted, Scan reads %d", c.name, got, want)
+		}
+	}
+}

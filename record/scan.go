@@ -466,3 +466,46 @@ type idSlices struct {
 	dims                         []Dim
 	consts                       []Const
 }
+
+// CountOps reads the rest of the recording and returns how many of its
+// records are operations, fast: a line that starts as memsym's writers
+// start an operation's, a buffer's or a view's ({"op": , {"buffer": ,
+// {"view": ) is taken to be one by its start alone, and any other line is
+// parsed. It checks nothing else: of a recording Scan would refuse the
+// count may be wrong, or an error found; of one Scan reads, it is the count
+// of its operations. For telling a recording's shape, not for reading it.
+func (s *Scanner) CountOps() (int, error) {
+	n := 0
+	for !s.done {
+		line, ok := s.readLine()
+		if !ok {
+			s.done = true
+			break
+		}
+		if s.line == 1 {
+			line = bytes.TrimPrefix(line, byteOrderMark)
+		}
+		switch {
+		case bytes.HasPrefix(line, opStart):
+			n++
+		case bytes.HasPrefix(line, bufferStart), bytes.HasPrefix(line, viewStart), isBlank(line):
+		default:
+			if err := s.parse(line); err != nil {
+				s.err = &SyntaxError{File: s.file, Line: s.line, Msg: err.Error()}
+				s.done = true
+				return 0, s.err
+			}
+			if s.rec.Kind == KindOp {
+				n++
+			}
+		}
+	}
+	return n, s.err
+}
+
+// How memsym's writers start the lines of operations, buffers and views.
+var (
+	opStart     = []byte(`{"op": `)
+	bufferStart = []byte(`{"buffer": `)
+	viewStart   = []byte(`{"view": `)
+)
