@@ -58,25 +58,24 @@ func newPlacer(rec *record.Recording, lives []Life, p *Placement) *placer {
 		return nil
 	}
 	// The tree's leaves are the items by the start of their lives.
-	byFirst := sortByFirst(items, lives, len(rec.Ops))
+	byFirst, upTo := sortByFirst(items, lives, len(rec.Ops))
 	leafOf := make([]int, len(rec.Buffers))
 	for leaf, i := range byFirst {
 		leafOf[i] = leaf
 	}
-	return &placer{rec: rec, lives: lives, byFirst: byFirst, leafOf: leafOf, order: bySize(rec, items)}
+	return &placer{rec: rec, lives: lives, byFirst: byFirst, upTo: upTo, leafOf: leafOf, order: bySize(rec, items)}
 }
 
 // bySize returns items, positions in rec.Buffers in increasing order, the
 // largest buffer first and by position among equals, as a stable sort by
 // size gives them. Where every size is an integer that fits in an int64,
-// as nearly always, the sizes are read once and sorted as integers, the
-// position breaking ties; else each comparison compares two exact sizes.
+// as nearly always, the sizes are read once: a program's buffers come in
+// few sizes, so each is counted and the items dealt into their sizes'
+// places in one pass; with many sizes, the sizes are sorted as integers,
+// the position breaking ties. Else each comparison compares two exact
+// sizes.
 func bySize(rec *record.Recording, items []int) []int {
-	type sized struct {
-		bytes int64
-		pos   int
-	}
-	keys := make([]sized, len(items))
+	sizes := make([]int64, len(items))
 	for k, i := range items {
 		n, ok := rec.Buffers[i].Bytes.Int64()
 		if !ok {
@@ -84,7 +83,18 @@ func bySize(rec *record.Recording, items []int) []int {
 			slices.SortStableFunc(order, func(a, b int) int { return rec.Buffers[b].Bytes.Cmp(rec.Buffers[a].Bytes) })
 			return order
 		}
-		keys[k] = sized{n, i}
+		sizes[k] = n
+	}
+	if order, ok := dealBySize(items, sizes); ok {
+		return order
+	}
+	type sized struct {
+		bytes int64
+		pos   int
+	}
+	keys := make([]sized, len(items))
+	for k, i := range items {
+		keys[k] = sized{sizes[k], i}
 	}
 	slices.SortFunc(keys, func(a, b sized) int {
 		if c := cmp.Compare(b.bytes, a.bytes); c != 0 {
@@ -99,6 +109,51 @@ func bySize(rec *record.Recording, items []int) []int {
 	return order
 }
 
+// dealBySize orders items as bySize does, sizes[k] being item k's, by
+// counting each distinct size; ok is false, and nothing done, when there
+// are more than a few distinct sizes.
+func dealBySize(items []int, sizes []int64) (order []int, ok bool) {
+	most := max(64, len(items)/16)
+	class := make([]int32, len(items))
+	index := make(map[int64]int32)
+	var distinct []int64
+	for k, n := range sizes {
+		c, seen := index[n]
+		if !seen {
+			if len(distinct) == most {
+				return nil, false
+			}
+			c = int32(len(distinct))
+			index[n] = c
+			distinct = append(distinct, n)
+		}
+		class[k] = c
+	}
+	// Each distinct size's place among them, the largest first.
+	byDesc := make([]int32, len(distinct))
+	for c := range byDesc {
+		byDesc[c] = int32(c)
+	}
+	slices.SortFunc(byDesc, func(a, b int32) int { return cmp.Compare(distinct[b], distinct[a]) })
+	start := make([]int, len(distinct)) // by class: where its items go
+	count := make([]int, len(distinct))
+	for _, c := range class {
+		count[c]++
+	}
+	at := 0
+	for _, c := range byDesc {
+		start[c] = at
+		at += count[c]
+	}
+	order = make([]int, len(items))
+	for k, i := range items {
+		c := class[k]
+		order[start[c]] = i
+		start[c]++
+	}
+	return order, true
+}
+
 // placer is what Place's two ways of placing share: the buffers to place
 // by the start of their lives (the lifeTree's leaves) and in the order
 // they are placed.
@@ -106,6 +161,7 @@ type placer struct {
 	rec     *record.Recording
 	lives   []Life
 	byFirst []int // the buffers to place by the start of their lives
+	upTo    []int // upTo[f]: how many of them start before operation f
 	leafOf  []int // by position in rec.Buffers: its leaf in byFirst
 	order   []int // the buffers to place, largest first
 	beside  []int // collect's, reused
@@ -117,8 +173,7 @@ func (pl *placer) overlapping(tree *lifeTree, i int) []int {
 	life := pl.lives[i]
 	// Among those whose lives start no later than this one ends, those
 	// that end no earlier.
-	starts, _ := slices.BinarySearchFunc(pl.byFirst, life.Last+1, func(j, first int) int { return pl.lives[j].First - first })
-	pl.beside = tree.collect(pl.beside[:0], starts, life.First)
+	pl.beside = tree.collect(pl.beside[:0], pl.upTo[life.Last+1], life.First)
 	for k, leaf := range pl.beside {
 		pl.beside[k] = pl.byFirst[leaf]
 	}
@@ -268,15 +323,23 @@ func (b *byOffset) place(life Life, need int64, placed int) (off int64, keep boo
 // first is firstFit among the spans whose lives overlap life, and the
 // number of those spans.
 func (b *byOffset) first(life Life, need int64) (off int64, beside int) {
-	found := false
-	for _, s := range b.spans {
+	k := 0
+	for ; k < len(b.spans); k++ {
+		s := &b.spans[k]
 		if s.first > life.Last || s.last < life.First {
 			continue
 		}
 		beside++
-		if !found {
-			off, found = fitBelow(off, need, s.off, s.end)
+		var found bool
+		if off, found = fitBelow(off, need, s.off, s.end); found {
+			k++
+			break
 		}
+	}
+	// The rest are only counted, without a branch a span: a span lives
+	// beside when both differences below are at least 0.
+	for _, s := range b.spans[k:] {
+		beside += int(uint64(^((life.Last - s.first) | (s.last - life.First))) >> 63)
 	}
 	return off, beside
 }
@@ -413,9 +476,10 @@ func (pl *placer) exactly(p *Placement) {
 	}
 }
 
-// sortByFirst returns items ordered by the start of their lives, stably:
+// sortByFirst returns items ordered by the start of their lives, stably,
+// and how many of them start before each operation (up to ops + 1):
 // a counting sort, as lives start at operations 1 to ops.
-func sortByFirst(items []int, lives []Life, ops int) []int {
+func sortByFirst(items []int, lives []Life, ops int) ([]int, []int) {
 	start := make([]int, ops+2)
 	for _, i := range items {
 		start[lives[i].First+1]++
@@ -423,13 +487,14 @@ func sortByFirst(items []int, lives []Life, ops int) []int {
 	for k := 1; k < len(start); k++ {
 		start[k] += start[k-1]
 	}
+	upTo := slices.Clone(start)
 	out := make([]int, len(items))
 	for _, i := range items {
 		f := lives[i].First
 		out[start[f]] = i
 		start[f]++
 	}
-	return out
+	return out, upTo
 }
 
 // roundUp returns the bytes x rounded up to a multiple of Align.
@@ -472,12 +537,14 @@ func newLifeTree(n int) *lifeTree {
 	return &lifeTree{size: size, last: make([]int, 2*size)}
 }
 
-// set marks a leaf placed, with the end of its life.
+// set marks a leaf placed, with the end of its life. A leaf is set once,
+// from 0, so each range's latest end can only grow: the walk up stops at
+// the first range whose latest end is already as late.
 func (t *lifeTree) set(leaf, last int) {
 	k := leaf + t.size
 	t.last[k] = last
-	for k /= 2; k >= 1; k /= 2 {
-		t.last[k] = max(t.last[2*k], t.last[2*k+1])
+	for k /= 2; k >= 1 && t.last[k] < last; k /= 2 {
+		t.last[k] = last
 	}
 }
 

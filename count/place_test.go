@@ -317,10 +317,19 @@ func TestBySize(t *testing.T) {
 	huge := poly.FromBig(new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), 80)))
 	for trial := range 200 {
 		n := 1 + r.IntN(300)
+		if trial%5 == 0 {
+			n = 2000 + r.IntN(3000)
+		}
+		// A few sizes, dealt by counting, or many, sorted (dealBySize gives
+		// up past max(64, n/16) of them).
+		few := 1 + r.IntN(6)
+		if trial%2 == 1 {
+			few = 1 << 30
+		}
 		rec := &record.Recording{Buffers: make([]record.Buffer, n)}
 		var items []int
 		for i := range rec.Buffers {
-			rec.Buffers[i].Bytes = poly.Int(int64(r.IntN(8)) << r.IntN(40))
+			rec.Buffers[i].Bytes = poly.Int(int64(r.IntN(min(few, 1<<20))) << r.IntN(min(few, 40)))
 			if r.IntN(3) > 0 {
 				items = append(items, i)
 			}
@@ -335,6 +344,43 @@ func TestBySize(t *testing.T) {
 		slices.SortStableFunc(want, func(a, b int) int { return rec.Buffers[b].Bytes.Cmp(rec.Buffers[a].Bytes) })
 		if got := bySize(rec, items); !slices.Equal(got, want) {
 			t.Fatalf("trial %d: bySize = %v, want %v", trial, got, want)
+		}
+	}
+}
+
+// TestByOffsetFirst checks what a query of the spans kept by offset finds
+// against the definitions: the lowest offset where need units overlap no
+// span whose life overlaps life's, and how many such spans there are.
+func TestByOffsetFirst(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for trial := range 300 {
+		b := &byOffset{}
+		for range r.IntN(60) {
+			off := int64(r.IntN(200))
+			first := 1 + r.IntN(50)
+			b.add(placedSpan{off: off, end: off + 1 + int64(r.IntN(20)), first: first, last: first + r.IntN(30)})
+		}
+		first := 1 + r.IntN(60)
+		life := Life{First: first, Last: first + r.IntN(30)}
+		need := 1 + int64(r.IntN(25))
+		off, beside := b.first(life, need)
+		var spans []span
+		for _, s := range b.spans {
+			if s.first <= life.Last && s.last >= life.First {
+				spans = append(spans, span{s.off, s.end})
+			}
+		}
+		want := int64(0)
+		for moved := true; moved; {
+			moved = false
+			for _, s := range spans {
+				if want < s.end && s.off < want+need {
+					want, moved = s.end, true
+				}
+			}
+		}
+		if off != want || beside != len(spans) {
+			t.Fatalf("trial %d: first(%v, %d) = %d, %d beside; want %d, %d", trial, life, need, off, beside, want, len(spans))
 		}
 	}
 }
