@@ -149,83 +149,31 @@ func readStructureOf(s record.Stream, src Source, point string, value func(pos i
 // (estimate), expect, if not nil, is called with them, from this
 // goroutine.
 func readStructurePiped(s record.Stream, src Source, point string, keep func(r *record.Record) error, expect func(buffers, ops int)) (*structure, error) {
-	const batches, batchSize = 4, 1024
-	free := make(chan *recordBatch, batches)
-	full := make(chan *recordBatch, batches)
-	for range batches {
-		free <- &recordBatch{}
-	}
-	type built struct {
-		st  *structure
-		b   *record.Builder
-		err error // a record's mistake
-	}
-	done := make(chan built, 1)
-	go func() {
-		st := &structure{name: src.Name, point: point}
-		b := record.NewBuilder()
-		var err error
-		for bt := range full {
-			if bt.grow != [2]int{} {
-				b.Grow(bt.grow[0], bt.grow[1])
-				st.kinds = slices.Grow(st.kinds, bt.grow[0]+bt.grow[1]+2)
-			}
-			recs := bt.Records()
-			for i := range recs {
-				if err != nil {
-					break
-				}
-				r := &recs[i]
-				if e := b.Add(r); e != nil {
-					err = fmt.Errorf("%s: %w", at(src.Name, r.Line), e)
-					break
-				}
-				st.note(r)
-			}
-			bt.reset()
-			free <- bt
-		}
-		done <- built{st, b, err}
-	}()
-	bt := <-free
-	var err error
+	st := &structure{name: src.Name, point: point}
+	b := record.NewBuilder()
 	var est estimate
-	for s.Scan() {
-		r := s.Record()
-		if grow, ok := est.count(s, r.Kind); ok {
-			bt.grow = grow
-			if expect != nil {
+	p := record.Pipe{
+		Scanned: func(r *record.Record) (grow [2]int, err error) {
+			grow, ok := est.count(s, r.Kind) // zero until the start tells
+			if ok && expect != nil {
 				expect(grow[0], grow[1])
 			}
-		}
-		bt.Add(r)
-		if r.Kind != record.KindHeader {
-			if err = keep(r); err != nil {
-				break
+			if r.Kind != record.KindHeader {
+				err = keep(r)
 			}
-		}
-		if bt.Len() == batchSize {
-			full <- bt
-			bt = <-free
-		}
+			return grow, err
+		},
+		Took:    st.note,
+		Mistake: func(line int, err error) error { return fmt.Errorf("%s: %w", at(src.Name, line), err) },
 	}
-	full <- bt
-	close(full)
-	if err == nil {
-		err = s.Err()
-	}
-	res := <-done
-	if res.err != nil {
-		return nil, res.err // an earlier record's mistake
-	}
-	if err != nil {
+	if err := p.Build(s, b); err != nil {
 		return nil, err
 	}
-	st := res.st
-	if st.rec, err = res.b.Finish(); err != nil {
+	rec, err := b.Finish()
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", src.Name, err)
 	}
-	st.uses = res.b.Uses()
+	st.rec, st.uses = rec, b.Uses()
 	st.kinds = slices.Clip(st.kinds)
 	return st, nil
 }
@@ -276,17 +224,4 @@ func (e *estimate) count(s record.Stream, k record.Kind) ([2]int, bool) {
 	}
 	scale := float64(f.Size()) / float64(f.Offset()) * 1.03
 	return [2]int{int(float64(e.buffers) * scale), int(float64(e.ops) * scale)}, true
-}
-
-// recordBatch is records handed from the reading goroutine to the building
-// one, and the room to make in the Builder first, if not zero.
-type recordBatch struct {
-	record.Batch
-	grow [2]int
-}
-
-// reset empties the batch.
-func (bt *recordBatch) reset() {
-	bt.Reset()
-	bt.grow = [2]int{}
 }

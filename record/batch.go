@@ -2,26 +2,24 @@ package record
 
 import "slices"
 
-// Batch is records copied from a stream that reuses its own, such as a
-// Scanner, to hand from the goroutine that reads them to one that builds
-// them: of each record, its kind's part alone, which is all a Builder
-// reads of it, with copies of its slices.
-type Batch struct {
+// batch is records copied from a stream that reuses its own, such as a
+// Scanner, to hand from the goroutine that reads them to another: of each
+// record, its kind's part, with copies of its slices; and room for a
+// Builder to make before it takes them, when not zero.
+type batch struct {
 	recs []Record
 	ints []int64
+	grow [2]int
 }
 
 // noInts is an empty slice that is not nil: a record's empty list.
 var noInts = []int64{}
 
-// Add appends a copy of r.
-func (bt *Batch) Add(r *Record) { bt.add(r, false) }
-
 // add appends a copy of r. With whole, the copy's other parts are zero, as
 // a stream's records are (a slot that held a record of another kind has
 // that part cleared); else they are left as they were, for a Builder,
 // which reads a record's kind's part alone.
-func (bt *Batch) add(r *Record, whole bool) {
+func (bt *batch) add(r *Record, whole bool) {
 	if len(bt.recs) < cap(bt.recs) {
 		bt.recs = bt.recs[:len(bt.recs)+1]
 	} else {
@@ -52,7 +50,7 @@ func (bt *Batch) add(r *Record, whole bool) {
 }
 
 // keep copies s into the batch, nil for nil.
-func (bt *Batch) keep(s []int64) []int64 {
+func (bt *batch) keep(s []int64) []int64 {
 	switch {
 	case s == nil:
 		return nil
@@ -68,17 +66,11 @@ func (bt *Batch) keep(s []int64) []int64 {
 	return bt.ints[n:len(bt.ints):len(bt.ints)]
 }
 
-// Len returns the number of records in the batch.
-func (bt *Batch) Len() int { return len(bt.recs) }
-
-// Records returns the batch's records, in the order added; they are the
-// batch's until Reset.
-func (bt *Batch) Records() []Record { return bt.recs }
-
-// Reset empties the batch, keeping its memory. The records' parts of other
-// kinds than their own are left as they were: Add overwrites what a
-// Builder reads.
-func (bt *Batch) Reset() {
+// reset empties the batch, keeping its memory. The records' parts of other
+// kinds than their own are left as they were: add overwrites what it
+// copies, and clears the rest where asked.
+func (bt *batch) reset() {
 	bt.recs = bt.recs[:0]
 	bt.ints = bt.ints[:0]
+	bt.grow = [2]int{}
 }

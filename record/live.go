@@ -23,8 +23,8 @@ type Live struct {
 	req   chan liveReq
 	resp  chan liveResp
 	stop  chan struct{} // closed by Close: the maker stops
-	buf   *liveBatch    // records made and not yet read, from next
-	spare *liveBatch    // the other batch, asked for ahead when ahead
+	buf   *batch        // records made and not yet read, from next
+	spare *batch        // the other batch, asked for ahead when ahead
 	next  int
 	ahead bool // a batch is asked for and not yet received
 	asked int  // batches asked for: the first holds one record, the header
@@ -38,7 +38,7 @@ type Live struct {
 // non-nil), or to read them by comparison with t from its record n on
 // (follow), up to t's end or the first that differs.
 type liveReq struct {
-	batch *liveBatch
+	batch *batch
 	max   int // the most records the batch is to hold
 	t     *Templates
 	n     int
@@ -48,18 +48,11 @@ type liveReq struct {
 // liveResp answers a liveReq; ended says the maker has finished, with the
 // error err.
 type liveResp struct {
-	batch *liveBatch
+	batch *batch
 	n     int
 	sizes []poly.Rat
 	ended bool
 	err   error
-}
-
-// liveBatch is records made, with their slices, each a whole record as a
-// stream's are.
-type liveBatch struct {
-	Batch
-	grow [2]int // the maker's last Grow, when it grew
 }
 
 // liveBatchRecords is how many records the maker makes ahead of a reader
@@ -77,8 +70,8 @@ func NewLive(gen func(sink Sink) error) *Live {
 		req:   make(chan liveReq),
 		resp:  make(chan liveResp, 1),
 		stop:  make(chan struct{}),
-		buf:   &liveBatch{},
-		spare: &liveBatch{},
+		buf:   &batch{},
+		spare: &batch{},
 	}
 	go func() {
 		w := &liveSink{l: l}
@@ -148,7 +141,7 @@ func (w *liveSink) Add(r *Record) error {
 		q := w.req
 		if q.batch != nil {
 			q.batch.add(r, true)
-			if q.batch.Len() >= q.max {
+			if len(q.batch.recs) >= q.max {
 				w.answer()
 			}
 			return nil
@@ -168,12 +161,6 @@ func (w *liveSink) Add(r *Record) error {
 		// reader reads it otherwise, on its next request.
 		w.answer()
 	}
-}
-
-// reset empties the batch, keeping its records' memory.
-func (b *liveBatch) reset() {
-	b.Reset()
-	b.grow = [2]int{}
 }
 
 // keepInts copies s to the end of *ints and returns the copy; nil stays
@@ -269,7 +256,7 @@ func (l *Live) Close() error {
 		close(l.stop)
 	}
 	// A batch asked for ahead is the maker's to finish and drop.
-	l.buf, l.spare, l.rec = &liveBatch{}, &liveBatch{}, nil
+	l.buf, l.spare, l.rec = &batch{}, &batch{}, nil
 	l.next, l.ended, l.ahead = 0, true, false
 	return nil
 }

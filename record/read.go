@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync/atomic"
 )
 
 // Read reads a whole recording from r and checks it: each line as the
@@ -38,43 +37,11 @@ func Read(r io.Reader, file string) (*Recording, error) {
 // lower it.
 var pipeFrom int64 = 1 << 20
 
-// readPiped is Read with the Builder on a goroutine of its own: the same
-// recording, and the same first mistake in the order of the records (the
-// Builder's, when it finds one before the Scanner does, which then stops).
+// readPiped is Read with the Builder on a goroutine of its own (Pipe): the
+// same recording, and the same first mistake in the order of the records.
 func readPiped(s *Scanner, b *Builder, file string) (*Recording, error) {
-	const batches, batchSize = 4, 1024
-	free, full := make(chan *Batch, batches), make(chan *Batch, batches)
-	for range batches {
-		free <- new(Batch)
-	}
-	var failed atomic.Bool
-	built := make(chan error, 1)
-	go func() {
-		var err error
-		for bt := range full {
-			recs := bt.Records()
-			for i := 0; i < len(recs) && err == nil; i++ {
-				if e := b.Add(&recs[i]); e != nil {
-					err = &SyntaxError{File: file, Line: recs[i].Line, Msg: e.Error()}
-					failed.Store(true)
-				}
-			}
-			bt.Reset()
-			free <- bt
-		}
-		built <- err
-	}()
-	bt := <-free
-	for !failed.Load() && s.Scan() {
-		bt.Add(s.Record())
-		if bt.Len() == batchSize {
-			full <- bt
-			bt = <-free
-		}
-	}
-	full <- bt
-	close(full)
-	if err := <-built; err != nil {
+	p := Pipe{Mistake: func(line int, err error) error { return &SyntaxError{File: file, Line: line, Msg: err.Error()} }}
+	if err := p.Build(s, b); err != nil {
 		return nil, err
 	}
 	return finish(s, b, file)
