@@ -166,16 +166,9 @@ func edit(r *rand.Rand, text []byte) []byte {
 	return bytes.Join(lines, nil)
 }
 
+// TestFollowingAgreesOnEdits edits one of a grid's recordings.
 func TestFollowingAgreesOnEdits(t *testing.T) {
-	for seed := range uint64(300) {
-		r := rand.New(rand.NewPCG(seed, 9))
-		p := generate(seed%40, smallPrograms)
-		grid, checks := programFiles(t, p, r)
-		all := append(append([]textFile(nil), grid...), checks...)
-		f := &all[r.IntN(len(all))]
-		f.text = edit(r, f.text)
-		bothWays(t, all[:len(grid)], all[len(grid):])
-	}
+	agreesOnEdits(t, 9, func(r *rand.Rand, n int) []int { return []int{r.IntN(n)} })
 }
 
 // TestFollowingAgreesOnEditsInSeveralFiles edits two or three of a grid's
@@ -184,12 +177,19 @@ func TestFollowingAgreesOnEdits(t *testing.T) {
 // difference said must be the one reading every point record by record
 // finds first, in the order of the points.
 func TestFollowingAgreesOnEditsInSeveralFiles(t *testing.T) {
+	agreesOnEdits(t, 11, func(r *rand.Rand, n int) []int { return r.Perm(n)[:2+r.IntN(2)] })
+}
+
+// agreesOnEdits builds 300 random grids both ways, the recordings that
+// which picks among the grid's and the check points' each edited once.
+func agreesOnEdits(t *testing.T, stream uint64, which func(r *rand.Rand, n int) []int) {
+	t.Helper()
 	for seed := range uint64(300) {
-		r := rand.New(rand.NewPCG(seed, 11))
+		r := rand.New(rand.NewPCG(seed, stream))
 		p := generate(seed%40, smallPrograms)
 		grid, checks := programFiles(t, p, r)
 		all := append(append([]textFile(nil), grid...), checks...)
-		for _, i := range r.Perm(len(all))[:2+r.IntN(2)] {
+		for _, i := range which(r, len(all)) {
 			all[i].text = edit(r, all[i].text)
 		}
 		bothWays(t, all[:len(grid)], all[len(grid):])
