@@ -74,10 +74,16 @@ func (h *harness) argv(c memsymCmd) []string { return append([]string{h.memsym},
 
 // repeatArgs is repeat for any command lines, their output discarded.
 func (h *harness) repeatArgs(ctx context.Context, argvs [][]string) ([]costs, error) {
+	return h.repeatExpecting(ctx, argvs, make([]string, len(argvs)))
+}
+
+// repeatExpecting is repeatArgs where the command line argvs[i] must fail
+// saying refusals[i], when that is not empty (runExpecting).
+func (h *harness) repeatExpecting(ctx context.Context, argvs [][]string, refusals []string) ([]costs, error) {
 	out := make([]costs, len(argvs))
 	for r := range h.runs {
 		for i, a := range argvs {
-			u, err := runCommand(ctx, h.root, a[0], a[1:]...)
+			u, err := runExpecting(ctx, refusals[i], h.root, a[0], a[1:]...)
 			if err != nil {
 				return nil, err
 			}

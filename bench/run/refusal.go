@@ -32,20 +32,9 @@ func (h *harness) syntheticRefusal(ctx context.Context, grid []string, check str
 	ok := symbolicFiles(check, grid)
 	bad := symbolicFiles(check, append(append([]string(nil), grid[:len(grid)-1]...), edited))
 	cmds := []string{fmt.Sprintf("(%s: %s with the label of its operation halfway through made Other…)", edited, last), ok.String(), bad.String()}
-	var cs [2]costs
-	for r := range h.runs {
-		for i, c := range []memsymCmd{ok, bad} {
-			want := ""
-			if i == 1 {
-				want = refusal
-			}
-			u, err := runExpecting(ctx, want, h.root, h.memsym, c...)
-			if err != nil {
-				return []row{failed(measure, target, cmds, err)}
-			}
-			cs[i].add(u)
-			h.logf("run %d of %d: %s: %.3f s wall, %.3f s CPU, %s", r+1, h.runs, h.shown(c.abbrev()), u.wall.Seconds(), u.cpu.Seconds(), megabytes(float64(u.maxRSS)))
-		}
+	cs, err := h.repeatExpecting(ctx, [][]string{h.argv(ok), h.argv(bad)}, []string{"", refusal})
+	if err != nil {
+		return []row{failed(measure, target, cmds, err)}
 	}
 	wall, rss := ratios(cs[1].wall, cs[0].wall), ratios(cs[1].rss, cs[0].rss)
 	return []row{{
