@@ -360,17 +360,6 @@ func crossoverLabel(consts []NameValue, cands []CandidateRow, c *CrossRows, seg 
 	return doc.PlainText(inlines(b...), " ")
 }
 
-// otherDims are the dimensions but along, in order.
-func otherDims(vars []string, along string) []string {
-	var out []string
-	for _, v := range vars {
-		if v != along {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
 // drawnAt are the other dimensions' values the candidates are drawn at:
 // those the crossovers fix, then the counted point's, then the grid's
 // smallest.

@@ -293,6 +293,3 @@ func ordinal(n int) string {
 	}
 	return fmt.Sprintf("%dth", n)
 }
-
-// lastIter returns the last iteration, in execution order, of n.
-func lastIter(n int64) int { return int(n - 1) }

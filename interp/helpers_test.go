@@ -1,7 +1,6 @@
 package interp
 
 import (
-	"fmt"
 	"testing"
 
 	"memsym/count"
@@ -100,12 +99,4 @@ func mustBuild(t testing.TB, grid, checks []Source) *Model {
 		t.Fatalf("Build: %v", err)
 	}
 	return m
-}
-
-func sprintPoint(vars []string, values []int64) string {
-	dims := make([]record.Dim, len(vars))
-	for i := range vars {
-		dims[i] = record.Dim{Name: vars[i], Value: values[i]}
-	}
-	return fmt.Sprint(pointName(dims))
 }

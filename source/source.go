@@ -67,11 +67,6 @@ func usagef(format string, args ...any) error {
 	return &UsageError{fmt.Sprintf(format, args...)}
 }
 
-// replayed is an interp.Source that replays a recording made in memory.
-func replayed(name string, rec *record.Recording) interp.Source {
-	return interp.Source{Name: name, Open: func() (record.Stream, error) { return rec.Replay(), nil }}
-}
-
 // pointName names a recording made at a point, for messages that put a
 // line number after it: "gpt-course(B=16,T=256):12".
 func pointName(maker string, p record.Point) string {
