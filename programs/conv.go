@@ -89,11 +89,12 @@ var stridedConv = &Program{
 		{Name: "S", Default: 2, Doc: "the stride"},
 		{Name: "O", Default: 10, Doc: "classes"},
 	},
-	Refusal: "the strided convolution's output length ⌊(N − K)/S⌋ + 1 is not a polynomial in N: " +
-		"it is N/2 − 1 on the even grid N ∈ {8, 10, 12} but 7, not 6.5, at N = 15",
-	check: func(v values) error { return atMost(v, "K", "N") },
-	build: buildStridedConv,
-	loss:  crossEntropy,
+	Refusal: "the strided convolution's output length ⌊(N − K)/S⌋ + 1 is not a polynomial in N when S > 1: " +
+		"at S = 2 it is N/2 − 1 on the even grid N ∈ {8, 10, 12} but 7, not 6.5, at N = 15",
+	refuses: func(v values) bool { return v["S"] > 1 }, // at S = 1 the length is N − K + 1
+	check:   func(v values) error { return atMost(v, "K", "N") },
+	build:   buildStridedConv,
+	loss:    crossEntropy,
 }
 
 // buildStridedConv records StridedConv.apply on signals [B, Cin, N]: a

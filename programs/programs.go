@@ -66,7 +66,8 @@ type Program struct {
 	Dims        []Dim  // in the polynomials' variable order
 	Consts      []Const
 	// Refusal is non-empty for a program that memsym must refuse to model
-	// symbolically: why, in words.
+	// symbolically: why, in words. RefusalWith says whether it applies at
+	// given constants.
 	Refusal string
 	// Chapter, when set, is the preset `memsym explain` takes when it is
 	// given no constants: it counts one point at the defaults and models the
@@ -78,7 +79,10 @@ type Program struct {
 	Transformer *Transformer
 
 	check func(v values) error // constraints beyond each value's range; may be nil
-	build func(n *net, v values)
+	// refuses reports whether Refusal applies at the constants v (the
+	// defaults filled in); nil when it applies at every one.
+	refuses func(v values) bool
+	build   func(n *net, v values)
 
 	// The training step (step.go): the loss on the forward's result, the
 	// blocks --remat recompute runs again (the fold iterations when empty),
@@ -134,6 +138,26 @@ func names() []string {
 		s[i] = p.Name
 	}
 	return s
+}
+
+// RefusalWith returns why memsym must refuse to model p at the given
+// constants, the others at their defaults: Refusal where it applies there,
+// else "".
+func (p *Program) RefusalWith(consts map[string]int64) string {
+	if p.Refusal == "" || p.refuses == nil {
+		return p.Refusal
+	}
+	v := values{}
+	for _, c := range p.Consts {
+		v[c.Name] = c.Default
+	}
+	for name, x := range consts {
+		v[name] = x
+	}
+	if p.refuses(v) {
+		return p.Refusal
+	}
+	return ""
 }
 
 // Record records the program at the given dimensions and constants; those

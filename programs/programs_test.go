@@ -156,3 +156,28 @@ func TestRecordConcurrently(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestRefusalWith: strided-conv's refusal holds at strides above 1, the
+// default among them, and not at S = 1; a program without a refusal has
+// none at any constants.
+func TestRefusalWith(t *testing.T) {
+	p, _ := programs.Lookup("strided-conv")
+	for _, c := range []struct {
+		consts  map[string]int64
+		refused bool
+	}{
+		{nil, true},
+		{map[string]int64{"S": 2}, true},
+		{map[string]int64{"S": 5, "K": 4}, true},
+		{map[string]int64{"S": 1}, false},
+		{map[string]int64{"S": 1, "K": 5}, false},
+	} {
+		if got := p.RefusalWith(c.consts); (got != "") != c.refused || c.refused && got != p.Refusal {
+			t.Errorf("strided-conv at %v: refusal %q", c.consts, got)
+		}
+	}
+	g, _ := programs.Lookup("gpt-course")
+	if got := g.RefusalWith(map[string]int64{"D": 8}); got != "" {
+		t.Errorf("gpt-course: refusal %q", got)
+	}
+}

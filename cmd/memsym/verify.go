@@ -120,7 +120,7 @@ func verifyOne(run *sourceFlags, n int, seed uint64, stderr io.Writer) (*model.V
 		if err != nil {
 			return nil, usagef("%v", err)
 		}
-		expected = p.Refusal
+		expected = p.RefusalWith(run.consts.values())
 	}
 	m, src, err := buildModel(run, nil, stderr)
 	defer src.Close()

@@ -94,3 +94,20 @@ func noLeftovers(t *testing.T) {
 		t.Errorf("left behind in %s: %v %v", os.TempDir(), left, err)
 	}
 }
+
+// TestVerifyRefusalFollowsConstants: strided-conv is refused at its
+// default stride, where its output length is not a polynomial in N, and
+// modelled and checked at S = 1, where it is N − K + 1; with the refusal
+// expected whatever the constants, the run at S = 1 fails.
+func TestVerifyRefusalFollowsConstants(t *testing.T) {
+	out := mustRunCLI(t, "verify", "--program", "strided-conv", "--const", "S=1")
+	if !strings.HasSuffix(out, "1 program: 3 points checked, 0 refused as expected, 0 failed\n") || strings.Contains(out, "FAILED") {
+		t.Errorf("strided-conv at S = 1:\n%s", out)
+	}
+	for _, s := range []string{"S=2", "S=3"} {
+		out := mustRunCLI(t, "verify", "--program", "strided-conv", "--const", s)
+		if !strings.HasSuffix(out, "1 program: 0 points checked, 1 refused as expected, 0 failed\n") {
+			t.Errorf("strided-conv at %s:\n%s", s, out)
+		}
+	}
+}
