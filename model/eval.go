@@ -114,14 +114,15 @@ func (m *Model) NeedsPoly(c int) poly.Poly {
 
 // EvalJSON is `memsym eval --json --at ...`'s object.
 type EvalJSON struct {
-	Entry      string          `json:"entry"`
-	Point      OrderedPoint    `json:"point"`
-	Params     TermJSON        `json:"params"`
-	Inputs     TermJSON        `json:"inputs"`
-	Outputs    TermJSON        `json:"outputs"`
-	Peak       EvalPeakJSON    `json:"peak"`
-	Needs      TermJSON        `json:"needs"`
-	Candidates []CandValueJSON `json:"candidates"`
+	Entry      string             `json:"entry"`
+	Point      OrderedPoint       `json:"point"`
+	Params     TermJSON           `json:"params"`
+	Inputs     TermJSON           `json:"inputs"`
+	Outputs    TermJSON           `json:"outputs"`
+	Peak       EvalPeakJSON       `json:"peak"`
+	Needs      TermJSON           `json:"needs"`
+	Candidates []CandValueJSON    `json:"candidates"`
+	Checked    []map[string]int64 `json:"checked"`
 }
 
 // TermJSON is one term: its polynomial and its bytes at the point.
@@ -155,6 +156,7 @@ func (m *Model) EvalJSON(t *Terms) *EvalJSON {
 		Peak:       EvalPeakJSON{Bytes: t.Peak.String(), Operation: t.PeakOp},
 		Needs:      TermJSON{m.Inputs.ASCII(), t.Needs.String()},
 		Candidates: []CandValueJSON{},
+		Checked:    m.CheckedJSON(),
 	}
 	if t.Holder >= 0 {
 		out.Peak.Holder = m.CandidateJSON(t.Holder)

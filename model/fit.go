@@ -281,10 +281,11 @@ func (m *Model) ConfirmFit(ctx context.Context, src source.Source, f *Fit) ([]Fi
 
 // FitJSON is `memsym fit --json`'s object.
 type FitJSON struct {
-	Entry   string          `json:"entry"`
-	Along   string          `json:"along"`
-	Fixed   OrderedPoint    `json:"fixed"`
-	Budgets []BudgetFitJSON `json:"budgets"`
+	Entry   string             `json:"entry"`
+	Along   string             `json:"along"`
+	Fixed   OrderedPoint       `json:"fixed"`
+	Budgets []BudgetFitJSON    `json:"budgets"`
+	Checked []map[string]int64 `json:"checked"`
 }
 
 // BudgetFitJSON is one budget's answer. Fits is "up_to" (Largest fits, no

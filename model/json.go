@@ -57,12 +57,22 @@ func (m *Model) CandidateJSON(i int) CandidateJSON {
 	return CandidateJSON{Poly: c.Poly.ASCII(), Op: c.Op, Label: o.Label, Path: o.Path}
 }
 
+// CheckedJSON returns the points off the grid the model was checked at, as
+// the JSON objects' "checked" says them: [] for an unchecked model.
+func (m *Model) CheckedJSON() []map[string]int64 {
+	out := []map[string]int64{}
+	for _, p := range m.CheckPoints() {
+		out = append(out, p.Map())
+	}
+	return out
+}
+
 // JSON returns the model as `memsym symbolic --json` writes it.
 func (m *Model) JSON() *SymbolicJSON {
 	h := m.Header()
 	out := &SymbolicJSON{
 		Entry: h.Entry, Realization: h.Realization,
-		Dims: m.Vars, Grid: map[string][]int64{}, Checked: []map[string]int64{},
+		Dims: m.Vars, Grid: map[string][]int64{}, Checked: m.CheckedJSON(),
 		Operations: len(m.Structure.Ops),
 		Params:     PolyJSON{m.Params.ASCII()},
 		Inputs:     PolyJSON{m.Inputs.ASCII()},
@@ -76,9 +86,6 @@ func (m *Model) JSON() *SymbolicJSON {
 	for i, v := range m.Vars {
 		out.Grid[v] = m.Grid[i]
 	}
-	for _, p := range m.CheckPoints() {
-		out.Checked = append(out.Checked, p.Map())
-	}
 	for _, i := range m.Front.Kept {
 		out.Peak = append(out.Peak, m.CandidateJSON(i))
 	}
@@ -90,12 +97,13 @@ func (m *Model) JSON() *SymbolicJSON {
 
 // CrossoverJSON is `memsym crossover --json`'s object.
 type CrossoverJSON struct {
-	Entry    string           `json:"entry"`
-	Along    string           `json:"along"`
-	Fixed    map[string]int64 `json:"fixed"`
-	ForAll   []string         `json:"for_all"` // the other dimensions left free: the segments hold for every value >= 1
-	Segments []SegmentJSON    `json:"segments"`
-	Confirm  []ConfirmJSON    `json:"confirmed,omitempty"`
+	Entry    string             `json:"entry"`
+	Along    string             `json:"along"`
+	Fixed    map[string]int64   `json:"fixed"`
+	ForAll   []string           `json:"for_all"` // the other dimensions left free: the segments hold for every value >= 1
+	Segments []SegmentJSON      `json:"segments"`
+	Confirm  []ConfirmJSON      `json:"confirmed,omitempty"`
+	Checked  []map[string]int64 `json:"checked"`
 }
 
 // SegmentJSON says that from From to To (0: without end) the candidate
@@ -119,7 +127,7 @@ type ConfirmJSON struct {
 // CrossoverJSON returns crossovers c, and their confirmations if any, as
 // JSON.
 func (m *Model) CrossoverJSON(c *Crossovers, confirmed []Confirmation) *CrossoverJSON {
-	out := &CrossoverJSON{Entry: m.Header().Entry, Along: c.Dim, Fixed: map[string]int64{}, ForAll: []string{}, Segments: []SegmentJSON{}}
+	out := &CrossoverJSON{Entry: m.Header().Entry, Along: c.Dim, Fixed: map[string]int64{}, ForAll: []string{}, Segments: []SegmentJSON{}, Checked: m.CheckedJSON()}
 	for _, v := range m.Vars {
 		if v == c.Dim {
 			continue

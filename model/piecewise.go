@@ -269,13 +269,14 @@ func (m *Model) Covered(cov []Coverage) []Coverage {
 
 // PiecewiseJSON is `memsym eval --json --along T`'s object.
 type PiecewiseJSON struct {
-	Entry      string          `json:"entry"`
-	Along      string          `json:"along"`
-	Fixed      OrderedPoint    `json:"fixed"`
-	ForAll     []string        `json:"for_all"`
-	Pieces     []PieceJSON     `json:"pieces"`
-	NeverAlone []CoveredJSON   `json:"never_alone"`
-	Undecided  []CandidateJSON `json:"undecided"`
+	Entry      string             `json:"entry"`
+	Along      string             `json:"along"`
+	Fixed      OrderedPoint       `json:"fixed"`
+	ForAll     []string           `json:"for_all"`
+	Pieces     []PieceJSON        `json:"pieces"`
+	NeverAlone []CoveredJSON      `json:"never_alone"`
+	Undecided  []CandidateJSON    `json:"undecided"`
+	Checked    []map[string]int64 `json:"checked"`
 }
 
 // PieceJSON is one piece: from From to To (0: without end) Holder holds
@@ -303,6 +304,7 @@ func (m *Model) PiecewiseJSON(pw *Piecewise, cov []Coverage) *PiecewiseJSON {
 	out := &PiecewiseJSON{
 		Entry: m.Header().Entry, Along: pw.Dim, Fixed: OrderedPoint(pw.Fixed), ForAll: []string{},
 		Pieces: []PieceJSON{}, NeverAlone: []CoveredJSON{}, Undecided: []CandidateJSON{},
+		Checked: m.CheckedJSON(),
 	}
 	if out.Fixed == nil {
 		out.Fixed = OrderedPoint{}

@@ -119,16 +119,17 @@ func (s *Step) PeakPolys() []poly.Poly {
 
 // StepEvalJSON is `memsym eval --step --json`'s object.
 type StepEvalJSON struct {
-	Entry      string          `json:"entry"`
-	Point      OrderedPoint    `json:"point"`
-	Params     TermJSON        `json:"params"`
-	States     TermJSON        `json:"states"`
-	StateParts []NamedTermJSON `json:"state_parts"`
-	Gradient   TermJSON        `json:"gradient"`
-	Batch      TermJSON        `json:"batch"`
-	Kept       TermJSON        `json:"kept"`
-	Phases     []StepPeakJSON  `json:"phases"`
-	Peak       StepPeakJSON    `json:"peak"`
+	Entry      string             `json:"entry"`
+	Point      OrderedPoint       `json:"point"`
+	Params     TermJSON           `json:"params"`
+	States     TermJSON           `json:"states"`
+	StateParts []NamedTermJSON    `json:"state_parts"`
+	Gradient   TermJSON           `json:"gradient"`
+	Batch      TermJSON           `json:"batch"`
+	Kept       TermJSON           `json:"kept"`
+	Phases     []StepPeakJSON     `json:"phases"`
+	Peak       StepPeakJSON       `json:"peak"`
+	Checked    []map[string]int64 `json:"checked"`
 }
 
 // NamedTermJSON is a term of a name: one of the optimizer's states.
@@ -171,6 +172,7 @@ func (s *Step) EvalJSON(t *StepTerms) *StepEvalJSON {
 		Batch:    TermJSON{s.Batch.ASCII(), t.Batch.String()},
 		Kept:     TermJSON{s.Kept.ASCII(), t.Kept.String()},
 		Peak:     s.peakJSON(t.Peak),
+		Checked:  s.CheckedJSON(),
 	}
 	if out.Point == nil {
 		out.Point = OrderedPoint{}

@@ -151,6 +151,7 @@ func fixedString(m *model.Model, c *model.Crossovers) string {
 func crossoverText(m *model.Model, c *model.Crossovers) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "memsym crossover: %s, along %s%s, in bytes:\n", entryName(m.Header()), c.Dim, fixedString(m, c))
+	b.WriteString(uncheckedLine(m))
 	for _, s := range c.Segments {
 		var span string
 		switch {

@@ -81,7 +81,8 @@ func TestCrossoverAt(t *testing.T) {
 }
 
 // TestCrossoverFiles: from recording files, without --confirm, the same
-// crossover as from the bundled program.
+// crossover as from the bundled program; without a check file, under a
+// line that says the polynomials are unchecked.
 func TestCrossoverFiles(t *testing.T) {
 	dir := t.TempDir()
 	var files []string
@@ -89,9 +90,18 @@ func TestCrossoverFiles(t *testing.T) {
 		files = append(files, p)
 	}
 	sort.Strings(files)
-	got := mustRunCLI(t, append([]string{"crossover", "--along", "T"}, files...)...)
+	var check string
+	for _, p := range recordGrid(t, dir, []int64{64}, []int64{1024}) {
+		check = p
+	}
 	want := mustRunCLI(t, "crossover", "--program", "gpt-course", "--const", courseConsts, "--along", "T")
+	got := mustRunCLI(t, append([]string{"crossover", "--along", "T", "--check", check}, files...)...)
 	if got != want {
 		t.Errorf("from files:\n%s\nfrom the program:\n%s", got, want)
+	}
+	title, rest, _ := strings.Cut(want, "\n")
+	unchecked := title + "\n  UNCHECKED: no point off the grid was recorded to check the polynomials (give --check)\n" + rest
+	if got := mustRunCLI(t, append([]string{"crossover", "--along", "T"}, files...)...); got != unchecked {
+		t.Errorf("from files without a check:\n%s\nwant:\n%s", got, unchecked)
 	}
 }

@@ -114,6 +114,7 @@ func bytesCells(x poly.Rat, units doc.Units) []string {
 func evalText(m *model.Model, t *model.Terms, units doc.Units) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "memsym eval: %s at %s, from the polynomials (in bytes); nothing recorded:\n", entryName(m.Header()), pointOrNone(t.Point.String()))
+	b.WriteString(uncheckedLine(m))
 	row := func(what string, x poly.Rat, formula string) []string {
 		return append(append([]string{"  " + what}, bytesCells(x, units)...), formula)
 	}
@@ -221,6 +222,7 @@ func piecewiseText(m *model.Model, pw *model.Piecewise, cov []model.Coverage) st
 		ctx = ", " + strings.Join(where, " and ")
 	}
 	fmt.Fprintf(&b, "memsym eval: %s, the peak along %s%s, in bytes; nothing recorded:\n", entryName(m.Header()), pw.Dim, ctx)
+	b.WriteString(uncheckedLine(m))
 	rows := [][]string{{"  " + pw.Dim, "holder", "peak", "needs"}}
 	var ops []int
 	for _, p := range pw.Pieces {

@@ -107,7 +107,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 		checks = append(checks, c)
 	}
 	if *asJSON {
-		out := &model.FitJSON{Entry: m.Header().Entry, Along: *along, Fixed: model.OrderedPoint(fits[0].Fixed)}
+		out := &model.FitJSON{Entry: m.Header().Entry, Along: *along, Fixed: model.OrderedPoint(fits[0].Fixed), Checked: m.CheckedJSON()}
 		if out.Fixed == nil {
 			out.Fixed = model.OrderedPoint{}
 		}
@@ -176,7 +176,7 @@ func fitText(m *model.Model, fits []*model.Fit, units doc.Units) string {
 		at = " at " + f0.Fixed.String()
 	}
 	title := fmt.Sprintf("memsym fit: %s, along %s%s: the largest %s whose needs (the inputs and the peak) fit the budget:", entryName(m.Header()), f0.Along, at, f0.Along)
-	return fitTable(title, answers, fitNeeds, units)
+	return fitTable(withUnchecked(title, m), answers, fitNeeds, units)
 }
 
 // fitAnswer is one budget's answer as a table row says it: the fit, the

@@ -109,7 +109,7 @@ func evalStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []s
 	h := models[0].st.Header()
 	title := fmt.Sprintf("memsym eval --step: %s at %s%s%s, from the polynomials (in bytes); nothing recorded:",
 		entryName(h), pointOrNone(terms.Point.String()), constsString(h), trainedWords(sf, models))
-	_, err = io.WriteString(stdout, stepText(title, cols, units))
+	_, err = io.WriteString(stdout, stepText(withUnchecked(title, models[0].st.Model), cols, units))
 	return err
 }
 
@@ -150,7 +150,7 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 			checks = append(checks, c)
 		}
 		if asJSON {
-			out := &model.FitJSON{Entry: st.Header().Entry, Along: along, Fixed: model.OrderedPoint(fits[0].Fit.Fixed)}
+			out := &model.FitJSON{Entry: st.Header().Entry, Along: along, Fixed: model.OrderedPoint(fits[0].Fit.Fixed), Checked: st.CheckedJSON()}
 			if out.Fixed == nil {
 				out.Fixed = model.OrderedPoint{}
 			}
@@ -176,7 +176,7 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 		h := st.Header()
 		title := fmt.Sprintf("memsym fit --step: %s%s%s, along %s%s: the largest %s whose training step's peak fits the budget:",
 			entryName(h), constsString(h), trainedWords(sf, models[i:i+1]), along, where, along)
-		io.WriteString(stdout, fitTable(title, answers, fitStepWords, units))
+		io.WriteString(stdout, fitTable(withUnchecked(title, st.Model), answers, fitStepWords, units))
 		for k := range checks {
 			io.WriteString(stdout, fitConfirmText(fits[k].Fit, checks[k], fitStepWords, units))
 		}

@@ -149,6 +149,26 @@ func gridString(m *model.Model) string {
 	return strings.Join(parts, ", ")
 }
 
+// uncheckedLine is the line that says, under a query's title, that the
+// polynomials it evaluates were checked at no point off the grid; "" for a
+// model checked there, or without dimensions (its bytes read from one
+// recording).
+func uncheckedLine(m *model.Model) string {
+	if len(m.Vars) == 0 || len(m.CheckPoints()) > 0 {
+		return ""
+	}
+	return "  UNCHECKED: no point off the grid was recorded to check the polynomials (give --check)\n"
+}
+
+// withUnchecked returns title followed by uncheckedLine, without its last
+// newline, for the writers that take a title.
+func withUnchecked(title string, m *model.Model) string {
+	if l := uncheckedLine(m); l != "" {
+		return title + "\n" + strings.TrimSuffix(l, "\n")
+	}
+	return title
+}
+
 // checkedString writes "checked at B = 64, T = 1024 and B = 65, T = 1025",
 // or says that the model is unchecked.
 func checkedString(m *model.Model) string {
