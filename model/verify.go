@@ -55,7 +55,7 @@ func (m *Model) CheckRecording(rec *record.Recording, name string) error {
 // source.OffGrid from seed, recording each afresh.
 func (m *Model) Verify(ctx context.Context, src source.Source, n int, seed uint64) []Check {
 	var out []Check
-	for _, p := range source.OffGrid(m.GridValues(), m.Vars, n, seed) {
+	for _, p := range source.OffGrid(m.GridValues(), m.Vars, n, seed, m.CheckPoints()...) {
 		out = append(out, Check{Point: p, Err: m.CheckAt(ctx, src, p)})
 	}
 	return out

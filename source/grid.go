@@ -60,8 +60,10 @@ func plan(vars []string, defGrid map[string][3]int64, own record.Point, spec Spe
 		p.Values = append(p.Values, g)
 	}
 	defaults := DefaultChecks(p.Values, vars, 2)
-	if own != nil {
-		// The source's own point first, then the one further out.
+	if own != nil && !onGrid(own, p.Values) {
+		// The source's own point first, then the one further out; but
+		// not where a grid given in its place has one of its values (a
+		// check point must be off the grid in every dimension).
 		defaults[0] = own
 	}
 	p.Checks = defaults
@@ -122,31 +124,55 @@ func DefaultChecks(values [][3]int64, vars []string, n int) []record.Point {
 	return out
 }
 
-// OffGrid chooses n points, deterministically from seed, off every grid
-// value in every coordinate and spread from small to large: below the
-// middle grid value (but not more than the first gap below the grid),
-// between the outer ones, above the largest, then again.
-// They are the points `memsym verify` records afresh.
-func OffGrid(values [][3]int64, vars []string, n int, seed uint64) []record.Point {
-	rng := rand.New(rand.NewPCG(seed, 0x6d656d73796d))
-	points := make([]record.Point, n)
-	for i := range points {
-		var p record.Point
-		for d, v := range vars {
-			g := values[d]
-			// Not below the grid by more than its first gap: a grid that
-			// starts above 1 may do so because the program changes its
-			// operations there (PyTorch turns copies into views at B = 1).
-			low := max(1, g[0]-(g[1]-g[0])+1)
-			ranges := [][2]int64{{low, g[1] - 1}, {g[0] + 1, g[2] - 1}, {g[2] + 1, 2 * g[2]}}
-			r := ranges[i%3]
-			x := pickOff(rng, r[0], r[1], g)
-			if x == 0 {
-				x = pickOff(rng, g[2]+1, 2*g[2]+2, g)
-			}
-			p = append(p, record.Dim{Name: v, Value: x})
+// onGrid reports whether some coordinate of p is a value of its
+// dimension's grid.
+func onGrid(p record.Point, values [][3]int64) bool {
+	for d, dim := range p {
+		if d < len(values) && slices.Contains(values[d][:], dim.Value) {
+			return true
 		}
-		points[i] = p
+	}
+	return false
+}
+
+// OffGrid chooses n distinct points, deterministically from seed, off every
+// grid value in every coordinate and spread from small to large: below the
+// middle grid value (but not more than the first gap below the grid),
+// between the outer ones, above the largest, then again. None is one of
+// avoid (the points a model was already checked at). Where the ranges hold
+// fewer than n such points, it returns as many as it finds.
+// They are the points `memsym verify` records afresh.
+func OffGrid(values [][3]int64, vars []string, n int, seed uint64, avoid ...record.Point) []record.Point {
+	rng := rand.New(rand.NewPCG(seed, 0x6d656d73796d))
+	taken := func(p record.Point, points []record.Point) bool {
+		return slices.ContainsFunc(points, p.Equal) || slices.ContainsFunc(avoid, p.Equal)
+	}
+	var points []record.Point
+	for i := 0; len(points) < n && i < 3*n+48; i++ {
+		// A point already taken is drawn again, from the next range
+		// after some tries, so that small grids still end.
+		for try := 0; try < 8; try++ {
+			var p record.Point
+			for d, v := range vars {
+				g := values[d]
+				// Not below the grid by more than its first gap: a grid
+				// that starts above 1 may do so because the program
+				// changes its operations there (PyTorch turns copies
+				// into views at B = 1).
+				low := max(1, g[0]-(g[1]-g[0])+1)
+				ranges := [][2]int64{{low, g[1] - 1}, {g[0] + 1, g[2] - 1}, {g[2] + 1, 2 * g[2]}}
+				r := ranges[i%3]
+				x := pickOff(rng, r[0], r[1], g)
+				if x == 0 {
+					x = pickOff(rng, g[2]+1, 2*g[2]+2, g)
+				}
+				p = append(p, record.Dim{Name: v, Value: x})
+			}
+			if !taken(p, points) {
+				points = append(points, p)
+				break
+			}
+		}
 	}
 	return points
 }

@@ -119,3 +119,61 @@ func TestOffGrid(t *testing.T) {
 		t.Errorf("OffGrid is not deterministic")
 	}
 }
+
+// A grid given in the program's place that holds a value of the program's
+// own check point gets the default check points instead: the program's
+// B = 64 would be on the grid B ∈ {2, 3, 64}.
+func TestOwnCheckOffTheGivenGrid(t *testing.T) {
+	src, err := NewProgram("gpt-course", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		grid []GridDim
+		want string
+	}{
+		{nil, "B=64,T=1024 B=115,T=1795"},
+		{[]GridDim{{Name: "B", Values: [3]int64{64, 2, 3}}}, "B=67,T=1025 B=133,T=1795"},
+		{[]GridDim{{Name: "T", Values: [3]int64{8, 1024, 16}}}, "B=65,T=1033 B=115,T=2059"},
+		{[]GridDim{{Name: "B", Values: [3]int64{4, 5, 6}}}, "B=64,T=1024 B=17,T=1795"},
+	} {
+		pl, err := src.Plan(Spec{Grid: c.grid})
+		if err != nil {
+			t.Fatalf("grid %v: %v", c.grid, err)
+		}
+		var got []string
+		for _, p := range pl.Checks {
+			got = append(got, p.Key())
+			if onGrid(p, pl.Values) {
+				t.Errorf("grid %v: the check point %s is on it", c.grid, p)
+			}
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("grid %v: checks %v, want %s", c.grid, got, c.want)
+		}
+	}
+}
+
+// OffGrid's points are distinct and none is a point to avoid, even where
+// the ranges are small and many points are asked for; where fewer exist,
+// it returns fewer.
+func TestOffGridDistinct(t *testing.T) {
+	values := [][3]int64{{4, 5, 6}, {1, 2, 3}}
+	avoid := []record.Point{{{Name: "B", Value: 7}, {Name: "L", Value: 5}}}
+	for _, n := range []int{3, 10, 40} {
+		points := OffGrid(values, []string{"B", "L"}, n, 1, avoid...)
+		if n <= 10 && len(points) != n {
+			t.Errorf("%d points asked for, %d given: %v", n, len(points), points)
+		}
+		if len(points) > n || len(points) == 0 {
+			t.Errorf("%d points asked for, %d given", n, len(points))
+		}
+		seen := map[string]bool{}
+		for _, p := range points {
+			if seen[p.Key()] || p.Equal(avoid[0]) || onGrid(p, values) {
+				t.Errorf("%d points: %s repeated, avoided or on the grid: %v", n, p, points)
+			}
+			seen[p.Key()] = true
+		}
+	}
+}
