@@ -67,6 +67,30 @@ func (m *Model) Bytes(i int) poly.Poly {
 	return m.polys[m.class[i]]
 }
 
+// DistinctBytes calls f with each distinct polynomial of a buffer's bytes
+// and the first buffer position in Structure.Buffers whose bytes it is, in
+// the order of the positions, until f returns false. Without classes (a
+// model made buffer by buffer), every buffer's bytes are given.
+func (m *Model) DistinctBytes(f func(p poly.Poly, pos int) bool) {
+	if m.class == nil {
+		for pos, p := range m.polys {
+			if !f(p, pos) {
+				return
+			}
+		}
+		return
+	}
+	seen := make([]bool, len(m.polys))
+	for pos, c := range m.class {
+		if !seen[c] {
+			seen[c] = true
+			if !f(m.polys[c], pos) {
+				return
+			}
+		}
+	}
+}
+
 // Live returns the live bytes at operation op (numbered from 1), or the zero
 // polynomial for a number that is no operation's.
 func (m *Model) Live(op int) poly.Poly {

@@ -77,6 +77,9 @@ func (m *Model) varList() string {
 
 // Eval returns the model's terms at p, a value for each dimension.
 func (m *Model) Eval(p record.Point) (*Terms, error) {
+	if err := m.negativeAt(p); err != nil {
+		return nil, err
+	}
 	at := p.Map()
 	t := &Terms{Point: p, Holder: -1}
 	var err error

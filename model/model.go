@@ -43,6 +43,88 @@ func Build(ctx context.Context, src source.Source, spec source.Spec) (*Model, er
 	return FromInterp(im, src.Name()), nil
 }
 
+// A buffer's bytes are never negative, but the polynomial the grid gives
+// them may be, away from the grid: a program defined only from some size
+// on (a convolution's output N − K + 1 for N ≥ K) has bytes that are
+// negative below it, and bytes recorded falling on the grid (20 − T) go
+// negative past it. Where some buffer's bytes are negative, the
+// polynomials are not the program's: Eval refuses such a point, and
+// NegativeBytes finds one for symbolic to say.
+
+// hasNegative reports whether some coefficient of p is negative; a
+// polynomial without one is not negative where every dimension is ≥ 1.
+func hasNegative(p poly.Poly) bool {
+	for i := 0; i < p.Len(); i++ {
+		if c, _ := p.Term(i); c.Sign() < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// negativeAt returns an error naming the first buffer whose bytes are
+// negative at p, or nil.
+func (m *Model) negativeAt(p record.Point) error {
+	at := p.Map()
+	var err error
+	m.DistinctBytes(func(q poly.Poly, pos int) bool {
+		if !hasNegative(q) {
+			return true
+		}
+		if v, e := q.EvalInt(at); e == nil && v.Sign() < 0 {
+			err = fmt.Errorf("at %s %s has bytes %s, which is −%s there: a buffer's bytes are never negative, so the polynomials are not the program's at this point (it is below the sizes the program has, or the grid does not show how its sizes behave here)",
+				p, m.bufferWhat(pos), q, v.Neg())
+			return false
+		}
+		return true
+	})
+	return err
+}
+
+// NegativeBytes says where some buffer's bytes are negative in the
+// domain, as "buffer 4 "conv", made by operation 1 (...), has bytes
+// 64 · B · N − 128 · B, which is −64 at B = 1, N = 1"; "" when every
+// buffer's bytes are proven not negative there, or are not refuted so.
+func (m *Model) NegativeBytes() string {
+	zero := poly.New(m.Vars, nil)
+	var out string
+	m.DistinctBytes(func(q poly.Poly, pos int) bool {
+		if !hasNegative(q) {
+			return true
+		}
+		a := m.dominates(q, zero)
+		if a.Verdict != dominance.Refuted {
+			return true
+		}
+		v, _ := q.EvalInt(a.Witness)
+		out = fmt.Sprintf("%s has bytes %s, which is −%s at %s", m.bufferWhat(pos), q, v.Neg(), pointOf(a.Witness))
+		return false
+	})
+	return out
+}
+
+// bufferWhat names the buffer at position pos and says where it comes
+// from: `buffer 1 "x", made by operation 1 (`F.apply`)`.
+func (m *Model) bufferWhat(pos int) string {
+	b := &m.Structure.Buffers[pos]
+	name := ""
+	if b.Name != "" {
+		name = fmt.Sprintf(" %q", b.Name)
+	}
+	made := "which no operation writes"
+	switch {
+	case b.Role == record.Param:
+		made = "a parameter"
+	case b.Role == record.Input:
+		made = "an input"
+	case b.Role == record.State:
+		made = "an optimizer's state"
+	case m.Lives[pos].First > 0:
+		made = "made by " + m.Where(m.Lives[pos].First)
+	}
+	return fmt.Sprintf("buffer %d%s, %s,", b.ID, name, made)
+}
+
 // FromInterp prunes the candidates of an interpolated model.
 func FromInterp(im *interp.Model, name string) *Model {
 	cands := make([]dominance.Candidate, len(im.Candidates))

@@ -35,6 +35,9 @@ type StepPeak struct {
 
 // Eval returns the step's terms at p, a value for each dimension.
 func (s *Step) Eval(p record.Point) (*StepTerms, error) {
+	if err := s.negativeAt(p); err != nil {
+		return nil, err
+	}
 	at := p.Map()
 	t := &StepTerms{Point: p}
 	for _, x := range []struct {

@@ -100,6 +100,12 @@ func symbolicText(m *model.Model) string {
 			break
 		}
 	}
+	if neg := m.NegativeBytes(); neg != "" {
+		// The claims below are about the polynomials; where a buffer's
+		// bytes are negative they are not the program's, and eval and
+		// fit refuse such points.
+		fmt.Fprintf(&b, "  %-11s %s: a buffer's bytes are never negative, so the polynomials are the program's only where its sizes are (eval refuses the points where some buffer's are negative)\n", "note", neg)
+	}
 	fmt.Fprintf(&b, "  %-11s %s\n", "parameters", m.Params)
 	fmt.Fprintf(&b, "  %-11s %s\n", "inputs", m.Inputs)
 	fmt.Fprintf(&b, "  %-11s %s\n", "outputs", m.Outputs)
