@@ -2,7 +2,9 @@ package reports
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -105,8 +107,13 @@ func tikzFigure(f *doc.Figure, o Options) []byte {
 		if d := tikzDash(i); d != "" {
 			style += ", " + d
 		}
+		line := p.lines[i]
+		if thin := thinLine(line, p.x.frac); len(thin) < len(line) {
+			fmt.Fprintf(&b, "%% %d of the line's %d points, too many for TeX: in each %s of the axis' width the first, the last, the lowest and the highest, every peak among them\n", len(thin), len(line), thinPart)
+			line = thin
+		}
 		fmt.Fprintf(&b, "\\addplot[%s, color=%s%s, mark=none] coordinates {", style, prefix, letterName(i))
-		for j, pt := range p.lines[i] {
+		for j, pt := range line {
 			if j%6 == 0 {
 				b.WriteString("\n ")
 			}
@@ -135,6 +142,53 @@ func tikzFigure(f *doc.Figure, o Options) []byte {
 	b.WriteString("\\memsymfigure{\\memsymaxiswidth}%\n")
 	b.WriteString("\\ifdefined\\memsymalone\\else\\expandafter\\endinput\\fi%\n\\end{document}\n")
 	return b.Bytes()
+}
+
+// A line of more than maxPlotted points is thinned to at most four points
+// in each of thinColumns columns of the axis, thinPart of its width: a
+// column is a fraction of a point wide, narrower than the line is thick.
+const (
+	maxPlotted  = 2000
+	thinColumns = 500
+	thinPart    = "500th"
+)
+
+// thinLine returns line, when it has more points than TeX holds in a
+// picture, with only the first, the last, the lowest and the highest of
+// the points in each column of the axis (frac places a point's x along it),
+// in their order: the line drawn through them rises and falls as the whole
+// line does, to every peak and every trough at its exact value. A line
+// short enough is returned as it is.
+func thinLine(line []doc.XY, frac func(poly.Rat) float64) []doc.XY {
+	if len(line) <= maxPlotted {
+		return line
+	}
+	column := func(pt doc.XY) int {
+		c := int(frac(pt.X) * thinColumns)
+		return min(max(c, 0), thinColumns-1)
+	}
+	var out []doc.XY
+	for i := 0; i < len(line); {
+		c := column(line[i])
+		lo, hi, j := i, i, i+1
+		for ; j < len(line) && column(line[j]) == c; j++ {
+			if line[j].Y.Cmp(line[lo].Y) < 0 {
+				lo = j
+			}
+			if line[j].Y.Cmp(line[hi].Y) > 0 {
+				hi = j
+			}
+		}
+		keep := []int{i, lo, hi, j - 1}
+		slices.Sort(keep)
+		for k, at := range keep {
+			if k == 0 || at != keep[k-1] {
+				out = append(out, line[at])
+			}
+		}
+		i = j
+	}
+	return out
 }
 
 // tikzDash is series i's dash pattern for TikZ, "" for a solid line.
@@ -208,36 +262,67 @@ func macroName(prefix, key string) string {
 
 var digitNames = []string{"Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"}
 
+// formulasDefine is the macro every formulas file defines its macros
+// with: it defines a name not yet defined, leaves one defined the same
+// alone (so that a file may be \input twice), and stops with an error at
+// one defined otherwise, which is two programs' files under one prefix (or
+// a paper's own macro of that name): \providecommand would silently keep
+// the first program's numbers for the second's.
+const formulasDefine = "\\long\\gdef\\memsym@define#1#2{%\n" +
+	"  \\long\\def\\memsym@new{#2}%\n" +
+	"  \\ifdefined#1%\n" +
+	"    \\ifx#1\\memsym@new\\else%\n" +
+	"      \\errhelp{Two programs' formulas files define the same macros: give each program its own prefix with memsym explain --tex-prefix.}%\n" +
+	"      \\errmessage{memsym: \\string#1 is defined already, otherwise: another program's formulas use the same prefix; write each with its own --tex-prefix}%\n" +
+	"    \\fi%\n" +
+	"  \\else%\n" +
+	"    \\global\\let#1\\memsym@new%\n" +
+	"  \\fi}%\n"
+
 // tikzFormulas writes a macro for each of d's formulas and numbers, the
-// peak, the largest of the candidates, and what is needed, each defined
-// with \providecommand so that two programs' files load in one paper (a
-// macro already defined is left as it is).
+// peak, the largest of the candidates, and what is needed, and
+// \PREFIXFormulasID, which names what they are: the same file may be
+// \input twice, but a file whose macros are defined already otherwise
+// (another program's, or another run's, under the same prefix) stops
+// pdflatex with an error that names --tex-prefix.
 func tikzFormulas(d *doc.Document, o Options) []byte {
-	var b bytes.Buffer
+	var defs bytes.Buffer
 	prefix := o.prefix()
-	fmt.Fprintf(&b, "%% %s: the formulas, in bytes, and the numbers of the memory chapter.\n", texComment(d.Title))
-	fmt.Fprintf(&b, "%% %s. \\input this file to define a macro for each; it needs no package.\n", writtenBy)
-	b.WriteString("% A formula's macro goes in math mode ($\\" + prefix + "Peak$); a number's anywhere.\n")
 	var candidates []string
 	for _, f := range d.Formulas {
 		name := macroName(prefix, f.Key)
-		fmt.Fprintf(&b, "%% %s\n", texComment(f.Label))
+		fmt.Fprintf(&defs, "%% %s\n", texComment(f.Label))
 		body := texPoly(f.Poly)
 		if f.PlusPeak {
 			body += " + " + macroName(prefix, "Peak")
 		}
-		fmt.Fprintf(&b, "\\providecommand{%s}{%s}\n", name, body)
+		fmt.Fprintf(&defs, "\\memsym@define%s{%s}\n", name, body)
 		if f.Candidate {
 			candidates = append(candidates, name)
 		}
 	}
 	if len(candidates) > 0 {
-		b.WriteString("% the peak: the largest of the candidates\n")
-		fmt.Fprintf(&b, "\\providecommand{%s}{\\max\\{%s\\}}\n", macroName(prefix, "Peak"), strings.Join(candidates, ",\\ "))
+		// A line may break after each candidate's comma, as after a +.
+		defs.WriteString("% the peak: the largest of the candidates\n")
+		fmt.Fprintf(&defs, "\\memsym@define%s{\\max\\{%s\\}}\n", macroName(prefix, "Peak"), strings.Join(candidates, ",\\allowbreak\\ "))
 	}
 	for _, n := range d.Numbers {
-		fmt.Fprintf(&b, "%% %s\n\\providecommand{%s}{%s}\n", texComment(n.Label), macroName(prefix, n.Key), texNumber(n.Value))
+		fmt.Fprintf(&defs, "%% %s\n\\memsym@define%s{%s}\n", texComment(n.Label), macroName(prefix, n.Key), texNumber(n.Value))
 	}
+	sum := sha256.Sum256(defs.Bytes())
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%% %s: the formulas, in bytes, and the numbers of the memory chapter.\n", texComment(d.Title))
+	fmt.Fprintf(&b, "%% %s. \\input this file to define a macro for each; it needs no package.\n", writtenBy)
+	b.WriteString("% A formula's macro goes in math mode ($\\" + prefix + "Peak$); a number's anywhere.\n")
+	b.WriteString("% \\input it twice and nothing changes; but a macro defined already otherwise, as\n")
+	b.WriteString("% another program's file under the same prefix defines it, stops LaTeX with an\n")
+	b.WriteString("% error: give each program's chapter its own prefix, memsym explain --tex-prefix.\n")
+	b.WriteString("\\begingroup\\catcode`\\@=11\\relax\n")
+	b.WriteString(formulasDefine)
+	b.WriteString("% what these macros are of: another chapter's formulas under this prefix differ\n")
+	fmt.Fprintf(&b, "\\memsym@define%s{%x}\n", macroName(prefix, "FormulasID"), sum[:8])
+	b.Write(defs.Bytes())
+	b.WriteString("\\endgroup\n")
 	return b.Bytes()
 }
 
@@ -260,13 +345,11 @@ func tikzChapter(d *doc.Document, o Options) []byte {
 	if len(d.Formulas) > 0 || len(d.Numbers) > 0 {
 		fmt.Fprintf(&b, "\\input{%s-formulas}\n", o.stem())
 		for _, f := range d.Formulas {
+			// Set in a ragged paragraph, not a display, a formula breaks
+			// after a + or a candidate's comma when it is wider than the
+			// line, as the peak of many candidates is.
 			fmt.Fprintf(&b, "\\noindent %s, in bytes:\n", capitalTeX(texEscape(f.Label)))
-			if f.PlusPeak {
-				// The inputs and the peak: too wide for one line.
-				fmt.Fprintf(&b, "\\begin{multline*} %s \\\\ + %s \\end{multline*}\n", texPoly(f.Poly), macroName(o.prefix(), "Peak"))
-				continue
-			}
-			fmt.Fprintf(&b, "\\[ %s \\]\n", macroName(o.prefix(), f.Key))
+			fmt.Fprintf(&b, "\\begin{flushleft}\\leftskip=2em $%s$\\end{flushleft}\n", macroName(o.prefix(), f.Key))
 		}
 	}
 	for _, nf := range figureNames(d, o) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"memsym/doc"
 	"memsym/explain"
 	"memsym/internal/tooltest"
 	"memsym/poly"
@@ -120,7 +121,7 @@ func TestTikZInTwoColumnPaper(t *testing.T) {
 		}
 		body.WriteString(`\clearpage` + "\n")
 	}
-	// The same macros twice: \providecommand leaves the first.
+	// The same file twice: its macros are defined the same, which is no error.
 	body.WriteString(`\input{gptcourse/chapter13-formulas}` + "\n")
 	doc := "\\documentclass[twocolumn]{article}\n\\usepackage{amsmath}\n\\usepackage{pgfplots}\n\\pgfplotsset{compat=1.16}\n\\begin{document}\n" + body.String() + "\\end{document}\n"
 	if err := os.WriteFile(filepath.Join(paper, "paper.tex"), []byte(doc), 0o644); err != nil {
@@ -199,4 +200,176 @@ func TestTeXEscape(t *testing.T) {
 			t.Errorf("texEscape(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// pdflatexRun compiles file in dir, halting at the first error, and
+// returns whether it compiled and its log.
+func pdflatexRun(t *testing.T, dir, file string) (bool, string) {
+	t.Helper()
+	cmd := exec.Command("pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", file)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	log, lerr := os.ReadFile(filepath.Join(dir, strings.TrimSuffix(file, ".tex")+".log"))
+	if lerr != nil {
+		t.Fatalf("pdflatex %s wrote no log: %v\n%s", file, lerr, tail(string(out), 40))
+	}
+	return err == nil, string(log)
+}
+
+// numberAt returns the number d's formulas file defines under key, as
+// pdftotext shows it.
+func numberAt(t *testing.T, name, key string) string {
+	t.Helper()
+	for _, n := range explain.Chapter(input(t, name)).Numbers {
+		if n.Key == key {
+			return strings.ReplaceAll(texNumber(n.Value), `\,`, " ")
+		}
+	}
+	t.Fatalf("%s has no number %s", name, key)
+	return ""
+}
+
+// Two programs' formulas under one prefix in one paper stop pdflatex with
+// an error naming --tex-prefix, never the first program's numbers for the
+// second's; under their own prefixes each shows its own numbers, and one
+// file \input twice is no error.
+func TestTikZTwoProgramsOnePrefix(t *testing.T) {
+	tooltest.Need(t, "pdflatex", "two programs' formulas in one paper are not compiled")
+	programs := []string{"gpt-course", "mlp-width"}
+	gptPeak, mlpPeak := numberAt(t, programs[0], "PeakAtPoint"), numberAt(t, programs[1], "PeakAtPoint")
+	if gptPeak == mlpPeak {
+		t.Fatalf("both programs' peaks are %s: the test tells nothing", gptPeak)
+	}
+	paper := func(t *testing.T, prefixes [2]string, twice bool) (string, bool, string) {
+		dir := t.TempDir()
+		var body strings.Builder
+		for i, p := range programs {
+			sub := filepath.Join(dir, p)
+			if err := os.Mkdir(sub, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			r, _ := Lookup("tikz")
+			if _, err := r.Render(explain.Chapter(input(t, p)), sub, Options{TeXPrefix: prefixes[i]}); err != nil {
+				t.Fatal(err)
+			}
+			body.WriteString(`\input{` + p + `/chapter13-formulas}` + "\n")
+			if twice {
+				body.WriteString(`\input{` + p + `/chapter13-formulas}` + "\n")
+			}
+			body.WriteString(`The peak of ` + p + ` is \` + prefixes[i] + `PeakAtPoint~bytes.` + "\n\n")
+		}
+		tex := "\\documentclass{article}\n\\usepackage{amsmath}\n\\begin{document}\n" + body.String() + "\\end{document}\n"
+		if err := os.WriteFile(filepath.Join(dir, "paper.tex"), []byte(tex), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ok, log := pdflatexRun(t, dir, "paper.tex")
+		return dir, ok, log
+	}
+
+	t.Run("one prefix", func(t *testing.T) {
+		_, ok, log := paper(t, [2]string{"memsym", "memsym"}, false)
+		if ok {
+			t.Fatalf("a paper with two programs' formulas under one prefix compiled")
+		}
+		if !strings.Contains(log, `! memsym: \memsym`) || !strings.Contains(log, "--tex-prefix") {
+			t.Errorf("the error does not say which macro and --tex-prefix:\n%s", tail(log, 20))
+		}
+	})
+	t.Run("own prefixes", func(t *testing.T) {
+		dir, ok, log := paper(t, [2]string{"gpt", "mlp"}, true)
+		if !ok {
+			t.Fatalf("a paper with two programs' formulas under their own prefixes, each twice, did not compile:\n%s", tail(log, 20))
+		}
+		tooltest.Need(t, "pdftotext", "the paper's numbers are not checked")
+		text, err := exec.Command("pdftotext", "-enc", "UTF-8", filepath.Join(dir, "paper.pdf"), "-").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		flat := strings.Join(strings.Fields(plainSpaces(string(text))), " ")
+		for _, want := range []string{"The peak of gpt-course is " + gptPeak + " bytes", "The peak of mlp-width is " + mlpPeak + " bytes"} {
+			if !strings.Contains(flat, want) {
+				t.Errorf("the paper lacks %q:\n%s", want, flat)
+			}
+		}
+	})
+}
+
+// overfullPattern matches a LaTeX log's overfull box and its excess.
+var overfullPattern = regexp.MustCompile(`Overfull \\hbox \(([0-9.]+)pt too wide\)`)
+
+// The chapter's TikZ document sets the peak of many candidates and what is
+// needed on as many lines as they take: no line is wider than the text.
+func TestTikZChapterFormulasFit(t *testing.T) {
+	tooltest.Need(t, "pdflatex", "the TikZ document's lines are not measured")
+	for _, name := range []string{"encdec-cross", "llama2-7b-block"} {
+		t.Run(name, func(t *testing.T) {
+			dir, _ := render(t, "tikz", explain.Chapter(input(t, name)))
+			ok, log := pdflatexRun(t, dir, "chapter13-tikz.tex")
+			if !ok {
+				t.Fatalf("chapter13-tikz.tex did not compile:\n%s", tail(log, 20))
+			}
+			for _, m := range overfullPattern.FindAllStringSubmatch(log, -1) {
+				if w, _ := strconv.ParseFloat(m[1], 64); w > 2 {
+					t.Errorf("chapter13-tikz.tex: %s", m[0])
+				}
+			}
+		})
+	}
+}
+
+// A line too long for TeX keeps, in each column of the axis, its first,
+// last, lowest and highest points, exactly, in order; a short one is kept
+// whole.
+func TestThinLine(t *testing.T) {
+	frac := func(x poly.Rat) float64 { return x.Float64() / 6000 }
+	var line []doc.XY
+	for i := range 6000 {
+		y := int64((i*7919)%1000 + 1)
+		if i == 4321 {
+			y = 5000 // the peak
+		}
+		line = append(line, doc.XY{X: poly.Int(int64(i)), Y: poly.Int(y)})
+	}
+	thin := thinLine(line, frac)
+	if len(thin) > 4*thinColumns || len(thin) < thinColumns {
+		t.Fatalf("%d points thinned to %d, want between %d and %d", len(line), len(thin), thinColumns, 4*thinColumns)
+	}
+	next := 0
+	for _, pt := range thin { // each kept point is one of the line's, in order
+		for next < len(line) && !(line[next].X.Equal(pt.X) && line[next].Y.Equal(pt.Y)) {
+			next++
+		}
+		if next == len(line) {
+			t.Fatalf("(%v, %v) is not in the line, or out of order", pt.X, pt.Y)
+		}
+	}
+	for c := 0; c < 6000; c += 12 { // each column's highest and lowest kept
+		hi, lo := line[c].Y, line[c].Y
+		for _, pt := range line[c : c+12] {
+			hi, lo = maxRat(hi, pt.Y), minRat(lo, pt.Y)
+		}
+		var khi, klo poly.Rat
+		first := true
+		for _, pt := range thin {
+			if x := pt.X.Float64(); x >= float64(c) && x < float64(c+12) {
+				if first {
+					khi, klo, first = pt.Y, pt.Y, false
+				}
+				khi, klo = maxRat(khi, pt.Y), minRat(klo, pt.Y)
+			}
+		}
+		if first || !khi.Equal(hi) || !klo.Equal(lo) {
+			t.Fatalf("operations %d to %d: kept %v to %v, want %v to %v", c, c+11, klo, khi, lo, hi)
+		}
+	}
+	if short := line[:maxPlotted]; len(thinLine(short, frac)) != maxPlotted {
+		t.Errorf("a line of %d points was thinned", maxPlotted)
+	}
+}
+
+func minRat(a, b poly.Rat) poly.Rat {
+	if a.Cmp(b) <= 0 {
+		return a
+	}
+	return b
 }

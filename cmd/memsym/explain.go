@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,7 +46,10 @@ estimates (the 14P rule, Korthikanti et al.) beside the exact terms.
 The files are named STEM.md, STEM.html, STEM.pdf, STEM-tikz.tex,
 STEM-formulas.tex and STEM-FIGURE.svg/.tex (--name sets STEM, chapter13 by
 default); files an earlier run wrote under the same stem and this one does
-not are removed and listed.
+not are removed and listed. The files appear together or, if the run fails,
+not at all. STEM-formulas.tex defines a LaTeX macro for each formula and
+number, named with --tex-prefix; a paper with two programs' chapters gives
+each its own prefix, else pdflatex stops with an error naming --tex-prefix.
 `
 
 func explainCmd(stdout, stderr io.Writer, args []string) error {
@@ -62,7 +67,7 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 	fs.Var(&verifyPoints, "verify", "check the model at `n` more points (default 3 with --program or --recorder, 0 with files)")
 	confirm := fs.Bool("confirm", true, "record on both sides of each crossover (with --program or --recorder)")
 	name := fs.String("name", reports.DefaultStem, "the `stem` of the files' names")
-	texPrefix := fs.String("tex-prefix", reports.DefaultTeXPrefix, "the `prefix` of the LaTeX macros' names, letters alone")
+	texPrefix := fs.String("tex-prefix", reports.DefaultTeXPrefix, "the `prefix` of the LaTeX macros' names, letters alone: each program's chapter in one paper needs its own")
 	scale := fs.String("scale", "auto", "the candidates' figure's axes: `auto`, linear or log")
 	var step stepFlags
 	step.registerStep(fs, "add a section on the program's training step (a bundled program's): its terms at the point and as polynomials, store and recompute with --remat both, and the analytic estimates beside them (docs/step.md)")
@@ -82,12 +87,18 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	var renderers []reports.Renderer
 	wantPage := false
+	asked := map[string]bool{} // a format asked for twice is written once
 	for _, format := range strings.Split(*formats, ",") {
-		if strings.TrimSpace(format) == "page" { // the interactive page: cmd/memsym/page.go
+		format = strings.TrimSpace(format)
+		if asked[format] {
+			continue
+		}
+		asked[format] = true
+		if format == "page" { // the interactive page: cmd/memsym/page.go
 			wantPage = true
 			continue
 		}
-		r, ok := reports.Lookup(strings.TrimSpace(format))
+		r, ok := reports.Lookup(format)
 		if !ok {
 			return usagef("--format %s: expected some of %s, page", format, strings.Join(reports.Names(), ", "))
 		}
@@ -171,23 +182,31 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	document := explain.Chapter(in)
+	_, statErr := os.Stat(*out)
+	created := errors.Is(statErr, os.ErrNotExist)
 	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return fmt.Errorf("-o %s: %w", *out, err)
+	}
+	written, err := writeStaged(*out, *name, func(stage string) ([]string, error) {
+		var written []string
+		for _, rd := range renderers {
+			names, err := rd.Render(document, stage, opts)
+			if err != nil {
+				return nil, fmt.Errorf("writing the %s: %w", rd.Name(), err)
+			}
+			written = append(written, names...)
+		}
+		if wantPage {
+			return writeExplainPage(written, content.Model, stage, *name, r.Program, r.At, content.Steps)
+		}
+		return written, nil
+	})
+	if err != nil {
+		if created {
+			os.Remove(*out) // empty: nothing was written
+		}
 		return err
 	}
-	var written []string
-	for _, rd := range renderers {
-		names, err := rd.Render(document, *out, opts)
-		if err != nil {
-			return fmt.Errorf("writing the %s: %w", rd.Name(), err)
-		}
-		written = append(written, names...)
-	}
-	if wantPage {
-		if written, err = writeExplainPage(written, content.Model, *out, *name, r.Program, r.At, content.Steps); err != nil {
-			return err
-		}
-	}
-	slices.Sort(written)
 	fmt.Fprintf(stdout, "memsym explain: wrote %s into %s: %s\n", doc.Plural(len(written), "file", "files"), *out, strings.Join(written, ", "))
 	removed, err := reports.RemoveStale(*out, opts, written)
 	if len(removed) > 0 {
@@ -213,6 +232,64 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 		return fmt.Errorf("the recordings contradict the crossovers at %s", doc.Plural(bad, "point", "points"))
 	}
 	return nil
+}
+
+// writeStaged writes a run's files into dir all or none: render writes
+// them into a staging directory inside dir and returns their names; only
+// when all are written are they moved into place, the files they replace
+// first moved aside, into the staging directory, and moved back if a move
+// fails. A name that is a directory in dir is refused before anything in
+// dir changes. Whatever happens, the staging directory is removed, and on
+// an error dir is as it was. It returns the names, sorted, each once.
+func writeStaged(dir, stem string, render func(stage string) ([]string, error)) (names []string, err error) {
+	stage, err := os.MkdirTemp(dir, "."+stem+".staging-*")
+	if err != nil {
+		return nil, fmt.Errorf("-o %s: %w", dir, err)
+	}
+	defer os.RemoveAll(stage)
+	names, err = render(stage)
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(names)
+	names = slices.Compact(names)
+	for _, n := range names {
+		if info, err := os.Lstat(filepath.Join(dir, n)); err == nil && info.IsDir() {
+			return nil, fmt.Errorf("%s is a directory, where this run's %s goes: remove it or write into another directory (nothing was written)", filepath.Join(dir, n), n)
+		}
+	}
+	aside := filepath.Join(stage, ".replaced")
+	if err := os.Mkdir(aside, 0o755); err != nil {
+		return nil, err
+	}
+	var movedAside, movedIn []string
+	defer func() {
+		if err == nil {
+			return
+		}
+		for _, n := range movedIn {
+			os.Remove(filepath.Join(dir, n))
+		}
+		for _, n := range movedAside {
+			os.Rename(filepath.Join(aside, n), filepath.Join(dir, n))
+		}
+	}()
+	for _, n := range names {
+		if _, err := os.Lstat(filepath.Join(dir, n)); err != nil {
+			continue
+		}
+		if err := os.Rename(filepath.Join(dir, n), filepath.Join(aside, n)); err != nil {
+			return nil, fmt.Errorf("replacing %s: %w (nothing was written)", filepath.Join(dir, n), err)
+		}
+		movedAside = append(movedAside, n)
+	}
+	for _, n := range names {
+		if err := os.Rename(filepath.Join(stage, n), filepath.Join(dir, n)); err != nil {
+			return nil, fmt.Errorf("writing %s: %w (nothing was written)", filepath.Join(dir, n), err)
+		}
+		movedIn = append(movedIn, n)
+	}
+	return names, nil
 }
 
 // alignPoint orders --at's values as the program's dimensions and refuses a

@@ -63,7 +63,7 @@ func TestExplainCourseGPT(t *testing.T) {
 	if !bytes.Contains(files["chapter13-tikz.tex"], []byte(`\begin{document}`)) {
 		t.Errorf("chapter13-tikz.tex is no LaTeX document")
 	}
-	if !bytes.Contains(files["chapter13-formulas.tex"], []byte(`\providecommand{\memsymPeakAtPoint}{149\,504}`)) {
+	if !bytes.Contains(files["chapter13-formulas.tex"], []byte(`\memsym@define\memsymPeakAtPoint{149\,504}`)) {
 		t.Errorf("chapter13-formulas.tex has no macro of the peak at the point")
 	}
 
@@ -154,7 +154,7 @@ func TestExplainNameAndStale(t *testing.T) {
 			t.Errorf("--name mlp wrote no %s", want)
 		}
 	}
-	if !bytes.Contains(files["mlp-formulas.tex"], []byte(`\providecommand{\mlpwidthPeakA}`)) {
+	if !bytes.Contains(files["mlp-formulas.tex"], []byte(`\memsym@define\mlpwidthPeakA{`)) {
 		t.Errorf("--tex-prefix mlpwidth: the macros are not prefixed:\n%s", files["mlp-formulas.tex"])
 	}
 	if err := os.WriteFile(filepath.Join(dir, "mlp-notes.tex"), []byte("my notes\n"), 0o644); err != nil {

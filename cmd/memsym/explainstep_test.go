@@ -42,8 +42,8 @@ func TestExplainStep(t *testing.T) {
 		}
 	}
 	tex := string(files["chapter13-formulas.tex"])
-	for _, s := range []string{`\providecommand{\gptstepStepPeakStoreAtPoint}{1\,850\,119\,176}`, `\providecommand{\gptstepStepPeakRecomputeAtPoint}{662\,806\,536}`,
-		`\providecommand{\gptstepStepPeakStoreA}{`, `\providecommand{\gptstepStepCrossoverStore}{35}`} {
+	for _, s := range []string{`\memsym@define\gptstepStepPeakStoreAtPoint{1\,850\,119\,176}`, `\memsym@define\gptstepStepPeakRecomputeAtPoint{662\,806\,536}`,
+		`\memsym@define\gptstepStepPeakStoreA{`, `\memsym@define\gptstepStepCrossoverStore{35}`} {
 		if !strings.Contains(tex, s) {
 			t.Errorf("the formulas' file lacks %s", s)
 		}
