@@ -20,6 +20,7 @@ type SymbolicJSON struct {
 	Dims        []string           `json:"dims"`
 	Grid        map[string][]int64 `json:"grid"`
 	Checked     []map[string]int64 `json:"checked"`
+	Domain      map[string]int64   `json:"domain"`
 	Operations  int                `json:"operations"`
 	Params      PolyJSON           `json:"params"`
 	Inputs      PolyJSON           `json:"inputs"`
@@ -67,12 +68,17 @@ func (m *Model) CheckedJSON() []map[string]int64 {
 	return out
 }
 
+// DomainJSON returns each dimension's least value the model holds for, as
+// the JSON objects' "domain" says it: 1 for most, 2 for a block count
+// whose last block stands apart.
+func (m *Model) DomainJSON() map[string]int64 { return m.Domain().Map() }
+
 // JSON returns the model as `memsym symbolic --json` writes it.
 func (m *Model) JSON() *SymbolicJSON {
 	h := m.Header()
 	out := &SymbolicJSON{
 		Entry: h.Entry, Realization: h.Realization,
-		Dims: m.Vars, Grid: map[string][]int64{}, Checked: m.CheckedJSON(),
+		Dims: m.Vars, Grid: map[string][]int64{}, Checked: m.CheckedJSON(), Domain: m.DomainJSON(),
 		Operations: len(m.Structure.Ops),
 		Params:     PolyJSON{m.Params.ASCII()},
 		Inputs:     PolyJSON{m.Inputs.ASCII()},
@@ -100,7 +106,8 @@ type CrossoverJSON struct {
 	Entry    string             `json:"entry"`
 	Along    string             `json:"along"`
 	Fixed    map[string]int64   `json:"fixed"`
-	ForAll   []string           `json:"for_all"` // the other dimensions left free: the segments hold for every value >= 1
+	ForAll   []string           `json:"for_all"` // the other dimensions left free: the segments hold for every value in Domain
+	Domain   map[string]int64   `json:"domain"`
 	Segments []SegmentJSON      `json:"segments"`
 	Confirm  []ConfirmJSON      `json:"confirmed,omitempty"`
 	Checked  []map[string]int64 `json:"checked"`
@@ -127,7 +134,7 @@ type ConfirmJSON struct {
 // CrossoverJSON returns crossovers c, and their confirmations if any, as
 // JSON.
 func (m *Model) CrossoverJSON(c *Crossovers, confirmed []Confirmation) *CrossoverJSON {
-	out := &CrossoverJSON{Entry: m.Header().Entry, Along: c.Dim, Fixed: map[string]int64{}, ForAll: []string{}, Segments: []SegmentJSON{}, Checked: m.CheckedJSON()}
+	out := &CrossoverJSON{Entry: m.Header().Entry, Along: c.Dim, Fixed: map[string]int64{}, ForAll: []string{}, Segments: []SegmentJSON{}, Checked: m.CheckedJSON(), Domain: m.DomainJSON()}
 	for _, v := range m.Vars {
 		if v == c.Dim {
 			continue

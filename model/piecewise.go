@@ -273,6 +273,7 @@ type PiecewiseJSON struct {
 	Along      string             `json:"along"`
 	Fixed      OrderedPoint       `json:"fixed"`
 	ForAll     []string           `json:"for_all"`
+	Domain     map[string]int64   `json:"domain"`
 	Pieces     []PieceJSON        `json:"pieces"`
 	NeverAlone []CoveredJSON      `json:"never_alone"`
 	Undecided  []CandidateJSON    `json:"undecided"`
@@ -302,7 +303,7 @@ type CoveredJSON struct {
 // PiecewiseJSON returns the pieces and the coverage as JSON.
 func (m *Model) PiecewiseJSON(pw *Piecewise, cov []Coverage) *PiecewiseJSON {
 	out := &PiecewiseJSON{
-		Entry: m.Header().Entry, Along: pw.Dim, Fixed: OrderedPoint(pw.Fixed), ForAll: []string{},
+		Entry: m.Header().Entry, Along: pw.Dim, Fixed: OrderedPoint(pw.Fixed), ForAll: []string{}, Domain: m.DomainJSON(),
 		Pieces: []PieceJSON{}, NeverAlone: []CoveredJSON{}, Undecided: []CandidateJSON{},
 		Checked: m.CheckedJSON(),
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -398,5 +399,25 @@ func TestSymbolicNegativeBytes(t *testing.T) {
 	}
 	if out := mustRunCLI(t, "eval", "--program", "strided-conv", "--const", "S=1", "--at", "B=1,N=3"); !strings.Contains(out, "peak") {
 		t.Errorf("eval at N = 3:\n%s", out)
+	}
+}
+
+// TestDomainJSON: gpt-depth's model holds for every L ≥ 2, and its JSON
+// says so in "domain", in symbolic's object and in crossover's, whose
+// "for_all" ranges over it.
+func TestDomainJSON(t *testing.T) {
+	for _, args := range [][]string{
+		{"symbolic", "--program", "gpt-depth", "--json"},
+		{"crossover", "--program", "gpt-depth", "--along", "T", "--json"},
+	} {
+		var out struct {
+			Domain map[string]int64 `json:"domain"`
+		}
+		if err := json.Unmarshal([]byte(mustRunCLI(t, args...)), &out); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		if want := map[string]int64{"B": 1, "T": 1, "L": 2}; !maps.Equal(out.Domain, want) {
+			t.Errorf("%v: domain %v, want %v", args, out.Domain, want)
+		}
 	}
 }
