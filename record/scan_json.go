@@ -3,6 +3,7 @@ package record
 import (
 	"errors"
 	"fmt"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -81,9 +82,12 @@ func (l *lexer) found() string {
 	return fmt.Sprintf("%q", w)
 }
 
+// isPrintable reports whether w shows as it is: no control character, and
+// no character that prints as nothing or as a space, such as a byte order
+// mark or a no-break space (those are quoted, "\ufeff").
 func isPrintable(w []byte) bool {
-	for _, c := range w {
-		if c < 0x20 || c == 0x7f {
+	for _, r := range string(w) {
+		if !unicode.IsPrint(r) || r == ' ' {
 			return false
 		}
 	}

@@ -30,7 +30,10 @@ func (s *Scanner) dtype() (DType, error) {
 	case '{':
 		var t DType
 		err := s.object("dtype", func(name string) error {
-			if name != "bits" || t.Bits != 0 {
+			if name == "bits" && t.Bits != 0 {
+				return fmt.Errorf(`key "bits" given twice: a dtype object has one key, "bits"`)
+			}
+			if name != "bits" {
 				return fmt.Errorf(`a dtype object has one key, "bits", found %q`, name)
 			}
 			v, err := l.integer(`"bits" must be an integer of at least 1`)

@@ -49,8 +49,10 @@ func (s *Scanner) value(k key) error {
 		s.ids.writes, err = s.ints(s.ids.writes, `"writes" must be an array of integer ids`, false)
 		r.Op.Writes = s.ids.writes
 	case kLaunch:
+		at := l.i
 		w, ok := l.literal()
-		if !ok || w[0] == 'n' {
+		if !ok || w[0] == 'n' || l.i < len(l.b) && !isDelimiter(l.b[l.i]) {
+			l.i = at // the error names the value, null or nulls, not what follows
 			return l.errorf(`"launch" must be true or false`)
 		}
 		r.Op.Launch = w[0] == 't'
