@@ -9,7 +9,7 @@ import (
 // a name perhaps followed by a fold's iteration, "blocks[0].ff.up".
 func checkPath(path string) error {
 	if path != "" && !validPath(path) {
-		return fmt.Errorf("path %q: expected calls separated by dots, each a name without [ ] or . and perhaps an iteration such as [0]", path)
+		return fmt.Errorf("path %q: expected calls separated by dots, each a name without [ ] . or control characters and perhaps an iteration such as [0]", path)
 	}
 	return nil
 }
@@ -23,6 +23,9 @@ func validPath(p string) bool {
 	for {
 		start := i
 		for i < len(p) && p[i] != '.' && p[i] != '[' && p[i] != ']' {
+			if p[i] < 0x20 || p[i] == 0x7f {
+				return false // a newline or an escape would break memsym's one-line output
+			}
 			i++
 		}
 		if i == start {

@@ -56,7 +56,7 @@ var readErrors = []struct {
 	{"read before write", hdr + `{"buffer": 7, "bytes": 8}` + "\n" + `{"op": "f", "writes": []}` + "\n" + `{"op": "Linear.apply/%5", "reads": [7]}` + "\n", "t.jsonl:4: buffer 7 is read by operation 2 (`Linear.apply/%5`) before any operation writes it; a caller-held input is declared with \"role\": \"input\""},
 	{"read through a view before write", hdr + `{"buffer": 7, "bytes": 8}` + "\n" + `{"view": 8, "of": 7}` + "\n" + `{"op": "g", "reads": [8]}` + "\n", "t.jsonl:4: buffer 7 is read (through view 8) by operation 1 (`g`) before any operation writes it; a caller-held input is declared with \"role\": \"input\""},
 	{"empty label", hdr + `{"op": ""}` + "\n", `t.jsonl:2: an operation without a label: "op" names it, such as "Linear.apply/%5"`},
-	{"bad path", hdr + `{"op": "f", "path": "blocks[01].ff"}` + "\n", `t.jsonl:2: path "blocks[01].ff": expected calls separated by dots, each a name without [ ] or . and perhaps an iteration such as [0]`},
+	{"bad path", hdr + `{"op": "f", "path": "blocks[01].ff"}` + "\n", `t.jsonl:2: path "blocks[01].ff": expected calls separated by dots, each a name without [ ] . or control characters and perhaps an iteration such as [0]`},
 	{"launch not a boolean", hdr + `{"op": "f", "launch": 1}` + "\n", `t.jsonl:2: "launch" must be true or false, found 1`},
 	{"ids of strings", hdr + `{"op": "f", "reads": ["x"]}` + "\n", `t.jsonl:2: "reads" must be an array of integer ids, found "x"`},
 	{"label not a string", hdr + `{"op": 5}` + "\n", `t.jsonl:2: "op" must be a string, found 5`},
