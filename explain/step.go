@@ -139,7 +139,10 @@ type StepColumn struct {
 	// polynomials (nil without dimensions); P is the parameters'
 	// elements in each.
 	EstimatesAt, Estimates []EstimateRow
-	PAt, P                 poly.Poly
+	// EstimatesOmitted says which of Estimates' rows are left out and
+	// why, or is "".
+	EstimatesOmitted string
+	PAt, P           poly.Poly
 	// Verified are the step's polynomials' checks at further points.
 	Verified []VerifyRow
 }
@@ -330,7 +333,7 @@ func stepInput(steps []StepContent) (*StepInput, error) {
 			if err != nil {
 				return nil, err
 			}
-			col.P, col.Estimates = cmp.P, estimateRows(cmp)
+			col.P, col.Estimates, col.EstimatesOmitted = cmp.P, estimateRows(cmp), cmp.Omitted
 		}
 		for _, chk := range s.Verified {
 			row := VerifyRow{Point: chk.Point}

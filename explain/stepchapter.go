@@ -627,6 +627,9 @@ func (w *writer) stepEstimates() []doc.Block {
 		for _, c := range cols {
 			blocks = append(blocks, w.estimatesTable(c, c.Estimates, false))
 		}
+		if o := cols[0].EstimatesOmitted; o != "" {
+			blocks = append(blocks, para(doc.Capital(o), "."))
+		}
 	}
 	// Why each misses, each term said once, as polynomials where it is.
 	list := &doc.List{}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -55,6 +56,8 @@ type CompareInput struct {
 type Comparison struct {
 	P    poly.Poly
 	Rows []CompareRow
+	// Omitted says, when not "", which estimates are left out and why.
+	Omitted string
 }
 
 // Compare evaluates the estimates on in, term by term.
@@ -233,8 +236,20 @@ func (s *Step) Compare(p *programs.Program, opts programs.StepOptions, act recor
 	if p != nil {
 		in.Shape = p.Transformer
 	}
+	omitted := ""
+	if in.Shape != nil && slices.Contains(s.Vars, in.Shape.L) {
+		// The fold's blocks stand for L − 2 of them in the recordings'
+		// structure: the layers' bytes summed over it are not L layers'.
+		omitted = fmt.Sprintf("Korthikanti et al.'s activations are per layer, and with the layer count %s a dimension the model does not split what the step keeps by layer: their rows are left out", in.Shape.L)
+		in.Shape = nil
+	}
 	in.fill(s.Structure, s.Class, s.Lives, s.Bytes, s.Vars)
-	return Compare(in)
+	cmp, err := Compare(in)
+	if err != nil {
+		return nil, err
+	}
+	cmp.Omitted = omitted
+	return cmp, nil
 }
 
 // fill sums the exact terms from each buffer's class and bytes.

@@ -116,3 +116,23 @@ func TestPageStep(t *testing.T) {
 		t.Error("the page holds no step")
 	}
 }
+
+// TestExplainStepBlocksAsDimension: gpt-depth's step, whose layer count L
+// is a dimension, gets its chapter; the per-layer estimates are left out,
+// saying why, in the chapter and in symbolic --step --compare.
+func TestExplainStepBlocksAsDimension(t *testing.T) {
+	dir := t.TempDir()
+	mustRunCLI(t, "explain", "--program", "gpt-depth", "--step", "--format", "md", "--verify", "0", "-o", dir)
+	md, err := os.ReadFile(filepath.Join(dir, "chapter13.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	left := "with the layer count L a dimension the model does not split what the step keeps by layer: their rows are left out"
+	if !strings.Contains(string(md), left) {
+		t.Errorf("the chapter does not say why the per-layer estimates are left out")
+	}
+	out := mustRunCLI(t, "symbolic", "--program", "gpt-depth", "--step", "--compare")
+	if !strings.Contains(out, "  left out: Korthikanti et al.'s activations are per layer, and "+left) || strings.Contains(out, "kept per layer") {
+		t.Errorf("symbolic --step --compare:\n%s", out)
+	}
+}

@@ -174,6 +174,9 @@ func compareText(name string, cmp *model.Comparison, units *doc.Units) string {
 	for _, r := range rows {
 		fmt.Fprintf(&b, "  %s: %s\n", r.Term, r.Why)
 	}
+	if cmp.Omitted != "" {
+		fmt.Fprintf(&b, "  left out: %s\n", cmp.Omitted)
+	}
 	return b.String()
 }
 
