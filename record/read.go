@@ -117,6 +117,10 @@ func withFile[T any](path string, read func(io.Reader, string) (T, error)) (T, e
 		return zero, err
 	}
 	defer f.Close()
+	if info, err := f.Stat(); err == nil && info.IsDir() {
+		var zero T
+		return zero, &os.PathError{Op: "cannot read the recording", Path: path, Err: errors.New("is a directory")}
+	}
 	return read(f, path)
 }
 
@@ -145,6 +149,10 @@ func OpenFile(path string) (*File, error) {
 			err = pe.Err
 		}
 		return nil, fmt.Errorf("cannot read the recording: %w", err)
+	}
+	if info, err := f.Stat(); err == nil && info.IsDir() {
+		f.Close()
+		return nil, errors.New("cannot read the recording: is a directory")
 	}
 	return &File{Scanner: NewScanner(f, path), c: f, name: path, size: sizeHint(f)}, nil
 }

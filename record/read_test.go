@@ -367,3 +367,19 @@ func TestScannerReuse(t *testing.T) {
 		t.Error("Scan after the end returned true")
 	}
 }
+
+// TestReadDirectory: a directory given for a recording is said to be one,
+// without a line number, by ReadFile, ValidateFile and OpenFile alike.
+func TestReadDirectory(t *testing.T) {
+	dir := t.TempDir()
+	want := "cannot read the recording " + dir + ": is a directory"
+	if _, err := ReadFile(dir); err == nil || err.Error() != want {
+		t.Errorf("ReadFile: %v, want %s", err, want)
+	}
+	if _, err := ValidateFile(dir); err == nil || err.Error() != want {
+		t.Errorf("ValidateFile: %v, want %s", err, want)
+	}
+	if _, err := OpenFile(dir); err == nil || err.Error() != "cannot read the recording: is a directory" {
+		t.Errorf("OpenFile: %v", err)
+	}
+}
