@@ -16,6 +16,7 @@ var errStopped = errors.New("stopped")
 const (
 	whyOps    = "a dimension that changes the operations (such as a fold's iteration count) cannot be interpolated: make it a constant"
 	whyHeader = "the recordings must all be of one program, entry, realization and constants"
+	whySize   = "a buffer's size must be written one way at every point, by a shape or in bytes, its values alone differing"
 )
 
 // walker compares one more recording with the structure record by record.
@@ -133,7 +134,7 @@ func (w *walker) compareBuffer(b, sb *record.Buffer, line int) error {
 	case !sb.IsView && b.Role != sb.Role:
 		return d("'s role is", sb.Role.String(), b.Role.String())
 	case (b.Shape == nil) != (sb.Shape == nil):
-		return d("'s size is", sizeForm(sb), sizeForm(b))
+		return w.differWhy(line, sb.Line, fmt.Sprintf("%s %d's size is", kind, sb.ID), sizeForm(sb), sizeForm(b), whySize)
 	case b.DType != sb.DType:
 		return d("'s type is", typeName(sb.DType), typeName(b.DType))
 	case len(b.Shape) != len(sb.Shape):

@@ -125,7 +125,7 @@ func TestBuildRefusesDifferentOperations(t *testing.T) {
 		{"rank", `r_B1_T12.jsonl:8 and r_B1_T4.jsonl:8 differ: buffer 5's shape has rank 3 at B = 1, T = 4 but 2 at B = 1, T = 12` + why},
 		{"dtype", `r_B1_T12.jsonl:8 and r_B1_T4.jsonl:8 differ: buffer 5's type is f64 at B = 1, T = 4 but f32 at B = 1, T = 12` + why},
 		{"name", `r_B1_T12.jsonl:8 and r_B1_T4.jsonl:8 differ: buffer 5's name is "scores" at B = 1, T = 4 but "logits" at B = 1, T = 12` + why},
-		{"bytes", `r_B1_T12.jsonl:8 and r_B1_T4.jsonl:8 differ: buffer 5's size is given by a shape at B = 1, T = 4 but given in bytes at B = 1, T = 12` + why},
+		{"bytes", `r_B1_T12.jsonl:8 and r_B1_T4.jsonl:8 differ: buffer 5's size is given by a shape at B = 1, T = 4 but given in bytes at B = 1, T = 12; a buffer's size must be written one way at every point, by a shape or in bytes, its values alone differing`},
 		{"role", `r_B1_T12.jsonl:4 and r_B1_T4.jsonl:4 differ: buffer 3's role is temp at B = 1, T = 4 but input at B = 1, T = 12` + why},
 	}
 	for _, tt := range tests {
