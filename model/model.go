@@ -8,6 +8,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"memsym/dominance"
 	"memsym/interp"
@@ -166,7 +167,9 @@ func (m *Model) GridValues() [][3]int64 {
 func (m *Model) CheckPoints() []record.Point {
 	var out []record.Point
 	for _, c := range m.Checked {
-		out = append(out, m.Point(c))
+		if p := m.Point(c); !slices.ContainsFunc(out, p.Equal) {
+			out = append(out, p) // two recordings at one point check it once
+		}
 	}
 	return out
 }

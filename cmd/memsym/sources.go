@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"io"
+	"slices"
 	"time"
 
 	"memsym/record"
@@ -52,7 +53,13 @@ func (s *sourceFlags) open(files []string, stderr io.Writer) (source.Source, sou
 		if len(s.grid) > 0 || len(s.consts) > 0 {
 			return nil, spec, usagef("--grid and --const go with --program or --recorder; recording files carry their own points")
 		}
-		return &source.Files{Grid: files, Checks: s.checks}, spec, nil
+		var checks []string
+		for _, c := range s.checks {
+			if !slices.Contains(checks, c) {
+				checks = append(checks, c) // a file given twice is read once
+			}
+		}
+		return &source.Files{Grid: files, Checks: checks}, spec, nil
 	}
 	for _, g := range s.grid {
 		spec.Grid = append(spec.Grid, source.GridDim{Name: g.name, Values: [3]int64(g.values)})

@@ -421,3 +421,38 @@ func TestDomainJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckGivenTwice: a check file given twice, or two files at one
+// point, check the model at that point once, as the header and the JSON
+// say.
+func TestCheckGivenTwice(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for _, p := range recordGrid(t, dir, []int64{16, 32, 48}, []int64{256, 512, 768}) {
+		files = append(files, p)
+	}
+	var check string
+	for _, p := range recordGrid(t, dir, []int64{5}, []int64{1001}) {
+		check = p
+	}
+	copied := filepath.Join(dir, "copy.jsonl")
+	data, err := os.ReadFile(check)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(copied, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, second := range []string{check, copied} {
+		out := mustRunCLI(t, append([]string{"symbolic", "--json", "--check", check, "--check", second}, files...)...)
+		var m struct {
+			Checked []map[string]int64 `json:"checked"`
+		}
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatal(err)
+		}
+		if len(m.Checked) != 1 || m.Checked[0]["B"] != 5 || m.Checked[0]["T"] != 1001 {
+			t.Errorf("checked with %s twice: %v", filepath.Base(second), m.Checked)
+		}
+	}
+}
