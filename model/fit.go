@@ -45,6 +45,18 @@ type Fit struct {
 	// Least is the least value of Along the model holds for: 1, or 2 for
 	// a block count whose last block stands apart (Model.Least).
 	Least int64
+	// Falls is true when the needs are proven to fall along Along: each
+	// polynomial whose largest they are is less at x + 1 than at x, for
+	// every x ≥ Least.
+	Falls bool
+	// LeastAt is, when nothing fits (FitsNone), the least value of Along ≥
+	// Least at which the needs are least, LeastNeeds; MostAt is, when
+	// every value fits and the needs depend on Along (FitsFrom, From ≤
+	// Least, not Bounded), the least value at which they are most,
+	// MostNeeds. Either is 0 when not asked for, or when it lies beyond
+	// int64.
+	LeastAt, MostAt       int64
+	LeastNeeds, MostNeeds poly.Rat
 	// At is the terms at Largest (FitsUpTo) or From (FitsFrom); Past those
 	// one beyond, which do not fit: at Largest+1, at From−1 when From > 1,
 	// or at 1 when nothing fits. Either may be nil when there is no such
@@ -125,16 +137,19 @@ func (m *Model) fitAll(along string, fixed map[string]int64, budget poly.Rat, po
 	// The values that fit are those at which every polynomial is at most
 	// the budget: the needs are the largest of them.
 	fits := []Run{{From: big.NewInt(f.Least)}}
+	var lines [][]poly.Rat
 	for _, p := range polys {
-		cs, err := m.along(p.Sub(poly.Const(budget)), along, f.Fixed)
+		cs, err := m.along(p, along, f.Fixed)
 		if err != nil {
 			return nil, err
 		}
 		if len(cs) > 1 {
 			f.Bounded = false
 		}
-		fits = intersect(fits, nonPositive(poly.IntPolyOf(cs)))
+		lines = append(lines, cs)
+		fits = intersect(fits, nonPositive(poly.IntPolyOf(subCoefs(cs, []poly.Rat{budget}))))
 	}
+	f.Falls = falls(lines, f.Least)
 	var top *big.Int
 	switch last := len(fits) - 1; {
 	case last < 0:
@@ -160,7 +175,154 @@ func (m *Model) fitAll(along string, fixed map[string]int64, budget poly.Rat, po
 			f.Gaps = append(f.Gaps, Span{g.From.Int64(), g.To.Int64()}) // below top, which fits in int64
 		}
 	}
+	switch {
+	case f.Kind == FitsNone:
+		f.LeastAt, f.LeastNeeds = leastOfLargest(lines, f.Least)
+	case f.Kind == FitsFrom && f.From <= f.Least && !f.Bounded:
+		f.MostAt, f.MostNeeds = mostOfLargest(lines, f.Least)
+	}
 	return f, nil
+}
+
+// subCoefs returns a − b, polynomials in one variable, lowest power first.
+func subCoefs(a, b []poly.Rat) []poly.Rat {
+	out := make([]poly.Rat, max(len(a), len(b)))
+	for i := range out {
+		out[i] = poly.Int(0)
+		if i < len(a) {
+			out[i] = a[i]
+		}
+		if i < len(b) {
+			out[i] = out[i].Sub(b[i])
+		}
+	}
+	return out
+}
+
+// valueAt returns the polynomial cs (lowest power first) at x.
+func valueAt(cs []poly.Rat, x *big.Int) poly.Rat {
+	v, at := poly.Int(0), poly.FromBigInt(x)
+	for i := len(cs) - 1; i >= 0; i-- {
+		v = v.Mul(at).Add(cs[i])
+	}
+	return v
+}
+
+// largestAt returns the largest of the polynomials lines at x.
+func largestAt(lines [][]poly.Rat, x *big.Int) poly.Rat {
+	var top poly.Rat
+	for i, cs := range lines {
+		if v := valueAt(cs, x); i == 0 || v.Cmp(top) > 0 {
+			top = v
+		}
+	}
+	return top
+}
+
+// falls reports whether every one of lines is less at x + 1 than at x for
+// every integer x ≥ least: then so is their largest.
+func falls(lines [][]poly.Rat, least int64) bool {
+	if len(lines) == 0 {
+		return false
+	}
+	for _, cs := range lines {
+		// The x ≥ 1 at which the difference is ≥ 0: none may be ≥ least.
+		rises := nonPositive(poly.IntPolyOf(cs).Difference().Neg())
+		if n := len(rises); n > 0 && (rises[n-1].To == nil || rises[n-1].To.Cmp(big.NewInt(least)) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// leastOfLargest returns, exactly, the least integer x ≥ least at which
+// the largest of lines is least, and its value there; 0 when that
+// largest has no least value (it falls without end) or x lies beyond
+// int64.
+//
+// Let x be that value and k a line that is largest at x. On the stretch I
+// of integers around x on which k is largest, the largest is k, so x is
+// I's first value, its last, or a value at which k has just stopped
+// falling: where k(x) − k(x−1) < 0 ≤ k(x+1) − k(x), the first of a run of
+// x ≥ 1 at which k's difference is ≥ 0. I's ends are least or ends of the
+// runs at which another line is at most k. So x is among finitely many
+// candidates, every one found exactly by nonPositive.
+func leastOfLargest(lines [][]poly.Rat, least int64) (int64, poly.Rat) {
+	bounded := false
+	for _, cs := range lines {
+		lead := poly.IntPolyOf(cs)
+		if len(lead) <= 1 || lead[len(lead)-1].Sign() > 0 {
+			bounded = true // this line does not fall without end, so neither does the largest
+		}
+	}
+	if !bounded {
+		return 0, poly.Rat{}
+	}
+	lo := big.NewInt(least)
+	cands := []*big.Int{lo}
+	add := func(x *big.Int) {
+		if x != nil && x.Cmp(lo) >= 0 {
+			cands = append(cands, x)
+		}
+	}
+	for k, ck := range lines {
+		for j, cj := range lines {
+			if j != k {
+				for _, r := range nonPositive(poly.IntPolyOf(subCoefs(cj, ck))) {
+					add(r.From)
+					add(r.To)
+				}
+			}
+		}
+		for _, r := range nonPositive(poly.IntPolyOf(ck).Difference().Neg()) {
+			add(r.From)
+		}
+	}
+	return extreme(lines, cands, -1)
+}
+
+// mostOfLargest returns, exactly, the least integer x ≥ least at which
+// the largest of lines is most, and its value there; 0 when the largest
+// grows without end or x lies beyond int64. The largest's most is the most
+// of one line, found at least or where that line has just stopped
+// growing: the first of a run of x ≥ 1 at which its difference is ≤ 0.
+func mostOfLargest(lines [][]poly.Rat, least int64) (int64, poly.Rat) {
+	lo := big.NewInt(least)
+	cands := []*big.Int{lo}
+	for _, cs := range lines {
+		p := poly.IntPolyOf(cs)
+		if len(p) > 1 && p[len(p)-1].Sign() > 0 {
+			return 0, poly.Rat{} // it grows without end
+		}
+		for _, r := range nonPositive(p.Difference()) {
+			if r.From.Cmp(lo) >= 0 {
+				cands = append(cands, r.From)
+			}
+		}
+	}
+	return extreme(lines, cands, +1)
+}
+
+// extreme returns the least of cands at which the largest of lines is
+// least (sign −1) or most (+1), and its value there; 0 when that x lies
+// beyond int64.
+func extreme(lines [][]poly.Rat, cands []*big.Int, sign int) (int64, poly.Rat) {
+	var at *big.Int
+	var best poly.Rat
+	for _, x := range cands {
+		v := largestAt(lines, x)
+		if at == nil {
+			at, best = x, v
+			continue
+		}
+		if c := v.Cmp(best) * sign; c > 0 || c == 0 && x.Cmp(at) < 0 {
+			at, best = x, v
+		}
+	}
+	if !at.IsInt64() {
+		return 0, poly.Rat{}
+	}
+	return at.Int64(), best
 }
 
 // atPast returns the values of Along at which At and Past are taken, 0

@@ -3,6 +3,8 @@ package model
 import (
 	"context"
 	"fmt"
+	"math/big"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"testing"
@@ -221,5 +223,104 @@ func TestContradicting(t *testing.T) {
 	}
 	if n := Contradicting(checks[:2], budget); n != 0 {
 		t.Errorf("Contradicting of agreeing checks = %d, want 0", n)
+	}
+}
+
+// TestFitFalls: needs 40 − T fall along T, so a budget of 30 bytes fits
+// every T from 10 and no smaller one, and 45 bytes every T, the needs
+// most at T = 1.
+func TestFitFalls(t *testing.T) {
+	src := &liveSets{sets: []func(int64) int64{func(t int64) int64 { return 40 - t }}}
+	m, err := Build(context.Background(), src, source.Spec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := m.Fit("T", nil, poly.Int(30))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprintf("%v from %d gaps %v falls %v", f.Kind, f.From, f.Gaps, f.Falls); got != "from from 10 gaps [{1 9}] falls true" {
+		t.Errorf("fit 30: %s", got)
+	}
+	f, err = m.Fit("T", nil, poly.Int(45))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprintf("%v from %d falls %v most %s at %d", f.Kind, f.From, f.Falls, f.MostNeeds, f.MostAt); got != "from from 1 falls true most 39 at 1" {
+		t.Errorf("fit 45: %s", got)
+	}
+}
+
+// TestFitLeastAndMost: needs T² − 10T + 30 are least, 5 bytes, at T = 5,
+// which a budget of 4 bytes is said against; needs −T² + 6T + 31 are
+// most, 40 bytes, at T = 3, though 36 at T = 1; neither falls.
+func TestFitLeastAndMost(t *testing.T) {
+	for _, c := range []struct {
+		f      func(int64) int64
+		budget int64
+		want   string
+	}{
+		{func(t int64) int64 { return t*t - 10*t + 30 }, 4, "none falls false least 5 at 5 most 0 at 0"},
+		{func(t int64) int64 { return -t*t + 6*t + 31 }, 45, "from falls false least 0 at 0 most 40 at 3"},
+	} {
+		m, err := Build(context.Background(), &liveSets{sets: []func(int64) int64{c.f}}, source.Spec{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := m.Fit("T", nil, poly.Int(c.budget))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := fmt.Sprintf("%v falls %v least %s at %d most %s at %d", f.Kind, f.Falls, f.LeastNeeds, f.LeastAt, f.MostNeeds, f.MostAt)
+		if got != c.want {
+			t.Errorf("budget %d: %s, want %s", c.budget, got, c.want)
+		}
+	}
+}
+
+// TestExtremesOfLargest checks leastOfLargest and mostOfLargest against
+// a scan, on the largest of random polynomials of small coefficients,
+// whose extremes lie well within the scan.
+func TestExtremesOfLargest(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	line := func(sign int64) []poly.Rat {
+		deg := r.IntN(4)
+		cs := make([]poly.Rat, deg+1)
+		for i := range cs {
+			cs[i] = poly.Int(r.Int64N(41) - 20)
+		}
+		if deg > 0 {
+			cs[deg] = poly.Int(sign * (1 + r.Int64N(3)))
+		}
+		return cs
+	}
+	scan := func(lines [][]poly.Rat, least int64, sign int) (int64, poly.Rat) {
+		var at int64
+		var best poly.Rat
+		for x := least; x <= 400; x++ {
+			v := largestAt(lines, big.NewInt(x))
+			if at == 0 || v.Cmp(best)*sign > 0 {
+				at, best = x, v
+			}
+		}
+		return at, best
+	}
+	for i := 0; i < 300; i++ {
+		least := 1 + int64(i%2)
+		var up, down [][]poly.Rat
+		for k := 0; k < 1+r.IntN(3); k++ {
+			up = append(up, line(1))
+			down = append(down, line(-1))
+		}
+		at, v := leastOfLargest(up, least)
+		wantAt, want := scan(up, least, -1)
+		if at != wantAt || !v.Equal(want) {
+			t.Fatalf("least of %v from %d: %s at %d, the scan %s at %d", up, least, v, at, want, wantAt)
+		}
+		at, v = mostOfLargest(down, least)
+		wantAt, want = scan(down, least, 1)
+		if at != wantAt || !v.Equal(want) {
+			t.Fatalf("most of %v from %d: %s at %d, the scan %s at %d", down, least, v, at, want, wantAt)
+		}
 	}
 }

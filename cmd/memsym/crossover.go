@@ -96,12 +96,10 @@ func crossovers(m *model.Model, along string, at assignments) (*model.Crossovers
 	if !contains(m.Vars, along) {
 		return nil, usagef("--along %s: no dimension %s (the dimensions are %s)", along, along, strings.Join(m.Vars, ", "))
 	}
-	fixed := at.values()
-	for k := range fixed {
-		if !contains(m.Vars, k) || k == along {
-			return nil, usagef("--at %s: expected one of the other dimensions (%s)", k, strings.Join(without(m.Vars, along), ", "))
-		}
+	if err := checkOthers(m, along, at); err != nil {
+		return nil, err
 	}
+	fixed := at.values()
 	c, err := m.Crossovers(along, fixed)
 	var dep *model.DependsError
 	if errors.As(err, &dep) {
@@ -112,6 +110,20 @@ func crossovers(m *model.Model, along string, at assignments) (*model.Crossovers
 		return nil, usagef("along %s the candidate holding the peak may depend on %s: give a value with --at %s", dep.Dim, doc.AndList(dep.Vars), strings.Join(at, ","))
 	}
 	return c, err
+}
+
+// checkOthers checks that each of at names a dimension of the model other
+// than along, in the order given, as fit's --at is checked.
+func checkOthers(m *model.Model, along string, at assignments) error {
+	for _, a := range at {
+		switch {
+		case a.name == along:
+			return usagef("--at %s=%d: %s is the dimension gone along: give only the others a value", a.name, a.value, along)
+		case !contains(m.Vars, a.name):
+			return usagef("--at %s=%d: no dimension %s (the dimensions are %s)", a.name, a.value, a.name, strings.Join(m.Vars, ", "))
+		}
+	}
+	return nil
 }
 
 func without(xs []string, x string) []string {

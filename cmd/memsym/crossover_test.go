@@ -72,6 +72,8 @@ func TestCrossoverAt(t *testing.T) {
 	}{
 		{[]string{"--program", "gpt-course", "--along", "B"}, "memsym: along B the candidate holding the peak may depend on T: give a value with --at T=N"},
 		{[]string{"--program", "encdec-cross", "--along", "T"}, "memsym: along T the candidate holding the peak may depend on B and S: give a value with --at B=N,S=N"},
+		{[]string{"--program", "mlp-train-step", "--along", "B", "--at", "B=3"}, "memsym: --at B=3: B is the dimension gone along: give only the others a value"},
+		{[]string{"--program", "gpt-course", "--along", "T", "--at", "T=3"}, "memsym: --at T=3: T is the dimension gone along: give only the others a value"},
 	} {
 		out, errs, code := runCLI(append([]string{"crossover"}, c.args...)...)
 		if code != 2 || out != "" || errs != c.want+"\n" {

@@ -174,10 +174,10 @@ func evalAlong(stdout io.Writer, m *model.Model, along string, at assignments, a
 		return usagef("--along %s: no dimension %s (the dimensions are %s)", along, along, strings.Join(m.Vars, ", "))
 	}
 	fixed := at.values()
+	if err := checkOthers(m, along, at); err != nil {
+		return err
+	}
 	for _, a := range at {
-		if !contains(m.Vars, a.name) || a.name == along {
-			return usagef("--at %s: expected one of the other dimensions (%s)", a.name, strings.Join(without(m.Vars, along), ", "))
-		}
 		if a.value < 1 {
 			return usagef("--at %s=%d: dimensions are integers of at least 1", a.name, a.value)
 		}
@@ -265,7 +265,14 @@ func coverageProof(m *model.Model, c model.Coverage) string {
 		}
 	}
 	if c.Along != "" {
-		return fmt.Sprintf("at most %s, which hold the peak along %s on stretches proven for every other dimension", which, c.Along)
+		hold := "hold"
+		if len(ops) == 1 {
+			hold = "holds"
+		}
+		if len(m.Vars) == 1 {
+			return fmt.Sprintf("at most %s, which %s the peak along %s", which, hold, c.Along) // no other dimension to prove it for
+		}
+		return fmt.Sprintf("at most %s, which %s the peak along %s on stretches proven for every other dimension", which, hold, c.Along)
 	}
 	if len(c.Weights) == 0 {
 		return "at most " + which

@@ -105,12 +105,43 @@ func TestEvalRefusals(t *testing.T) {
 		{[]string{"--at", "B=8"}, "memsym: --at B=8: no value for T: every dimension (B, T) needs one"},
 		{[]string{"--at", "B=8,T=2,L=3"}, "memsym: --at B=8,L=3,T=2: no dimension L (the dimensions are B, T)"},
 		{[]string{"--along", "L"}, "memsym: --along L: no dimension L (the dimensions are B, T)"},
-		{[]string{"--along", "T", "--at", "T=3"}, "memsym: --at T: expected one of the other dimensions (B)"},
+		{[]string{"--along", "T", "--at", "T=3"}, "memsym: --at T=3: T is the dimension gone along: give only the others a value"},
+		{[]string{"--along", "T", "--at", "L=3"}, "memsym: --at L=3: no dimension L (the dimensions are B, T)"},
+		{[]string{"--at", "B=9223372036854775808,T=1"}, `memsym: invalid value "B=9223372036854775808,T=1" for flag -at: B: 9223372036854775808 is too large: expected an integer from 1 to 9223372036854775807; memsym eval -h lists the flags`},
+		{[]string{"--at", "B=99999999999999999999999,T=1"}, `memsym: invalid value "B=99999999999999999999999,T=1" for flag -at: B: 99999999999999999999999 is too large: expected an integer from 1 to 9223372036854775807; memsym eval -h lists the flags`},
+		{[]string{"--at", "B=-99999999999999999999999,T=1"}, `memsym: invalid value "B=-99999999999999999999999,T=1" for flag -at: B: -99999999999999999999999 is too small: expected an integer from 1 to 9223372036854775807; memsym eval -h lists the flags`},
+		{[]string{"--const", "D=99999999999999999999", "--at", "B=1,T=1"}, `memsym: invalid value "D=99999999999999999999" for flag -const: D: 99999999999999999999 is too large: expected an integer from 1 to 9223372036854775807; memsym eval -h lists the flags`},
+		{[]string{"--at", "B=x,T=1"}, `memsym: invalid value "B=x,T=1" for flag -at: B: expected an integer, found "x"; memsym eval -h lists the flags`},
 		{[]string{"--along", "B"}, "memsym: along B the candidate holding the peak may depend on T: give a value with --at T=N"},
 	} {
 		out, errs, code := runCLI(append([]string{"eval", "--program", "gpt-course"}, c.args...)...)
 		if code != 2 || out != "" || errs != c.want+"\n" {
 			t.Errorf("%v: exit %d, stdout %q\n got %s\nwant %s", c.args, code, out, errs, c.want)
 		}
+	}
+	// A program of one dimension: going along it leaves none to fix.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--along", "B", "--at", "B=3"}, "memsym: --at B=3: B is the dimension gone along: give only the others a value"},
+		{[]string{"--along", "B", "--at", "T=3"}, "memsym: --at T=3: no dimension T (the dimensions are B)"},
+	} {
+		for _, cmd := range []string{"eval", "crossover"} {
+			out, errs, code := runCLI(append([]string{cmd, "--program", "mlp-train-step"}, c.args...)...)
+			if code != 2 || out != "" || errs != c.want+"\n" {
+				t.Errorf("%s %v: exit %d, stdout %q\n got %s\nwant %s", cmd, c.args, code, out, errs, c.want)
+			}
+		}
+	}
+}
+
+// TestEvalAlongOneDimension: along the only dimension, a covered
+// candidate's proof claims nothing of other dimensions, there being none.
+func TestEvalAlongOneDimension(t *testing.T) {
+	out := mustRunCLI(t, "eval", "--program", "mlp-train-step", "--along", "B")
+	want := "at most the largest of operations 15, 18 and 25, which hold the peak along B\n"
+	if !strings.Contains(out, want) || strings.Contains(out, "every other dimension") {
+		t.Errorf("got\n%s\nwant a line ending %q, and no word of other dimensions", out, want)
 	}
 }

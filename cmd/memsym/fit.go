@@ -197,11 +197,15 @@ type fitWords struct {
 	needs string // "needs", as a point does
 	grow  string // "the needs do not grow"
 	bumpy string // "the needs are not monotone"
+	fall  string // "the needs fall"
+	most  string // "the needs are at most"
 }
 
 var (
-	fitNeeds     = fitWords{what: "needs", needs: "needs", grow: "the needs do not grow", bumpy: "the needs are not monotone"}
-	fitStepWords = fitWords{what: "step's peak", needs: "peaks at", grow: "the step's peak does not grow", bumpy: "the step's peak is not monotone"}
+	fitNeeds = fitWords{what: "needs", needs: "needs", grow: "the needs do not grow", bumpy: "the needs are not monotone",
+		fall: "the needs fall", most: "the needs are at most"}
+	fitStepWords = fitWords{what: "step's peak", needs: "peaks at", grow: "the step's peak does not grow", bumpy: "the step's peak is not monotone",
+		fall: "the step's peak falls", most: "the step's peak is at most"}
 )
 
 // fitTable writes the answers under title as fitText says.
@@ -213,11 +217,21 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 	var ops []int
 	var wheres []string
 	var notes []string
-	everySmaller := true
+	// Whether every budget with a largest value has no gaps below it: then
+	// one line says so for them all, else each says so for itself.
+	everySmaller, anyUpTo := true, false
+	for _, a := range answers {
+		if a.f.Kind == model.FitsUpTo {
+			anyUpTo = true
+			everySmaller = everySmaller && len(a.f.Gaps) == 0
+		}
+	}
 	for _, a := range answers {
 		f := a.f
 		budget := budgetName(f.Budget, units)
 		row := []string{"  " + budget}
+		least := max(f.Least, 1)
+		gaps := f.Gaps
 		switch f.Kind {
 		case model.FitsUpTo:
 			row = append(row, fmt.Sprint(f.Largest))
@@ -228,28 +242,61 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 				ops = append(ops, a.binds)
 				wheres = append(wheres, a.where+a.bindsNote)
 			}
+			if len(gaps) == 0 && !everySmaller {
+				notes = append(notes, fmt.Sprintf("under %s, every %s smaller than %d fits too", budget, dim, f.Largest))
+			}
 		case model.FitsNone:
 			row = append(row, "none", "", "", "", "", "")
-			least := max(f.Least, 1)
-			notes = append(notes, fmt.Sprintf("no %s ≥ %d fits %s: %s = %d %s %s", dim, least, budget, dim, least, w.needs, units.Bytes(*a.past)))
+			switch {
+			case f.LeastAt == least:
+				notes = append(notes, fmt.Sprintf("no %s ≥ %d fits %s: %s = %d %s %s", dim, least, budget, dim, least, w.needs, units.Bytes(*a.past)))
+			case f.LeastAt > 0:
+				notes = append(notes, fmt.Sprintf("no %s ≥ %d fits %s: %s = %d %s %s, the least of any %s ≥ %d", dim, least, budget, dim, f.LeastAt, w.needs, units.Bytes(f.LeastNeeds), dim, least))
+			default:
+				notes = append(notes, fmt.Sprintf("no %s ≥ %d fits %s: %s = %d %s %s, and every %s ≥ %d more than %s", dim, least, budget, dim, least, w.needs, units.Bytes(*a.past), dim, least, units.Bytes(f.Budget)))
+			}
 		case model.FitsFrom:
-			row = append(row, "every", "", "", "", "", "")
 			switch {
 			case f.Bounded:
+				row = append(row, "every")
 				notes = append(notes, fmt.Sprintf("every %s fits %s: %s along %s, %s", dim, budget, w.grow, dim, units.Bytes(*a.at)))
-			case f.From <= max(f.Least, 1):
-				notes = append(notes, fmt.Sprintf("every %s fits %s: %s along %s beyond %s at %s = %d", dim, budget, w.grow, dim, units.Bytes(*a.at), dim, max(f.Least, 1)))
+			case f.From <= least:
+				row = append(row, "every")
+				switch {
+				case f.Falls:
+					notes = append(notes, fmt.Sprintf("every %s fits %s: %s along %s, from %s at %s = %d", dim, budget, w.fall, dim, units.Bytes(*a.at), dim, least))
+				case f.MostAt > 0:
+					notes = append(notes, fmt.Sprintf("every %s fits %s: %s %s, at %s = %d", dim, budget, w.most, units.Bytes(f.MostNeeds), dim, f.MostAt))
+				default:
+					notes = append(notes, fmt.Sprintf("every %s fits %s", dim, budget))
+				}
+			case len(gaps) == 1 && gaps[0].From == least && gaps[0].To == f.From-1:
+				// Nothing below From fits: no gap to list apart.
+				row = append(row, fmt.Sprintf("from %d", f.From))
+				why := ""
+				if f.Falls {
+					why = fmt.Sprintf("%s along %s, and ", w.fall, dim)
+				}
+				notes = append(notes, fmt.Sprintf("every %s from %d fits %s and no smaller %s does: %s%s = %d %s %s", dim, f.From, budget, dim, why, dim, f.From-1, w.needs, units.Bytes(*a.past)))
+				gaps = nil
 			default:
-				notes = append(notes, fmt.Sprintf("every %s ≥ %d fits %s; %s = %d %s %s", dim, f.From, budget, dim, f.From-1, w.needs, units.Bytes(*a.past)))
+				row = append(row, fmt.Sprintf("from %d", f.From))
+				notes = append(notes, fmt.Sprintf("every %s from %d fits %s; %s = %d %s %s", dim, f.From, budget, dim, f.From-1, w.needs, units.Bytes(*a.past)))
 			}
+			row = append(row, "", "", "", "", "")
 		}
-		if len(f.Gaps) > 0 {
-			everySmaller = false
+		if len(gaps) > 0 {
+			// Some value fits past a gap, and before it too or the answer's
+			// next does not: the needs rise and fall.
 			var spans []string
-			for _, g := range f.Gaps {
+			for _, g := range gaps {
 				spans = append(spans, spanString(g.From, g.To))
 			}
-			notes = append(notes, fmt.Sprintf("under %s, %s = %s do not fit: %s along %s", budget, dim, strings.Join(spans, ", "), w.bumpy, dim))
+			verb := "do not fit"
+			if len(gaps) == 1 && gaps[0].From == gaps[0].To {
+				verb = "does not fit"
+			}
+			notes = append(notes, fmt.Sprintf("under %s, %s = %s %s: %s along %s", budget, dim, strings.Join(spans, ", "), verb, w.bumpy, dim))
 		}
 		rows = append(rows, row)
 	}
@@ -260,13 +307,8 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 	for _, n := range notes {
 		fmt.Fprintf(&b, "%s\n", n)
 	}
-	if everySmaller {
-		for _, a := range answers {
-			if a.f.Kind == model.FitsUpTo {
-				fmt.Fprintf(&b, "every smaller %s fits too\n", dim)
-				break
-			}
-		}
+	if everySmaller && anyUpTo {
+		fmt.Fprintf(&b, "every smaller %s fits too\n", dim)
 	}
 	return b.String()
 }

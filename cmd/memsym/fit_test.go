@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -100,6 +103,73 @@ func TestFitRefusals(t *testing.T) {
 		out, errs, code := runCLI(append([]string{"fit", "--program", "gpt-course"}, c.args...)...)
 		if code != 2 || out != "" || errs != c.want+"\n" {
 			t.Errorf("%v: exit %d, stdout %q\n got %s\nwant %s", c.args, code, out, errs, c.want)
+		}
+	}
+}
+
+// writeGrid writes recordings of one buffer of bytes(B, T) at B, T in
+// {1, 2, 3}, and a check at B = 5, T = 7, into a new directory; it returns
+// the arguments naming them.
+func writeGrid(t *testing.T, bytes func(b, t int64) int64) []string {
+	t.Helper()
+	dir := t.TempDir()
+	write := func(name string, b, tt int64) string {
+		path := filepath.Join(dir, name)
+		text := fmt.Sprintf("{\"memsym\": 1, \"dims\": {\"B\": %d, \"T\": %d}}\n{\"buffer\": 1, \"bytes\": %d, \"name\": \"x\"}\n{\"op\": \"F.apply\", \"writes\": [1]}\n{\"result\": [1]}\n", b, tt, bytes(b, tt))
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	var args []string
+	for b := int64(1); b <= 3; b++ {
+		for tt := int64(1); tt <= 3; tt++ {
+			args = append(args, write(fmt.Sprintf("B%dT%d.jsonl", b, tt), b, tt))
+		}
+	}
+	return append(args, "--check", write("chk.jsonl", 5, 7))
+}
+
+// TestFitSaysWhatIsShown: needs that fall along T are said to fall, and
+// a budget they fit from T = 10 on is answered "from 10"; a budget below
+// the least need is said against the least need and where it is; and
+// with several budgets, "every smaller T fits too" is said of each budget
+// it is true of, and of none it is not.
+func TestFitSaysWhatIsShown(t *testing.T) {
+	const head = "memsym fit: the recording, along T at B = 1: the largest T whose needs (the inputs and the peak) fit the budget:\n"
+	for _, c := range []struct {
+		bytes   func(b, t int64) int64
+		budgets string
+		want    string
+	}{
+		{func(b, t int64) int64 { return 40 - t }, "30,45", head +
+			"  budget    largest T  needs at T  needs at T + 1  binds\n" +
+			"  30 bytes    from 10\n" +
+			"  45 bytes      every\n" +
+			"every T from 10 fits 30 bytes and no smaller T does: the needs fall along T, and T = 9 needs 31 bytes\n" +
+			"every T fits 45 bytes: the needs fall along T, from 39 bytes at T = 1\n"},
+		{func(b, t int64) int64 { return t*t - 10*t + 30 }, "4", head +
+			"  budget   largest T  needs at T  needs at T + 1  binds\n" +
+			"  4 bytes       none\n" +
+			"no T ≥ 1 fits 4 bytes: T = 5 needs 5 bytes, the least of any T ≥ 1\n"},
+		{func(b, t int64) int64 { return t*t - 10*t + 30 }, "8,16,30", head +
+			"  budget    largest T  needs at T  needs at T + 1  binds\n" +
+			"  8 bytes           6     6 bytes         9 bytes  operation 1\n" +
+			"  16 bytes          8    14 bytes        21 bytes  operation 1\n" +
+			"  30 bytes         10    30 bytes        41 bytes  operation 1\n" +
+			"binds at T + 1: operation 1 (`F.apply`)\n" +
+			"under 8 bytes, T = 1 to 3 do not fit: the needs are not monotone along T\n" +
+			"under 16 bytes, T = 1 does not fit: the needs are not monotone along T\n" +
+			"under 30 bytes, every T smaller than 10 fits too\n"},
+		// −T² + 6T + 31 rises to 40 at T = 3, then falls.
+		{func(b, t int64) int64 { return -t*t + 6*t + 31 }, "45", head +
+			"  budget    largest T  needs at T  needs at T + 1  binds\n" +
+			"  45 bytes      every\n" +
+			"every T fits 45 bytes: the needs are at most 40 bytes, at T = 3\n"},
+	} {
+		args := append([]string{"fit", "--along", "T", "--at", "B=1", "--budget", c.budgets}, writeGrid(t, c.bytes)...)
+		if out := mustRunCLI(t, args...); out != c.want {
+			t.Errorf("budgets %s:\n got\n%s\nwant\n%s", c.budgets, out, c.want)
 		}
 	}
 }

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -75,9 +78,9 @@ func parseAssignments(s string) (map[string]int64, error) {
 		if err := checkName(k); err != nil {
 			return nil, err
 		}
-		n, err := strconv.ParseInt(v, 10, 64)
+		n, err := parseInteger(k, v)
 		if err != nil {
-			return nil, fmt.Errorf("%s: expected an integer, found %q", k, v)
+			return nil, err
 		}
 		if _, dup := m[k]; dup {
 			return nil, fmt.Errorf("%s is given twice", k)
@@ -85,6 +88,25 @@ func parseAssignments(s string) (map[string]int64, error) {
 		m[k] = n
 	}
 	return m, nil
+}
+
+// parseInteger reads the value v given to name: an integer that fits in
+// int64, and one too large (or too small) for it said so, not as though it
+// were no integer. Dimensions and constants are at least 1: the caller
+// refuses smaller values.
+func parseInteger(name, v string) (int64, error) {
+	n, err := strconv.ParseInt(v, 10, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		size := "large"
+		if strings.HasPrefix(v, "-") {
+			size = "small"
+		}
+		return 0, fmt.Errorf("%s: %s is too %s: expected an integer from 1 to %d", name, v, size, int64(math.MaxInt64))
+	}
+	if err != nil {
+		return 0, fmt.Errorf("%s: expected an integer, found %q", name, v)
+	}
+	return n, nil
 }
 
 // checkName refuses a name that no dimension or constant can have, as the
@@ -111,9 +133,9 @@ func (g *gridFlag) Set(v string) error {
 		return err
 	}
 	for _, x := range strings.Split(list, ",") {
-		n, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
+		n, err := parseInteger(d.name, strings.TrimSpace(x))
 		if err != nil {
-			return fmt.Errorf("%s: expected an integer, found %q", d.name, x)
+			return err
 		}
 		if n < 1 {
 			return fmt.Errorf("%s = %d: dimensions are integers of at least 1", d.name, n)
@@ -135,6 +157,29 @@ func (g *gridFlag) Set(v string) error {
 	}
 	*g = append(*g, d)
 	return nil
+}
+
+// seedValue is a flag of a seed: a non-negative integer, of 64 bits.
+type seedValue uint64
+
+func (s *seedValue) String() string { return strconv.FormatUint(uint64(*s), 10) }
+
+func (s *seedValue) Set(v string) error {
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		return fmt.Errorf("the seed is a non-negative integer, from 0 to %d", uint64(math.MaxUint64))
+	}
+	*s = seedValue(n)
+	return nil
+}
+
+// seedFlag defines a seed flag on fs, as fs.Uint64 does, but whose
+// refusal says what a seed is.
+func seedFlag(fs *flag.FlagSet, name string, value uint64, usage string) *uint64 {
+	p := new(uint64)
+	*p = value
+	fs.Var((*seedValue)(p), name, usage)
+	return p
 }
 
 // listFlag is a repeatable string flag.

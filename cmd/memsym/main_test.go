@@ -148,7 +148,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"crossover", "--program", "gpt-course", "--along", "T"}, 0, ""},
 		{[]string{"crossover", "--program", "gpt-course"}, 2, "memsym: crossover needs --along DIM, the dimension to go along"},
 		{[]string{"crossover", "--program", "gpt-course", "--along", "X"}, 2, "memsym: --along X: no dimension X (the dimensions are B, T)"},
-		{[]string{"crossover", "--program", "gpt-course", "--along", "T", "--at", "T=3"}, 2, "memsym: --at T: expected one of the other dimensions (B)"},
+		{[]string{"crossover", "--program", "gpt-course", "--along", "T", "--at", "T=3"}, 2, "memsym: --at T=3: T is the dimension gone along: give only the others a value"},
 		{[]string{"crossover", rec, "--along", "T", "--confirm"}, 2, "memsym: --confirm records new points: use it with --program or --recorder"},
 		{[]string{"crossover", "--program", "gpt-course", "--along", "T", "--at", "B=0"}, 1, "memsym: along T: B = 0, but dimensions are integers ≥ 1"},
 		{[]string{"crossover", "--program", "strided-conv", "--along", "N"}, 1, ""},

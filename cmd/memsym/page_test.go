@@ -48,3 +48,34 @@ func TestPageCommand(t *testing.T) {
 		t.Errorf("--max T=8 under the first value 384: exit %d: %s", code, errs)
 	}
 }
+
+// TestPageRefusesInexactValues: the page's script holds each value as a
+// JavaScript number, exact only to 2^53 − 1, so a larger --max or --at is
+// refused, and nothing is written; 2^53 − 1 itself is taken.
+func TestPageRefusesInexactValues(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--max", "T=9007199254740993"}, "memsym: --max T=9007199254740993: too large for the page, whose sliders are JavaScript numbers: expected at most 9007199254740991 (2^53 − 1)\n"},
+		{[]string{"--max", "T=9007199254740992"}, "memsym: --max T=9007199254740992: too large for the page, whose sliders are JavaScript numbers: expected at most 9007199254740991 (2^53 − 1)\n"},
+		{[]string{"--at", "B=2,T=9007199254740992"}, "memsym: --at T=9007199254740992: too large for the page, whose sliders are JavaScript numbers: expected at most 9007199254740991 (2^53 − 1)\n"},
+	} {
+		out, errs, code := runCLI(append([]string{"page", "--program", "gpt-course", "-o", dir}, c.args...)...)
+		if code != 2 || out != "" || errs != c.want {
+			t.Errorf("%v: exit %d, stdout %q\n got %s\nwant %s", c.args, code, out, errs, c.want)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a refused page wrote %d files", len(entries))
+	}
+	out := mustRunCLI(t, "page", "--program", "gpt-course", "-o", dir, "--max", "T=9007199254740991")
+	page, err := os.ReadFile(filepath.Join(dir, "gpt-course.html"))
+	if err != nil {
+		t.Fatalf("%s: %v", out, err)
+	}
+	if !strings.Contains(string(page), `"max":9007199254740991`) {
+		t.Error("the page does not hold T's largest value, 9007199254740991")
+	}
+}

@@ -38,7 +38,7 @@ func verifyCmd(stdout, stderr io.Writer, args []string) error {
 	sf.register(fs)
 	all := fs.Bool("all", false, "verify every bundled program")
 	npoints := fs.Int("points", 3, "how many `n` assignments to check per program")
-	seed := fs.Uint64("seed", 1, "the `seed` choosing the assignments")
+	seed := seedFlag(fs, "seed", 1, "the `seed` choosing the assignments, a non-negative integer")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the table")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
