@@ -463,6 +463,9 @@ type BudgetFitJSON struct {
 	At               *NeedsJSON     `json:"at"`
 	Past             *NeedsJSON     `json:"past"`
 	Confirmed        []FitCheckJSON `json:"confirmed,omitempty"`
+	// NotRunning says, for a bundled program, that the answer lies where
+	// the program does not run, and where it last runs below it.
+	NotRunning string `json:"not_running,omitempty"`
 }
 
 // SpanJSON is the integers from From to To, both included.

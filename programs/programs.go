@@ -140,6 +140,15 @@ func names() []string {
 	return s
 }
 
+// Allows returns nil when the program runs at the given dimensions and
+// constants (those not given at their defaults), else why not: a value past
+// its dimension's limit, or a constraint such as T ≤ P. A model of the
+// program's polynomials answers anywhere; the program has sizes only here.
+func (p *Program) Allows(dims, consts map[string]int64) error {
+	_, err := p.values(dims, consts)
+	return err
+}
+
 // RefusalWith returns why memsym must refuse to model p at the given
 // constants, the others at their defaults: Refusal where it applies there,
 // else "".

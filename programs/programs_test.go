@@ -181,3 +181,22 @@ func TestRefusalWith(t *testing.T) {
 		t.Errorf("gpt-course: refusal %q", got)
 	}
 }
+
+// TestAllows: bert-encoder runs for T ≤ P and gpt-depth for L ≤ 10000; a
+// point past either says why, as recording there does.
+func TestAllows(t *testing.T) {
+	b, _ := programs.Lookup("bert-encoder")
+	if err := b.Allows(map[string]int64{"B": 1, "T": 512}, nil); err != nil {
+		t.Errorf("bert-encoder at T = 512: %v", err)
+	}
+	if err := b.Allows(map[string]int64{"B": 1, "T": 513}, nil); err == nil || !strings.Contains(err.Error(), "T = 513 is more than P = 512") {
+		t.Errorf("bert-encoder at T = 513: %v", err)
+	}
+	if err := b.Allows(map[string]int64{"B": 1, "T": 900}, map[string]int64{"P": 1024}); err != nil {
+		t.Errorf("bert-encoder at T = 900, P = 1024: %v", err)
+	}
+	g, _ := programs.Lookup("gpt-depth")
+	if err := g.Allows(map[string]int64{"L": 10001}, nil); err == nil {
+		t.Errorf("gpt-depth at L = 10001: runs")
+	}
+}

@@ -48,6 +48,10 @@ func NewProgram(name string, consts map[string]int64) (*Program, error) {
 
 func (s *Program) Name() string { return s.P.Name }
 
+// Allows returns nil when the program runs at p with its constants, else
+// why not (programs.Program.Allows).
+func (s *Program) Allows(p record.Point) error { return s.P.Allows(p.Map(), s.Consts) }
+
 // Plan returns the grid and check points: the program's defaults, which
 // spec overrides.
 func (s *Program) Plan(spec Spec) (*Plan, error) {

@@ -85,6 +85,9 @@ func evalCmd(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return usagef("--at %s: %v", at.String(), err)
 	}
+	if err := notRunning(src, p); err != nil {
+		return err
+	}
 	t, err := m.Eval(p)
 	if err != nil {
 		return err

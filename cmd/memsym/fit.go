@@ -89,6 +89,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 	fixed := at.values()
 	var fits []*model.Fit
 	var checks [][]model.FitCheck
+	var limits []string // per budget: where the answer lies past the program's sizes
 	bad := 0
 	for _, b := range budgets {
 		f, err := m.Fit(*along, fixed, b)
@@ -96,7 +97,12 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 			return err
 		}
 		fits = append(fits, f)
+		limits = append(limits, fitLimits(m, src, f))
 		if !*confirm {
+			continue
+		}
+		if limits[len(limits)-1] != "" {
+			checks = append(checks, nil) // the program cannot be recorded there
 			continue
 		}
 		c, err := m.ConfirmFit(context.Background(), src, f)
@@ -116,15 +122,31 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 			if *confirm {
 				c = checks[i]
 			}
-			out.Budgets = append(out.Budgets, m.BudgetFitJSON(f, c))
+			bj := m.BudgetFitJSON(f, c)
+			bj.NotRunning = limits[i]
+			out.Budgets = append(out.Budgets, bj)
 		}
 		if err := writeJSON(stdout, out); err != nil {
 			return err
 		}
 	} else {
 		io.WriteString(stdout, fitText(m, fits, *units))
+		for i, l := range limits {
+			if l == "" {
+				continue
+			}
+			if len(budgets) > 1 {
+				l = "under " + doc.Decimal(budgets[i]) + " bytes, " + l
+			}
+			if *confirm {
+				l += "; not confirmed: the program cannot be recorded there"
+			}
+			fmt.Fprintf(stdout, "note: %s\n", l)
+		}
 		for i := range checks {
-			io.WriteString(stdout, fitConfirmText(fits[i], checks[i], fitNeeds, *units))
+			if checks[i] != nil {
+				io.WriteString(stdout, fitConfirmText(fits[i], checks[i], fitNeeds, *units))
+			}
 		}
 	}
 	if bad > 0 {

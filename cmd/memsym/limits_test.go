@@ -1,0 +1,36 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestProgramLimits: bert-encoder runs only for T ≤ P = 512. eval refuses
+// a point past it; fit's answer past it is noted with the last T it runs
+// at, and --confirm does not try to record there; an answer within the
+// limits gets no note.
+func TestProgramLimits(t *testing.T) {
+	_, errs, code := runCLI("eval", "--program", "bert-encoder", "--at", "B=1,T=100000")
+	if want := "memsym: bert-encoder does not run at B = 1, T = 100000: T = 100000 is more than P = 512\n"; code != 1 || errs != want {
+		t.Errorf("eval past P: exit %d, %q; want exit 1, %q", code, errs, want)
+	}
+	note := "note: bert-encoder does not run at B = 1, T = 51766: T = 51766 is more than P = 512; it runs at T = 512 but not at T = 513, and T = 512 fits"
+	out := mustRunCLI(t, "fit", "--program", "bert-encoder", "--along", "T", "--at", "B=1", "--budget", "80GiB")
+	if !strings.Contains(out, "\n"+note+"\n") {
+		t.Errorf("fit past P:\n%s", out)
+	}
+	out = mustRunCLI(t, "fit", "--program", "bert-encoder", "--along", "T", "--at", "B=1", "--budget", "80GiB", "--confirm")
+	if !strings.Contains(out, "\n"+note+"; not confirmed: the program cannot be recorded there\n") || strings.Contains(out, "confirmed at") {
+		t.Errorf("fit --confirm past P:\n%s", out)
+	}
+	// Under 40 MiB the answer, T = 303, is within P: no note, and it is
+	// confirmed.
+	out = mustRunCLI(t, "fit", "--program", "bert-encoder", "--along", "T", "--at", "B=1", "--budget", "40MiB", "--confirm")
+	if strings.Contains(out, "note:") || !strings.Contains(out, "confirmed at B = 1, T = 303") {
+		t.Errorf("fit within P:\n%s", out)
+	}
+	out = mustRunCLI(t, "fit", "--program", "gpt-depth", "--along", "L", "--at", "B=1,T=1", "--budget", "10GiB")
+	if !strings.Contains(out, "it runs at L = 10000 but not at L = 10001, and L = 10000 fits") {
+		t.Errorf("fit past gpt-depth's L limit:\n%s", out)
+	}
+}
