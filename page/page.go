@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"memsym/internal/outfile"
 	"memsym/model"
 	"memsym/poly"
 	"memsym/record"
@@ -205,7 +205,9 @@ func (pg *Page) Render(w io.Writer) error {
 }
 
 // Write writes m's page into dir as name (".html" added when name has no
-// extension) and returns its path. The file appears whole or not at all.
+// extension) and returns its path. A regular file appears whole or not at
+// all; a FIFO or a device there is written in place, a symbolic link's
+// target written (see outfile.Write).
 func Write(m *model.Model, dir, name string, opt Options) (string, error) {
 	pg, err := New(m, opt)
 	if err != nil {
@@ -222,24 +224,11 @@ func Write(m *model.Model, dir, name string, opt Options) (string, error) {
 		return "", err
 	}
 	path := filepath.Join(dir, name)
-	tmp, err := os.CreateTemp(dir, "."+name+".*")
-	if err != nil {
+	if err := outfile.Write(path, func(w io.Writer) error {
+		_, err := w.Write(b.Bytes())
+		return err
+	}); err != nil {
 		return "", err
-	}
-	_, werr := tmp.Write(b.Bytes())
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp.Name(), 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return "", werr
 	}
 	return path, nil
 }

@@ -4,10 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"memsym/doc"
+	"memsym/internal/outfile"
 	"memsym/record"
 	"memsym/source"
 )
@@ -23,7 +22,7 @@ func init() {
 const recordUsage = "--program NAME | --torch 'FILE.py:FUNCTION [recorder flags]' [--dim B=2,T=16] [--const D=64] [--step [--remat R] [--optimizer O] [--types T]] [-o FILE]"
 
 // runRecord records a bundled program and writes the recording in the
-// canonical form to stdout, or to a file replaced whole only on success.
+// canonical form to stdout, or to -o's file (see outfile.Write).
 func runRecord(stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet("record", recordUsage, stderr)
 	name := fs.String("program", "", "the bundled program's `name` (memsym programs lists them)")
@@ -31,9 +30,12 @@ func runRecord(stdout, stderr io.Writer, args []string) error {
 	var dims, consts assignments
 	fs.Var(&dims, "dim", "dimensions' values `K=V` (repeatable, or B=2,T=16); the others take their defaults")
 	fs.Var(&consts, "const", "constants' values `K=V` (repeatable, or D=64,H=2); the others take their defaults")
-	out := fs.String("o", "", "write the recording to `FILE` instead of stdout")
+	out := fs.String("o", "", "write the recording to `FILE` instead of stdout (- is stdout); a regular file is replaced whole or not at all")
 	var step stepFlags
-	step.register(fs)
+	// A recording is of one step, the estimates are memory's and
+	// symbolic's: no --compare, and --remat both left out.
+	step.registerStep(fs, "record a training step: the forward pass, the loss, the backward pass and the optimizer (docs/step.md)")
+	fs.Lookup("remat").Usage = "with --step and a bundled program: what the forward keeps for the backward, `store|recompute` (default store)"
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -76,37 +78,19 @@ func runRecord(stdout, stderr io.Writer, args []string) error {
 	return writeRecording(stdout, *out, rec)
 }
 
-// writeRecording writes rec to stdout, or to the file path when it is not
-// "".
+// writeRecording writes rec to stdout when path is "" or "-", else to the
+// file path (see outfile.Write).
 func writeRecording(stdout io.Writer, path string, rec *record.Recording) error {
-	if path == "" {
+	if path == "" || path == "-" {
 		_, err := rec.WriteTo(stdout)
 		return err
 	}
-	return writeFileAtomic(path, rec)
-}
-
-// writeFileAtomic writes rec to a new file beside path and renames it to
-// path, so that path is either left as it was or holds the whole recording.
-func writeFileAtomic(path string, rec *record.Recording) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	err := outfile.Write(path, func(w io.Writer) error {
+		_, err := rec.WriteTo(w)
+		return err
+	})
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	_, err = rec.WriteTo(f)
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("cannot write %s: %w", path, err)
+		return fmt.Errorf("-o %w", err)
 	}
 	return nil
 }

@@ -2,8 +2,12 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -113,5 +117,103 @@ func TestRecordCmdErrors(t *testing.T) {
 	_, errs, _ = runRecordCmd("record", "-h")
 	if !strings.HasPrefix(errs, "Usage: memsym record "+recordUsage) {
 		t.Errorf("-h: %s", errs)
+	}
+}
+
+// TestRecordCmdOutPaths writes with -o to what is not a plain new file:
+// "-" is stdout, a directory is refused, a symbolic link's target is
+// written and the link kept, and a pipe (/dev/fd/N, as bash's >(command)
+// gives) is written in place.
+func TestRecordCmdOutPaths(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	want, _, _ := runRecordCmd("record", "--program", "mlp-width")
+
+	out, errs, code := runRecordCmd("record", "--program", "mlp-width", "-o", "-")
+	if code != 0 || out != want {
+		t.Errorf("-o -: exit %d, %d bytes on stdout, want %d: %s", code, len(out), len(want), errs)
+	}
+	if _, err := os.Lstat("-"); err == nil {
+		t.Error("-o - wrote a file named -")
+	}
+
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, errs, code = runRecordCmd("record", "--program", "mlp-width", "-o", sub)
+	if code != 1 || errs != "memsym: -o "+sub+": is a directory\n" {
+		t.Errorf("-o a directory: exit %d, stderr %q", code, errs)
+	}
+	if entries, _ := os.ReadDir(sub); len(entries) != 0 {
+		t.Errorf("-o a directory left %d files in it", len(entries))
+	}
+
+	real := filepath.Join(sub, "real.jsonl")
+	if err := os.WriteFile(real, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.jsonl")
+	if err := os.Symlink(filepath.Join("sub", "real.jsonl"), link); err != nil {
+		t.Logf("no symbolic links here: %v", err)
+	} else {
+		if _, errs, code := runRecordCmd("record", "--program", "mlp-width", "-o", link); code != 0 {
+			t.Fatalf("-o a link: exit %d: %s", code, errs)
+		}
+		if got, _ := os.ReadFile(real); string(got) != want {
+			t.Errorf("-o a link: its target holds %d bytes, want %d", len(got), len(want))
+		}
+		if fi, err := os.Lstat(link); err != nil || fi.Mode().Type() != fs.ModeSymlink {
+			t.Errorf("-o a link replaced the link: %v (%v)", fi.Mode(), err)
+		}
+		if entries, _ := os.ReadDir(sub); len(entries) != 1 {
+			t.Errorf("-o a link left %d files beside its target, want 1", len(entries))
+		}
+	}
+
+	if runtime.GOOS == "linux" {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		got := make(chan string, 1)
+		go func() {
+			b, _ := io.ReadAll(r)
+			got <- string(b)
+		}()
+		_, errs, code := runRecordCmd("record", "--program", "mlp-width", "-o", fmt.Sprintf("/dev/fd/%d", w.Fd()))
+		w.Close()
+		if code != 0 {
+			t.Errorf("-o /dev/fd/N: exit %d: %s", code, errs)
+		}
+		if s := <-got; s != want {
+			t.Errorf("-o /dev/fd/N: the reader got %d bytes, want %d", len(s), len(want))
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("the directory holds %d files, want link.jsonl and sub", len(entries))
+	}
+}
+
+// TestRecordCmdHelp lists only the flags record takes: no --compare, and
+// no --remat both.
+func TestRecordCmdHelp(t *testing.T) {
+	_, errs, code := runRecordCmd("record", "-h")
+	if code != 0 {
+		t.Fatalf("record -h: exit %d", code)
+	}
+	for _, bad := range []string{"-compare", "both"} {
+		if strings.Contains(errs, bad) {
+			t.Errorf("record -h lists %q:\n%s", bad, errs)
+		}
+	}
+	for _, good := range []string{"-step\n", "-remat store|recompute\n", "-optimizer ", "-types ", "-o FILE\n"} {
+		if !strings.Contains(errs, good) {
+			t.Errorf("record -h does not list %q:\n%s", good, errs)
+		}
+	}
+	if _, errs, code := runRecordCmd("record", "--program", "gpt-course", "--step", "--compare"); code != 2 || !strings.Contains(errs, "-compare") {
+		t.Errorf("record --compare: exit %d, %q", code, errs)
 	}
 }

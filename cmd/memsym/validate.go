@@ -49,8 +49,10 @@ func validateCmd(stdout, stderr io.Writer, args []string) error {
 		if len(sum.Header.Dims) > 0 {
 			at = "at " + sum.Header.Dims.String()
 		}
-		fmt.Fprintf(stdout, "%s: ok: %s, %s, %s %s\n", name,
-			parts, doc.Plural(sum.Ops, "operation", "operations"), entryName(&sum.Header), at)
+		if _, err := fmt.Fprintf(stdout, "%s: ok: %s, %s, %s %s\n", name,
+			parts, doc.Plural(sum.Ops, "operation", "operations"), entryName(&sum.Header), at); err != nil {
+			return err
+		}
 	}
 	return nil
 }

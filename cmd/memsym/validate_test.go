@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,5 +65,21 @@ func TestValidate(t *testing.T) {
 			!strings.HasPrefix(errs, "memsym: "+path+c.want) || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 1 after one ok line, and %q", c.name, code, out, errs, path+c.want)
 		}
+	}
+}
+
+// validateFullStdout fails every write, as stdout on a full disk does.
+type validateFullStdout struct{}
+
+var errValidateNoSpace = errors.New("no space left on device")
+
+func (validateFullStdout) Write([]byte) (int, error) { return 0, errValidateNoSpace }
+
+// TestValidateStdoutError reports a failure to write stdout, exit 1.
+func TestValidateStdoutError(t *testing.T) {
+	var errs bytes.Buffer
+	code := exitCode(run(validateFullStdout{}, &errs, []string{"validate", filepath.Join("testdata", "record", "gpt-course.jsonl")}), &errs)
+	if code != 1 || errs.String() != "memsym: no space left on device\n" {
+		t.Errorf("validate to a full stdout: exit %d, stderr %q; want exit 1 and the write's error", code, errs.String())
 	}
 }

@@ -1,0 +1,158 @@
+// Package outfile writes a command's output file: a regular file whole or
+// not at all, and anything else (a device, a FIFO, a socket, /dev/fd/N) in
+// place, as a shell's redirection would.
+package outfile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ErrIsDir is the cause of the error of a path that names a directory.
+var ErrIsDir = errors.New("is a directory")
+
+// maxLinks bounds the symbolic links followed to find a path's file.
+const maxLinks = 255
+
+// Error is a failure to write Path: its message is the path and the cause,
+// "PATH: no space left on device".
+type Error struct {
+	Path string
+	Err  error
+}
+
+func (e *Error) Error() string { return e.Path + ": " + e.Err.Error() }
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// fail returns err as an *Error of path: a system call's error without
+// its operation and its file, which may be the temporary one.
+func fail(path string, err error) error {
+	switch e := err.(type) {
+	case *fs.PathError:
+		err = e.Err
+	case *os.LinkError:
+		err = e.Err
+	}
+	return &Error{Path: path, Err: err}
+}
+
+// Write calls write with a writer to path and returns an *Error if it or
+// the writing fails.
+//
+// A path that does not exist or names a regular file gets a new file
+// written beside it and renamed over it: on failure it is left as it was
+// and no temporary file remains. A symbolic link is followed, the link
+// kept and its target written. A path that exists and is not a regular
+// file nor a directory (a device, a FIFO, a socket, /dev/fd/N) is opened
+// and written in place. A directory is refused with ErrIsDir.
+func Write(path string, write func(io.Writer) error) error {
+	fi, err := os.Stat(path)
+	switch {
+	case err == nil && fi.IsDir():
+		return &Error{Path: path, Err: ErrIsDir}
+	case err == nil && !fi.Mode().IsRegular():
+		return writeInPlace(path, write)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return fail(path, err)
+	}
+	target, err := resolve(path)
+	if err != nil {
+		return fail(path, err)
+	}
+	return writeAtomic(path, target, write)
+}
+
+// writeInPlace opens path, a file other than a regular one, and writes it.
+func writeInPlace(path string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return fail(path, err)
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fail(path, err)
+	}
+	return nil
+}
+
+// writeAtomic writes a temporary file beside target and renames it to
+// target; errors are path's.
+func writeAtomic(path, target string, write func(io.Writer) error) error {
+	dir, base := split(target)
+	if base == "" {
+		return &Error{Path: path, Err: errors.New("ends in a separator: expected a file's name")}
+	}
+	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	if err != nil {
+		return fail(path, err)
+	}
+	tmp := f.Name()
+	err = write(f)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, target)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fail(path, err)
+	}
+	return nil
+}
+
+// resolve follows the symbolic links from path to the name of the file
+// they lead to, which may not exist yet. The names are kept as given, not
+// cleaned, so that the system resolves each ".." after the links before it.
+func resolve(path string) (string, error) {
+	for range maxLinks {
+		fi, err := os.Lstat(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return path, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		link, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(link) {
+			dir, _ := split(path)
+			link = dir + string(filepath.Separator) + link
+		}
+		path = link
+	}
+	return "", fmt.Errorf("more than %d symbolic links", maxLinks)
+}
+
+// split splits path after its last separator, without cleaning it: the
+// directory ("." for none) and the name.
+func split(path string) (dir, name string) {
+	vol := filepath.VolumeName(path)
+	i := strings.LastIndexFunc(path[len(vol):], func(r rune) bool { return os.IsPathSeparator(uint8(r)) })
+	if i < 0 {
+		return vol + ".", path[len(vol):]
+	}
+	i += len(vol)
+	dir = path[:i]
+	if dir == vol {
+		dir = path[:i+1] // the root
+	}
+	return dir, path[i+1:]
+}
