@@ -75,29 +75,31 @@ func (c *Command) Line(point record.Point) (string, error) {
 	return s, nil
 }
 
-// Run runs the command at point under sh -c, writing its standard output to
-// out. A command that exits non-zero or outlives the timeout is an error
-// naming the point and quoting the end of its standard error.
+// Run runs the command at point under sh -c, in a process group of its
+// own, writing its standard output to out. A command that exits non-zero or
+// outlives the timeout is an error naming the point and quoting the end of
+// its standard error. When the command's own process ends, or ctx is done,
+// every process it started is killed: its recording is what it wrote
+// before its process exited.
 func (c *Command) Run(ctx context.Context, point record.Point, out io.Writer) error {
 	line, err := c.Line(point)
 	if err != nil {
 		return err
 	}
+	parent := ctx
 	if c.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.Timeout)
 		defer cancel()
 	}
-	cmd := exec.CommandContext(ctx, "sh", "-c", line)
-	cmd.Stdout = out
 	tail := &tailBuffer{max: 2000}
-	cmd.Stderr = tail
-	cmd.WaitDelay = time.Second
-	err = cmd.Run()
+	err = runGroup(ctx, exec.Command("sh", "-c", line), out, tail)
 	at := point.String()
 	switch {
 	case err == nil:
 		return nil
+	case parent.Err() != nil:
+		return fmt.Errorf("the recorder at %s was stopped: %w", at, parent.Err())
 	case ctx.Err() == context.DeadlineExceeded:
 		return fmt.Errorf("the recorder at %s did not finish within %s and was stopped%s", at, c.Timeout, tail.quote())
 	case errors.Is(err, exec.ErrNotFound):

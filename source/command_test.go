@@ -3,6 +3,7 @@ package source
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -71,6 +72,77 @@ func TestCommandRun(t *testing.T) {
 		}
 		if err != nil || out.String() != tt.out {
 			t.Errorf("%s: out = %q, err = %v; want %q", tt.template, out.String(), err, tt.out)
+		}
+	}
+}
+
+// Whichever job ends first, the failure said is the least index's; the jobs
+// after it are cancelled, those before it run on.
+func TestRunJobsFirstInOrder(t *testing.T) {
+	for range 5 {
+		var early error
+		start := time.Now()
+		err := runJobs(context.Background(), 4, 4, nil, func(ctx context.Context, i int) error {
+			switch i {
+			case 0: // succeeds, after the later failures
+				time.Sleep(150 * time.Millisecond)
+				early = ctx.Err()
+				return nil
+			case 1: // fails, after job 3 has
+				time.Sleep(100 * time.Millisecond)
+				return fmt.Errorf("job 1 failed")
+			case 2: // runs until it is stopped
+				select {
+				case <-ctx.Done():
+					return fmt.Errorf("job 2 stopped")
+				case <-time.After(5 * time.Second):
+					return fmt.Errorf("job 2 ran on")
+				}
+			default: // fails at once
+				return fmt.Errorf("job 3 failed")
+			}
+		})
+		if err == nil || err.Error() != "job 1 failed" {
+			t.Errorf("error = %v, want job 1's", err)
+		}
+		if early != nil {
+			t.Errorf("job 0 was cancelled (%v) by a later job's failure", early)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("runJobs took %s: job 2 was not cancelled", d)
+		}
+	}
+}
+
+// The recorder failing at several points is said failing at the first in
+// the grid's order, however long each takes to fail.
+func TestRecorderFirstFailure(t *testing.T) {
+	c, err := ParseCommand(`[ {B} = 1 ] && sleep 0.2; echo boom {B} >&2; exit 3`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		r := &Recorder{Cmd: c, Jobs: 3}
+		_, err := r.Recordings(context.Background(), Spec{Grid: []GridDim{{Name: "B", Values: [3]int64{1, 2, 3}}}})
+		r.Close()
+		if want := "the recorder at B = 1 failed (exit status 3); its standard error ends: boom 1"; err == nil || err.Error() != want {
+			t.Errorf("error = %v, want %q", err, want)
+		}
+	}
+}
+
+// The standard input can be read only once: a grid given it is refused
+// before anything is read.
+func TestFilesRefuseStdin(t *testing.T) {
+	for _, f := range []*Files{
+		{Grid: []string{"a.jsonl", "b.jsonl", "-"}},
+		{Grid: []string{"-"}},
+		{Grid: []string{"a.jsonl"}, Checks: []string{"-"}},
+	} {
+		_, err := f.Recordings(context.Background(), Spec{})
+		want := "-: symbolic reads each recording of a grid more than once: give regular files, not standard input or a pipe"
+		if err == nil || err.Error() != want {
+			t.Errorf("%v, checks %v: error = %v, want %q", f.Grid, f.Checks, err, want)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package source
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"memsym/doc"
 	"memsym/interp"
@@ -22,7 +23,32 @@ func (f *Files) Recordings(ctx context.Context, spec Spec) (*Recordings, error) 
 	if len(spec.Grid) > 0 || spec.Checks != nil {
 		return nil, usagef("--grid and --check points go with --program or --recorder; recording files carry their own points (give check files with --check FILE)")
 	}
+	for _, p := range append(append([]string(nil), f.Grid...), f.Checks...) {
+		if err := rereadable(p); err != nil {
+			return nil, err
+		}
+	}
 	return &Recordings{Grid: fileSources(f.Grid), Checks: fileSources(f.Checks)}, nil
+}
+
+// rereadable refuses a recording that can be read only once, the standard
+// input or a pipe: a model is built by reading each recording of its grid
+// and each check recording more than once (its header first, then the
+// whole, then again where two differ), and a second reading of a pipe
+// finds it empty or begun. A file that cannot be examined is left for
+// opening it to say why.
+func rereadable(path string) error {
+	refuse := func() error {
+		return usagef("%s: symbolic reads each recording of a grid more than once: give regular files, not standard input or a pipe", path)
+	}
+	if path == "-" {
+		return refuse()
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().IsRegular() || fi.IsDir() {
+		return nil
+	}
+	return refuse()
 }
 
 func (f *Files) Record(ctx context.Context, p record.Point) (*record.Recording, error) {

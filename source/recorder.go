@@ -101,8 +101,9 @@ func (s *Recorder) Record(ctx context.Context, p record.Point) (*record.Recordin
 }
 
 // runAll runs the command at every point, Jobs at once, each writing to a
-// file of the folder. The first failure stops the others and is the one
-// returned.
+// file of the folder. The failure returned is that of the first point
+// that fails in points' order (the grid's, then the check points'), the
+// same however the commands are timed; the points after it are stopped.
 func (s *Recorder) runAll(ctx context.Context, points []record.Point, dir string) ([]string, error) {
 	paths := make([]string, len(points))
 	for i := range points {
@@ -126,42 +127,62 @@ func (s *Recorder) runAll(ctx context.Context, points []record.Point, dir string
 }
 
 // runJobs runs do for 0 to n−1, jobs at once (DefaultJobs when jobs ≤ 0),
-// telling progress, when not nil, as each ends. The first failure cancels
-// the context the others run in and is the one returned; those it stopped
-// fail after it, and jobs not started by then are not.
+// starting them in order and telling progress, when not nil, as each ends.
+// The error returned is the failure of the least i, whatever the order the
+// jobs end in: a failure at i cancels the jobs after i (their context is
+// done, and those not started are not), while those before i run on, for
+// one of them may fail too and then be the one said.
 func runJobs(ctx context.Context, n, jobs int, progress func(done, total int), do func(ctx context.Context, i int) error) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	if jobs <= 0 {
 		jobs = DefaultJobs()
 	}
 	var mu sync.Mutex
-	var first error
+	first := n // the least i that failed, n while none has
+	errs := make([]error, n)
+	cancels := make(map[int]context.CancelFunc)
 	done := 0
-	sem := make(chan struct{}, jobs)
+	next := 0
 	var wg sync.WaitGroup
-	for i := range n {
+	for range min(jobs, n) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			if ctx.Err() != nil {
-				return
-			}
-			err := do(ctx, i)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil && first == nil {
-				first = err
+			for {
+				mu.Lock()
+				i := next
+				if i >= first || i >= n || ctx.Err() != nil {
+					mu.Unlock()
+					return
+				}
+				next++
+				jctx, cancel := context.WithCancel(ctx)
+				cancels[i] = cancel
+				mu.Unlock()
+
+				err := do(jctx, i)
+
+				mu.Lock()
 				cancel()
-			}
-			done++
-			if progress != nil {
-				progress(done, n)
+				delete(cancels, i)
+				if err != nil && i < first {
+					errs[i], first = err, i
+					for j, c := range cancels {
+						if j > i {
+							c()
+						}
+					}
+				}
+				done++
+				if progress != nil {
+					progress(done, n)
+				}
+				mu.Unlock()
 			}
 		}()
 	}
 	wg.Wait()
-	return first
+	if first < n {
+		return errs[first]
+	}
+	return ctx.Err()
 }

@@ -137,11 +137,12 @@ func (s *Torch) run(ctx context.Context, py string, batch []record.Point, out st
 		line += " --at " + p.Key()
 	}
 	line += " --out-dir " + shellQuote(out)
-	cmd := exec.CommandContext(ctx, "sh", "-c", line)
+	cmd := exec.Command("sh", "-c", line)
 	cmd.Env = append(os.Environ(), "PYTHONPATH="+s.dir)
 	tail := &tailBuffer{max: 2000}
-	cmd.Stderr = tail
-	if err := cmd.Run(); err != nil {
+	// In a process group of its own, killed whole when another batch fails
+	// or the process ends: torch's workers do not outlive it.
+	if err := runGroup(ctx, cmd, nil, tail); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
