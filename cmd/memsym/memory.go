@@ -114,7 +114,7 @@ func memoryTitle(h *record.Header) string {
 		s += " at " + h.Dims.String()
 	}
 	if h.Realization != "" {
-		s += " in " + h.Realization
+		s += " in " + plainOrQuoted(h.Realization)
 	}
 	return s
 }

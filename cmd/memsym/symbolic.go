@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"memsym/doc"
@@ -134,10 +135,19 @@ func symbolicText(m *model.Model) string {
 func entryName(h *record.Header) string {
 	s := "the recording"
 	if h.Entry != "" {
-		s = "`" + h.Entry + "`"
+		s = record.Show(h.Entry) // quoted when it holds what would break a line
 	}
 	if h.Realization != "" {
-		s += " in " + h.Realization
+		s += " in " + plainOrQuoted(h.Realization)
+	}
+	return s
+}
+
+// plainOrQuoted returns s as it is, or quoted when it holds a control
+// character, which would break memsym's one-line output.
+func plainOrQuoted(s string) string {
+	if strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || r == 0x2028 || r == 0x2029 }) {
+		return strconv.Quote(s)
 	}
 	return s
 }

@@ -83,3 +83,19 @@ func TestValidateStdoutError(t *testing.T) {
 		t.Errorf("validate to a full stdout: exit %d, stderr %q; want exit 1 and the write's error", code, errs.String())
 	}
 }
+
+// TestValidateQuotesControlCharacters: an entry or a realization holding a
+// newline or an escape is quoted, so that validate's one line per file
+// stays one line and cannot be forged by a recording.
+func TestValidateQuotesControlCharacters(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "esc.jsonl")
+	rec := `{"memsym": 1, "dims": {"B": 2}, "entry": "E\nother.jsonl: ok: forged\u001b[31m", "realization": "f32\n"}` + "\n" + `{"result": []}` + "\n"
+	if err := os.WriteFile(path, []byte(rec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := mustRunCLI(t, "validate", path)
+	want := path + `: ok: 0 buffers, 0 operations, "E\nother.jsonl: ok: forged\x1b[31m" in "f32\n" at B = 2` + "\n"
+	if out != want {
+		t.Errorf("validate:\n got %q\nwant %q", out, want)
+	}
+}
