@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 
@@ -46,6 +47,19 @@ func runRecord(stdout, stderr io.Writer, args []string) error {
 	if *torchArgs != "" {
 		if *name != "" || len(consts) > 0 {
 			return usagef("--torch records a PyTorch model: drop --program and --const (give constants to the recorder: --torch 'FILE.py:FUNCTION --const D=64')")
+		}
+		var stepSet []string
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "step", "remat", "optimizer", "types":
+				stepSet = append(stepSet, "--"+f.Name)
+			}
+		})
+		if len(stepSet) > 0 {
+			return usagef("%s goes with --program: a PyTorch model's training step is the recorder's own flag (--torch 'FILE.py:FUNCTION --step adamw', docs/torch.md)", stepSet[0])
+		}
+		if len(dims) == 0 {
+			return usagef("record --torch needs the point: --dim B=2,T=16, a value for each of the function's dimensions, outside the quotes")
 		}
 		src := &source.Torch{Args: *torchArgs, Jobs: 1}
 		defer src.Close()
