@@ -140,7 +140,7 @@ func TestFilesRefuseStdin(t *testing.T) {
 		{Grid: []string{"a.jsonl"}, Checks: []string{"-"}},
 	} {
 		_, err := f.Recordings(context.Background(), Spec{})
-		want := "-: symbolic reads each recording of a grid more than once: give regular files, not standard input or a pipe"
+		want := "-: memsym reads each recording of a grid more than once: give regular files, not standard input or a pipe"
 		if err == nil || err.Error() != want {
 			t.Errorf("%v, checks %v: error = %v, want %q", f.Grid, f.Checks, err, want)
 		}

@@ -137,7 +137,7 @@ func TestFilesRefusePipe(t *testing.T) {
 		{Grid: []string{regular}, Checks: []string{fifo}},
 	} {
 		_, err := f.Recordings(context.Background(), Spec{})
-		want := fifo + ": symbolic reads each recording of a grid more than once: give regular files, not standard input or a pipe"
+		want := fifo + ": memsym reads each recording of a grid more than once: give regular files, not standard input or a pipe"
 		if err == nil || err.Error() != want {
 			t.Errorf("%v, checks %v: error = %v, want %q", f.Grid, f.Checks, err, want)
 		}

@@ -39,7 +39,7 @@ func (f *Files) Recordings(ctx context.Context, spec Spec) (*Recordings, error) 
 // opening it to say why.
 func rereadable(path string) error {
 	refuse := func() error {
-		return usagef("%s: symbolic reads each recording of a grid more than once: give regular files, not standard input or a pipe", path)
+		return usagef("%s: memsym reads each recording of a grid more than once: give regular files, not standard input or a pipe", path)
 	}
 	if path == "-" {
 		return refuse()
