@@ -107,14 +107,12 @@ func pageCmd(stdout, stderr io.Writer, args []string) error {
 		}
 	}
 	if len(at) > 0 {
-		given := at.values()
-		for _, v := range m.Vars {
-			x, ok := given[v]
-			if !ok {
-				return usagef("--at: no value for %s", v)
-			}
-			opt.At = append(opt.At, record.Dim{Name: v, Value: x})
+		// An unknown dimension is said before a missing one.
+		p, err := m.PointOf(at.values())
+		if err != nil {
+			return usagef("--at %s: %v", at.String(), err)
 		}
+		opt.At = p
 	}
 	for k := range opt.Max {
 		if !contains(m.Vars, k) {

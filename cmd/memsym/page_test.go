@@ -79,3 +79,24 @@ func TestPageRefusesInexactValues(t *testing.T) {
 		t.Error("the page does not hold T's largest value, 9007199254740991")
 	}
 }
+
+// TestPageAt: --at naming a dimension the model lacks says so, before any
+// dimension without a value; a missing one and a zero are said as eval
+// says them; nothing is written.
+func TestPageAt(t *testing.T) {
+	for _, c := range []struct{ at, want string }{
+		{"Z=1", "memsym: --at Z=1: no dimension Z (the dimensions are B, T)\n"},
+		{"B=1,Z=1", "memsym: --at B=1,Z=1: no dimension Z (the dimensions are B, T)\n"},
+		{"B=1", "memsym: --at B=1: no value for T: every dimension (B, T) needs one\n"},
+		{"B=1,T=0", "memsym: --at B=1,T=0: T = 0: dimensions are integers of at least 1\n"},
+	} {
+		dir := filepath.Join(t.TempDir(), "page")
+		_, errs, code := runCLI("page", "--program", "gpt-course", "-o", dir, "--at", c.at)
+		if code != 2 || errs != c.want {
+			t.Errorf("--at %s: exit %d, %q; want exit 2, %q", c.at, code, errs, c.want)
+		}
+		if _, err := os.Stat(dir); err == nil {
+			t.Errorf("--at %s: %s was written", c.at, dir)
+		}
+	}
+}
