@@ -308,9 +308,6 @@ func (s *stepFlags) stepOf(p *programs.Program) (*programs.Program, error) {
 	if err := s.check(false); err != nil {
 		return nil, err
 	}
-	if s.compare {
-		return nil, usagef("--compare goes with memory and symbolic")
-	}
 	if !s.step {
 		return p, nil
 	}
