@@ -16,8 +16,10 @@ import (
 	"time"
 
 	"memsym/internal/tooltest"
+	"memsym/interp"
 	"memsym/model"
 	"memsym/poly"
+	"memsym/source"
 )
 
 // m4Runs is how many random settings of the controls M4 tries per program.
@@ -283,5 +285,35 @@ func TestOpensWithoutConsoleErrors(t *testing.T) {
 				t.Errorf("the page drew nothing:\n%.2000s", dom)
 			}
 		})
+	}
+}
+
+// TestUncheckedShown: in a browser, the page of a model checked at no
+// point off its grid says UNCHECKED under its title; the page of a checked
+// one does not.
+func TestUncheckedShown(t *testing.T) {
+	bin := tooltest.Need(t, "chromium", "the pages are not opened in a browser")
+	checked, src := buildModelAt(t, "gpt-course", nil)
+	recs, err := src.Recordings(context.Background(), source.Spec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	im, err := interp.Build(recs.Grid, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unchecked := model.FromInterp(im, src.Name())
+	const said = `<p class="unchecked">UNCHECKED: no point off the grid was recorded to check the polynomials (give --check)</p>`
+	for _, c := range []struct {
+		m    *model.Model
+		want bool
+	}{{unchecked, true}, {checked, false}} {
+		dom, console := chromium(t, bin, writePage(t, c.m, "gpt-course"))
+		if len(console) > 0 {
+			t.Errorf("the console says:\n%s", strings.Join(console, "\n"))
+		}
+		if got := strings.Contains(dom, said); got != c.want {
+			t.Errorf("checked at %d points: the page says UNCHECKED: %v, want %v", len(c.m.CheckPoints()), got, c.want)
+		}
 	}
 }

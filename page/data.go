@@ -38,6 +38,9 @@ type pageData struct {
 	Net         *Network    `json:"net"`
 	Budgets     []int       `json:"budgets"` // GiB
 	Steps       []stepData  `json:"steps"`
+	// Unchecked is true when the model has dimensions and was checked at
+	// no point off its grid: the page says so under its title.
+	Unchecked bool `json:"unchecked,omitempty"`
 }
 
 type dimData struct {
@@ -140,7 +143,7 @@ func (pg *Page) data() *pageData {
 		Title: pg.title, Entry: h.Entry, Realization: h.Realization,
 		Vars: m.Vars, Ops: len(m.Structure.Ops), Int4Group: Int4Group,
 		Bands: pg.bands, Net: pg.net, Budgets: []int{24, 40, 80},
-		Kept: m.Front.Kept,
+		Kept: m.Front.Kept, Unchecked: len(m.Vars) > 0 && len(m.CheckPoints()) == 0,
 	}
 	if d.Vars == nil {
 		d.Vars = []string{}

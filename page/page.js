@@ -177,7 +177,8 @@
 
   const page = document.getElementById('page');
   const subtitle = [data.entry, data.consts, data.realization, group(BigInt(data.ops)) + (data.ops === 1 ? ' operation' : ' operations')].filter(Boolean).join(' · ');
-  page.append(el('header', {}, [el('h1', { text: data.title + ': memory' }), el('p', { text: subtitle })]));
+  page.append(el('header', {}, [el('h1', { text: data.title + ': memory' }), el('p', { text: subtitle })].concat(data.unchecked
+    ? [el('p', { class: 'unchecked', text: 'UNCHECKED: no point off the grid was recorded to check the polynomials (give --check)' })] : [])));
 
   // Dimensions: a slider (logarithmic beyond 64) and an exact number box.
   const dimsCard = el('div', { class: 'card' }, [el('h2', { text: 'Dimensions' })]);

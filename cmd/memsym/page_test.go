@@ -100,3 +100,39 @@ func TestPageAt(t *testing.T) {
 		}
 	}
 }
+
+// TestPageUnchecked: a page of a model checked at no point off its grid
+// carries that in its data, which the page shows under its title; with a
+// check file it does not.
+func TestPageUnchecked(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for _, p := range recordGrid(t, dir, []int64{16, 32, 48}, []int64{256, 512, 768}) {
+		files = append(files, p)
+	}
+	var check string
+	for _, p := range recordGrid(t, dir, []int64{5}, []int64{1001}) {
+		check = p
+	}
+	for _, c := range []struct {
+		args      []string
+		unchecked bool
+	}{
+		{files, true},
+		{append([]string{"--check", check}, files...), false},
+	} {
+		out := filepath.Join(t.TempDir(), "page")
+		mustRunCLI(t, append([]string{"page", "-o", out}, c.args...)...)
+		html, err := os.ReadFile(filepath.Join(out, "memory.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(html), `"unchecked":true`); got != c.unchecked {
+			t.Errorf("page of %d arguments: unchecked %v, want %v", len(c.args), got, c.unchecked)
+		}
+	}
+	js, err := os.ReadFile("../../page/page.js")
+	if err != nil || !strings.Contains(string(js), "data.unchecked") {
+		t.Errorf("page.js does not show data.unchecked (%v)", err)
+	}
+}
