@@ -45,7 +45,7 @@ func (w *writer) checked() doc.Section {
 		}
 		x := in.Vars[len(in.Vars)-1]
 		off = append(off, ": every buffer's bytes there ", pick(n == 1, "is", "are"), " what the polynomials give. ",
-			"A few points that agree are evidence, not proof: a size padded to a multiple of 64, ⌈"+x+"/64⌉ · 64, is 64 · "+x+" wherever "+x+" is a multiple of 64, so a check point that shares a divisor with the grid's step can miss it.")
+			"A few points that agree are evidence, not proof: a size padded to a multiple of 64, ⌈"+x+"/64⌉ · 64, is "+x+" wherever "+x+" is a multiple of 64, so a check point that shares a divisor with the grid's step can miss the padding.")
 		s.Blocks = append(s.Blocks, para(off...))
 	} else {
 		s.Blocks = append(s.Blocks, para("No recording off the grid was checked against the polynomials: the model is UNCHECKED. ",
