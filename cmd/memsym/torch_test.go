@@ -56,3 +56,64 @@ func TestTorchSource(t *testing.T) {
 	}
 	noLeftovers(t)
 }
+
+// TestTorchDocExamples runs docs/torch.md's `memsym symbolic --recorder`
+// examples, the recorder's python3 being the one with torch, and checks
+// that memsym prints what the page shows: a model's lines in order ("…"
+// alone standing for lines left out), or a refusal's one line.
+func TestTorchDocExamples(t *testing.T) {
+	needTorch(t)
+	python, _ := source.Python()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(root, "docs", "torch.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", t.TempDir())
+	ran := 0
+	// A list item's fences are indented as its lines are.
+	text := strings.ReplaceAll(string(b), "\n  ```", "\n```")
+	for _, block := range fencedBlocks(text) {
+		if len(block) > 0 && strings.HasPrefix(block[0], "  $ ") {
+			for i, line := range block {
+				block[i] = strings.TrimPrefix(line, "  ") // an example in a list item
+			}
+		}
+		for _, ex := range examples(block) {
+			rest, ok := strings.CutPrefix(ex.command, "memsym symbolic --recorder '")
+			if !ok {
+				continue
+			}
+			recorder, flags, ok := strings.Cut(rest, "' ")
+			if !ok || strings.ContainsAny(flags, `'"\$*?<>;&|`) {
+				t.Fatalf("torch.md: %q: expected memsym symbolic --recorder '...' and flags split at blanks", ex.command)
+			}
+			recorder = strings.NewReplacer(
+				"PYTHONPATH=recorders/torch python3 ", "PYTHONPATH="+filepath.Join(root, "recorders", "torch")+" "+python+" ",
+				"docs/examples/", filepath.Join(root, "docs", "examples")+"/",
+			).Replace(recorder)
+			shown := make([]string, len(ex.shown))
+			for i, l := range ex.shown {
+				if strings.TrimSpace(l) == "…" {
+					l = "..."
+				}
+				shown[i] = l
+			}
+			out, errs, code := runCLI(append([]string{"symbolic", "--recorder", recorder}, strings.Fields(flags)...)...)
+			got := out
+			if code != 0 {
+				got = errs
+			}
+			if !matchShown(shown, strings.Split(strings.TrimSuffix(got, "\n"), "\n")) {
+				t.Errorf("torch.md: $ %s\nshows:\n%s\nbut memsym prints (exit %d):\n%s", ex.command, strings.Join(ex.shown, "\n"), code, got)
+			}
+			ran++
+		}
+	}
+	if ran < 3 {
+		t.Errorf("torch.md: %d symbolic examples run, want the forward, the step and the refusal at B = 1", ran)
+	}
+}
