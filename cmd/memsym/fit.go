@@ -97,7 +97,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 			return err
 		}
 		fits = append(fits, f)
-		limits = append(limits, fitLimits(m, src, f))
+		limits = append(limits, fitLimits(m, src, f, needsFit(m, b)))
 		if !*confirm {
 			continue
 		}
@@ -131,18 +131,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 		}
 	} else {
 		io.WriteString(stdout, fitText(m, fits, *units))
-		for i, l := range limits {
-			if l == "" {
-				continue
-			}
-			if len(budgets) > 1 {
-				l = "under " + doc.Decimal(budgets[i]) + " bytes, " + l
-			}
-			if *confirm {
-				l += "; not confirmed: the program cannot be recorded there"
-			}
-			fmt.Fprintf(stdout, "note: %s\n", l)
-		}
+		writeLimits(stdout, limits, budgets, *confirm)
 		for i := range checks {
 			if checks[i] != nil {
 				io.WriteString(stdout, fitConfirmText(fits[i], checks[i], fitNeeds, *units))

@@ -2,9 +2,12 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
+	"memsym/doc"
 	"memsym/model"
+	"memsym/poly"
 	"memsym/record"
 	"memsym/source"
 )
@@ -36,9 +39,10 @@ func notRunning(src source.Source, p record.Point) error {
 
 // fitLimits says, for a fit whose answer lies where src's program does not
 // run, so, and the last value along the dimension below the answer at
-// which it runs, with whether that value fits; "" when the answer lies
-// where the program runs, or src cannot say.
-func fitLimits(m *model.Model, src source.Source, f *model.Fit) string {
+// which it runs, with whether that value fits (by fits: the needs, or a
+// step's peak, at most the budget there); "" when the answer lies where
+// the program runs, or src cannot say.
+func fitLimits(m *model.Model, src source.Source, f *model.Fit, fits func(record.Point) (bool, error)) string {
 	var x int64
 	switch f.Kind {
 	case model.FitsUpTo:
@@ -72,12 +76,51 @@ func fitLimits(m *model.Model, src source.Source, f *model.Fit) string {
 	if f.Kind == model.FitsFrom && lo < f.From {
 		return s + fmt.Sprintf(", below %d, where the values that fit start", f.From)
 	}
-	if t, err := m.Eval(f.Point(m, lo)); err == nil {
-		if t.Needs.Cmp(f.Budget) <= 0 {
+	if ok, err := fits(f.Point(m, lo)); err == nil {
+		if ok {
 			s += fmt.Sprintf(", and %s = %d fits", f.Along, lo)
 		} else {
 			s += fmt.Sprintf(", and %s = %d does not fit", f.Along, lo)
 		}
 	}
 	return s
+}
+
+// writeLimits writes a note for each budget whose answer lies past the
+// program's sizes, fitLimits' words.
+func writeLimits(w io.Writer, limits []string, budgets []poly.Rat, confirm bool) {
+	for i, l := range limits {
+		if l == "" {
+			continue
+		}
+		if len(budgets) > 1 {
+			l = "under " + doc.Decimal(budgets[i]) + " bytes, " + l
+		}
+		if confirm {
+			l += "; not confirmed: the program cannot be recorded there"
+		}
+		fmt.Fprintf(w, "note: %s\n", l)
+	}
+}
+
+// needsFit reports whether the needs at p are at most budget.
+func needsFit(m *model.Model, budget poly.Rat) func(record.Point) (bool, error) {
+	return func(p record.Point) (bool, error) {
+		t, err := m.Eval(p)
+		if err != nil {
+			return false, err
+		}
+		return t.Needs.Cmp(budget) <= 0, nil
+	}
+}
+
+// stepFits reports whether the step's peak at p is at most budget.
+func stepFits(st *model.Step, budget poly.Rat) func(record.Point) (bool, error) {
+	return func(p record.Point) (bool, error) {
+		t, err := st.Eval(p)
+		if err != nil {
+			return false, err
+		}
+		return t.Peak.Bytes.Cmp(budget) <= 0, nil
+	}
 }

@@ -34,3 +34,21 @@ func TestProgramLimits(t *testing.T) {
 		t.Errorf("fit past gpt-depth's L limit:\n%s", out)
 	}
 }
+
+// TestProgramLimitsStep: the step's eval and fit keep bert-encoder's
+// T ≤ P as the forward's do.
+func TestProgramLimitsStep(t *testing.T) {
+	_, errs, code := runCLI("eval", "--step", "--program", "bert-encoder", "--at", "B=8,T=1000")
+	if want := "memsym: bert-encoder does not run at B = 8, T = 1000: T = 1000 is more than P = 512\n"; code != 1 || errs != want {
+		t.Errorf("eval --step past P: exit %d, %q; want exit 1, %q", code, errs, want)
+	}
+	note := "note: bert-encoder does not run at B = 8, T = 12768: T = 12768 is more than P = 512; it runs at T = 512 but not at T = 513, and T = 512 fits"
+	out := mustRunCLI(t, "fit", "--step", "--program", "bert-encoder", "--budget", "80GiB", "--along", "T", "--at", "B=8", "--confirm")
+	if !strings.Contains(out, "\n"+note+"; not confirmed: the program cannot be recorded there\n") || strings.Contains(out, "confirmed at") {
+		t.Errorf("fit --step --confirm past P:\n%s", out)
+	}
+	out = mustRunCLI(t, "fit", "--step", "--program", "bert-encoder", "--budget", "80GiB", "--along", "T", "--at", "B=8", "--json")
+	if !strings.Contains(out, `"not_running": "`+strings.TrimPrefix(note, "note: ")+`"`) {
+		t.Errorf("fit --step --json past P has no not_running:\n%s", out)
+	}
+}

@@ -96,6 +96,9 @@ func evalStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []s
 		if err != nil {
 			return usagef("--at %s: %v", at.String(), err)
 		}
+		if err := notRunning(m.src, p); err != nil {
+			return err
+		}
 		if terms, err = m.st.Eval(p); err != nil {
 			return err
 		}
@@ -132,6 +135,7 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 		var answers []fitAnswer
 		var fits []*model.StepFit
 		var checks [][]model.FitCheck
+		var limits []string // per budget: where the answer lies past the program's sizes
 		for _, b := range budgets {
 			f, err := st.Fit(along, fixed, b)
 			if err != nil {
@@ -139,7 +143,12 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 			}
 			fits = append(fits, f)
 			answers = append(answers, stepAnswer(st, f))
+			limits = append(limits, fitLimits(st.Model, m.src, f.Fit, stepFits(st, b)))
 			if !confirm {
+				continue
+			}
+			if limits[len(limits)-1] != "" {
+				checks = append(checks, nil) // the program cannot be recorded there
 				continue
 			}
 			c, err := st.ConfirmFit(context.Background(), m.src, f)
@@ -159,7 +168,9 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 				if confirm {
 					c = checks[k]
 				}
-				out.Budgets = append(out.Budgets, st.BudgetFitJSON(f, c))
+				bj := st.BudgetFitJSON(f, c)
+				bj.NotRunning = limits[k]
+				out.Budgets = append(out.Budgets, bj)
 			}
 			if err := writeJSON(stdout, out); err != nil {
 				return err
@@ -177,8 +188,11 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 		title := fmt.Sprintf("memsym fit --step: %s%s%s, along %s%s: the largest %s whose training step's peak fits the budget:",
 			entryName(h), constsString(h), trainedWords(sf, models[i:i+1]), along, where, along)
 		io.WriteString(stdout, fitTable(withUnchecked(title, st.Model), answers, fitStepWords, units))
+		writeLimits(stdout, limits, budgets, confirm)
 		for k := range checks {
-			io.WriteString(stdout, fitConfirmText(fits[k].Fit, checks[k], fitStepWords, units))
+			if checks[k] != nil {
+				io.WriteString(stdout, fitConfirmText(fits[k].Fit, checks[k], fitStepWords, units))
+			}
 		}
 	}
 	if bad > 0 {
