@@ -49,6 +49,8 @@ type CompareInput struct {
 	Params, Gradient, States, Kept, InLayers poly.Poly
 	Frozen                                   poly.Poly  // the parameters' elements that get no gradient
 	Peak                                     *poly.Poly // the step's peak, at a point only
+	// PeakAt is where the step's peak is and its terms, with Peak.
+	PeakAt *count.PhasePeak
 }
 
 // Comparison is the estimates on one step: P, the parameters' elements,
@@ -86,9 +88,12 @@ func Compare(in CompareInput) (*Comparison, error) {
 		acts = r[len(r)-1].Estimate
 	}
 	if in.Peak != nil {
-		why := "the rule adds every term, but the gradient, the activations and the optimizer's new values are never all live at once"
-		rows = append(rows, CompareRow{Term: "the step", Rule: "static memory + activations (without the handbook's 512 MB for the framework)",
-			Estimate: static.Add(acts), Exact: *in.Peak, Why: why})
+		rule := "static memory + activations (without the handbook's 512 MB for the framework)"
+		if in.Shape == nil {
+			rule = "static memory, no activations estimated (without the handbook's 512 MB for the framework)"
+		}
+		estimate := static.Add(acts)
+		rows = append(rows, CompareRow{Term: "the step", Rule: rule, Estimate: estimate, Exact: *in.Peak, Why: in.stepWhy(estimate)})
 	}
 	var vars []string
 	for _, d := range in.Header.Dims {
@@ -99,6 +104,37 @@ func Compare(in CompareInput) (*Comparison, error) {
 		rows[i].Estimate = zero.Add(rows[i].Estimate)
 	}
 	return &Comparison{P: p, Rows: rows}, nil
+}
+
+// stepWhy says why the step's peak misses the rule's estimate, by the
+// sign of the difference: an estimate above it adds terms never all live
+// at once; one below it leaves out what is live at the peak besides them.
+func (in *CompareInput) stepWhy(estimate poly.Poly) string {
+	e, ok1 := estimate.IsConst()
+	x, ok2 := in.Peak.IsConst()
+	if !ok1 || !ok2 || x.Cmp(e) <= 0 || in.PeakAt == nil {
+		return "the rule adds every term, but the gradient, the activations and the optimizer's new values are never all live at once"
+	}
+	t := in.PeakAt.Terms
+	var parts []string
+	if t.Batch.Sign() > 0 {
+		parts = append(parts, fmt.Sprintf("%s bytes of the batch", t.Batch))
+	}
+	if t.Own.Sign() > 0 {
+		parts = append(parts, fmt.Sprintf("%s bytes of the operation's own working memory", t.Own))
+	}
+	if in.Shape == nil && t.Kept.Sign() > 0 {
+		parts = append(parts, fmt.Sprintf("%s bytes kept by the forward for the backward (no activations estimated)", t.Kept))
+	}
+	what := "nothing the rule does not count"
+	switch n := len(parts); {
+	case n == 1:
+		what = "what the rule does not count, " + parts[0]
+	case n > 1:
+		what = "what the rule does not count, " + strings.Join(parts[:n-1], ", ") + " and " + parts[n-1]
+	}
+	return fmt.Sprintf("the exact peak is larger: at it (operation %d, the %s phase) the step holds %s, beside the differences of the rows above",
+		in.PeakAt.Op, in.PeakAt.Phase, what)
 }
 
 // handbookStates returns the handbook's optimizer states: its multiplier
@@ -226,7 +262,7 @@ func CompareAt(rec *record.Recording, s *count.Step, p *programs.Program, opts p
 	bytes := func(i int) poly.Poly { return poly.Const(rec.Buffers[i].Bytes) }
 	in.fill(rec, s.Class, lives, bytes, nil)
 	peak := poly.Const(s.Peak.Terms.Sum())
-	in.Peak = &peak
+	in.Peak, in.PeakAt = &peak, &s.Peak
 	return Compare(in)
 }
 
