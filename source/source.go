@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"memsym/interp"
 	"memsym/record"
@@ -74,26 +73,29 @@ func pointName(maker string, p record.Point) string {
 }
 
 // scratch is a source's temporary folder, made on first use and removed
-// whole by Close.
-type scratch struct{ dir string }
+// whole by Close, or by a signal that ends memsym first (ending).
+type scratch struct {
+	dir string
+	tmp *tempDir
+}
 
 func (s *scratch) folder() (string, error) {
-	if s.dir == "" {
-		dir, err := os.MkdirTemp("", "memsym-recordings-")
+	if s.tmp == nil {
+		d, err := ending.mkdirTemp("memsym-recordings-")
 		if err != nil {
 			return "", err
 		}
-		s.dir = dir
+		s.tmp, s.dir = d, d.path
 	}
 	return s.dir, nil
 }
 
 func (s *scratch) Close() error {
-	if s.dir == "" {
+	if s.tmp == nil {
 		return nil
 	}
-	err := os.RemoveAll(s.dir)
-	s.dir = ""
+	err := ending.removeDir(s.tmp)
+	s.tmp, s.dir = nil, ""
 	return err
 }
 
