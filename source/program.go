@@ -35,7 +35,7 @@ func NewProgram(name string, consts map[string]int64) (*Program, error) {
 		}
 		for _, d := range p.Dims {
 			if d.Name == k {
-				return nil, usagef("--const %s: %s is a dimension of %s, not a constant: give its grid with --grid %s=a,b,c", k, k, p.Name, k)
+				return nil, usagef("--const %s: %s is a dimension of %s, not a constant: give its grid with --grid %s=a,b,c, or count one point with memory --dim %s=N", k, k, p.Name, k, k)
 			}
 		}
 		if len(names) == 0 {

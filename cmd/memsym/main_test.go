@@ -129,7 +129,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"symbolic", "--program", "nope"}, 2, ""},
 		{[]string{"symbolic", "--program", "gpt-course", rec}, 2, "memsym: give recording files, --recorder, --torch or --program, not more than one of them"},
 		{[]string{"symbolic", "--program", "gpt-course", "--const", "Q=1"}, 2, "memsym: --const Q: gpt-course has no constant Q; its constants are D, H and L"},
-		{[]string{"symbolic", "--program", "gpt-course", "--const", "T=1"}, 2, "memsym: --const T: T is a dimension of gpt-course, not a constant: give its grid with --grid T=a,b,c"},
+		{[]string{"symbolic", "--program", "gpt-course", "--const", "T=1"}, 2, "memsym: --const T: T is a dimension of gpt-course, not a constant: give its grid with --grid T=a,b,c, or count one point with memory --dim T=N"},
 		{[]string{"symbolic", "--program", "gpt-course", "--grid", "B=1,2"}, 2, `memsym: invalid value "B=1,2" for flag -grid: B: a grid has three values per dimension, found 2; memsym symbolic -h lists the flags`},
 		{[]string{"symbolic", "--program", "gpt-course", "--grid", "B=1,1,2"}, 2, `memsym: invalid value "B=1,1,2" for flag -grid: B: 1 is given twice; a grid has three different values per dimension; memsym symbolic -h lists the flags`},
 		{[]string{"symbolic", "--program", "gpt-course", "--grid", "B=0,1,2"}, 2, `memsym: invalid value "B=0,1,2" for flag -grid: B = 0: dimensions are integers of at least 1; memsym symbolic -h lists the flags`},
