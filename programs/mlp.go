@@ -51,7 +51,7 @@ var mlpTrainStep = &Program{
 		{Name: "L", Default: 2, Doc: "hidden layers", Max: maxLayers},
 	},
 	build:       buildMLPTrainStep,
-	stepRefusal: "it records a training step already, its momentum SGD updating each layer in place as soon as the backward sweep reaches it",
+	stepRefusal: "it records a training step already, its momentum SGD updating each layer in place as soon as the backward sweep reaches it, as one call without phases: count and model it without --step",
 }
 
 // mlpLayer is one linear layer of the training step: its parameters, the
