@@ -530,19 +530,28 @@ func (w *writer) stepCrossChecks() []doc.Block {
 			names = append(names, w.table())
 		}
 	}
-	words := []any{"memsym recorded the step on both sides of ", pick(changes == 1, "the change", "each change"), ", ", doc.Spell(n), " ", doc.Inflect(n, "recording", "recordings"), " in all ("}
+	made := n - refused // the points recorded: the program takes them
+	sides := pick(changes == 1, "the change", "each change")
+	var words []any
+	if refused == 0 {
+		words = []any{"memsym recorded the step on both sides of ", sides, ", ", doc.Spell(n), " ", doc.Inflect(n, "recording", "recordings"), " in all ("}
+	} else {
+		words = []any{"memsym set out to record the step on both sides of ", sides, ", at ", doc.Spell(n), " ", doc.Inflect(n, "point", "points"), " in all ("}
+	}
 	words = append(append(words, names...), "). ")
+	if refused > 0 {
+		words = append(words, doc.Capital(doc.Spell(refused)), " of them ", doc.Inflect(refused, "lies", "lie"), " beyond the values the program takes, so the step was recorded at ",
+			map[bool]string{true: "none of them", false: pick(made == 1, "the other one", "the other "+doc.Spell(made))}[made == 0], ". ")
+	}
 	switch {
-	case bad == 0 && refused == 0:
-		words = append(words, pick(n == 2, "Both show", "All "+doc.Spell(n)+" show"), " the larger term the polynomials predict.")
-	default:
-		if bad > 0 {
-			words = append(words, doc.Capital(doc.Spell(bad)), " of them ", doc.Inflect(bad, "contradicts", "contradict"), " the polynomials. ")
-		}
-		if refused > 0 {
-			words = append(words, "The program does not take ", doc.Spell(refused), " of the points, so the step was not recorded there: ",
-				pick(refused == 1, "that change lies", "those changes lie"), " beyond the values the program takes.")
-		}
+	case bad > 0:
+		words = append(words, doc.Capital(doc.Spell(bad)), " of the recordings ", doc.Inflect(bad, "contradicts", "contradict"), " the polynomials.")
+	case made == 1:
+		words = append(words, "It shows the larger term the polynomials predict.")
+	case made == 2:
+		words = append(words, "Both show the larger term the polynomials predict.")
+	case made > 2:
+		words = append(words, "All ", doc.Spell(made), " show the larger term the polynomials predict.")
 	}
 	blocks := []doc.Block{para(words...)}
 	for _, c := range cols {

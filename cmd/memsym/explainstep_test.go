@@ -136,3 +136,20 @@ func TestExplainStepBlocksAsDimension(t *testing.T) {
 		t.Errorf("symbolic --step --compare:\n%s", out)
 	}
 }
+
+// TestExplainStepChangesBeyondTheProgram: bert-encoder takes T ≤ P = 512,
+// and two of the four points around its step's changes lie beyond it: the
+// chapter says it set out to record four and recorded two, not that it
+// recorded four.
+func TestExplainStepChangesBeyondTheProgram(t *testing.T) {
+	dir := t.TempDir()
+	mustRunCLI(t, "explain", "--program", "bert-encoder", "--step", "--remat", "both", "--format", "md", "--verify", "0", "-o", dir)
+	md, err := os.ReadFile(filepath.Join(dir, "chapter13.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "memsym set out to record the step on both sides of each change, at four points in all (Table 13.12 and Table 13.13). Two of them lie beyond the values the program takes, so the step was recorded at the other two. Both show the larger term the polynomials predict."
+	if !strings.Contains(string(md), want) || strings.Contains(string(md), "four recordings in all") {
+		t.Errorf("the chapter does not say which of the four points were recorded")
+	}
+}
