@@ -52,3 +52,16 @@ func TestProgramLimitsStep(t *testing.T) {
 		t.Errorf("fit --step --json past P has no not_running:\n%s", out)
 	}
 }
+
+// TestProgramLimitsStepChange: symbolic --step says when the states and
+// the kept activations change places past what the program takes.
+func TestProgramLimitsStepChange(t *testing.T) {
+	out := mustRunCLI(t, "symbolic", "--step", "--program", "bert-encoder")
+	want := "the kept activations are larger from T = 679 on (T = 679 lies beyond the sizes the program takes: T = 679 is more than P = 512)\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("symbolic --step:\n%s", out)
+	}
+	if out := mustRunCLI(t, "symbolic", "--step", "--program", "gpt-course"); strings.Contains(out, "lies beyond") {
+		t.Errorf("gpt-course's step, which runs everywhere, is said to change beyond it:\n%s", out)
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -203,7 +204,18 @@ func symbolicStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		b.WriteString(symbolicStepText(st, o, sf.program != "", units))
+		var runs func(record.Point) error
+		if p != nil {
+			consts := sf.consts.values()
+			runs = func(pt record.Point) error {
+				err := p.Allows(pt.Map(), consts)
+				if err != nil {
+					err = errors.New(strings.TrimPrefix(err.Error(), "program "+p.Name+": "))
+				}
+				return err
+			}
+		}
+		b.WriteString(symbolicStepText(st, o, sf.program != "", units, runs))
 		if s.compare {
 			act := record.DType{}
 			if p != nil {

@@ -181,7 +181,11 @@ func compareText(name string, cmp *model.Comparison, units *doc.Units) string {
 }
 
 // symbolicStepText writes a step's model.
-func symbolicStepText(s *model.Step, o programs.StepOptions, bundled bool, units doc.Units) string {
+//
+// runs, when not nil, says why the program does not run at a point (a
+// bundled program's limits), or nil: a change of the larger term past them
+// is said to lie there.
+func symbolicStepText(s *model.Step, o programs.StepOptions, bundled bool, units doc.Units, runs func(record.Point) error) string {
 	var b strings.Builder
 	h := s.Header()
 	how := ""
@@ -224,7 +228,21 @@ func symbolicStepText(s *model.Step, o programs.StepOptions, bundled bool, units
 		if len(at) > 0 {
 			where = " at " + strings.Join(at, ", ")
 		}
-		fmt.Fprintf(&b, "  %-22s along %s%s: %s\n", "kept against states", dim, where, crossoverWords(c, dim))
+		words := crossoverWords(c, dim)
+		for k := 1; k < len(c.Segments) && runs != nil; k++ {
+			values := make([]int64, len(s.Vars))
+			for i, v := range s.Vars {
+				values[i] = fixed[v]
+				if v == dim {
+					values[i] = c.Segments[k].From
+				}
+			}
+			if err := runs(s.Point(values)); err != nil {
+				words += fmt.Sprintf(" (%s = %d lies beyond the sizes the program takes: %v)", dim, c.Segments[k].From, err)
+				break
+			}
+		}
+		fmt.Fprintf(&b, "  %-22s along %s%s: %s\n", "kept against states", dim, where, words)
 	}
 	return b.String()
 }
