@@ -101,12 +101,21 @@ func constsString(h *record.Header) string {
 	return ", " + strings.Join(parts, ", ")
 }
 
+// remat writes a column's remat after what it names, " (store)"; nothing
+// for a recording's column, named "step", whose remat the recording made.
+func remat(name string) string {
+	if name == "step" {
+		return ""
+	}
+	return " (" + name + ")"
+}
+
 // stepPeakText writes one step's peak, its terms, and each phase's peak.
 func stepPeakText(c stepColumn, units doc.Units) string {
 	var b strings.Builder
 	pk := &c.c.Peak
-	fmt.Fprintf(&b, "the step's peak (%s): %s at operation %d of %d, %s, in the %s phase\n",
-		c.name, units.Bytes(pk.Terms.Sum()), pk.Op, c.ops, c.where(pk.Op), pk.Phase)
+	fmt.Fprintf(&b, "the step's peak%s: %s at operation %d of %d, %s, in the %s phase\n",
+		remat(c.name), units.Bytes(pk.Terms.Sum()), pk.Op, c.ops, c.where(pk.Op), pk.Phase)
 	if c.formula != "" {
 		fmt.Fprintf(&b, "  the candidate holding it there: %s\n", c.formula)
 	}
@@ -150,7 +159,7 @@ func compareText(name string, cmp *model.Comparison, units *doc.Units) string {
 		v, _ := p.IsConst()
 		return []string{doc.Decimal(v), approxCell(v, *units)}
 	}
-	fmt.Fprintf(&b, "the analytic estimates on the same step (%s), P = %s, the parameters' elements:\n", name, show(cmp.P)[0])
+	fmt.Fprintf(&b, "the analytic estimates on the same step%s, P = %s, the parameters' elements:\n", remat(name), show(cmp.P)[0])
 	head := []string{"  term", "rule", "estimate", "exact", "exact - estimate"}
 	align := "llrrr"
 	if units != nil {
