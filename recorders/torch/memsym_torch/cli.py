@@ -60,6 +60,19 @@ def _assignment(flag, text):
     return name, value
 
 
+# A dimension has at most 18 digits, as memsym reads a recording's integers.
+_MAX_DIGITS = 18
+
+
+def _dim_value(flag, text, v):
+    """Returns a dimension's value v, of --flag text, as an int."""
+    if not re.fullmatch(r"[1-9][0-9]*", v):
+        raise _UsageError(f"--{flag} {text}: expected integers of at least 1, found {v!r}")
+    if len(v) > _MAX_DIGITS:
+        raise _UsageError(f"--{flag} {text}: {v} is too large: a dimension is at most {'9' * _MAX_DIGITS} ({_MAX_DIGITS} digits)")
+    return int(v)
+
+
 def _dims(flags):
     """Returns [(name, [values])] in the order given."""
     dims = []
@@ -67,9 +80,7 @@ def _dims(flags):
         name, value = _assignment("dim", text)
         values = []
         for v in value.split(","):
-            if not re.fullmatch(r"[1-9][0-9]*", v) or len(v) > 18:
-                raise _UsageError(f"--dim {text}: expected integers of at least 1, found {v!r}")
-            values.append(int(v))
+            values.append(_dim_value("dim", text, v))
         if len(set(values)) != len(values):
             raise _UsageError(f"--dim {text}: a value is given twice")
         dims.append((name, values))
@@ -89,11 +100,10 @@ def _points(dims, ats):
         point = []
         for part in text.split(","):
             name, value = _assignment("at", part)
-            if not re.fullmatch(r"[1-9][0-9]*", value) or len(value) > 18:
-                raise _UsageError(f"--at {text}: expected integers of at least 1, found {value!r}")
+            value = _dim_value("at", text, value)
             if any(name == n for n, _ in point):
                 raise _UsageError(f"--at {text}: {name} is given twice")
-            point.append((name, int(value)))
+            point.append((name, value))
         if points and [n for n, _ in point] != [n for n, _ in points[0]]:
             raise _UsageError(f"--at {text}: every point names the same dimensions in the same order as the first, --at {ats[0]}")
         points.append(point)
@@ -169,12 +179,13 @@ def _main(argv):
 
     fn = program.load(file, function)
     program.check_arguments(fn, args.spec, names + [c[0] for c in consts])
+    floats = [f"{n}={text}" for n, text, number in consts if type(number) is float]
     header_consts = program.constants(fn, names, {n: text for n, text, _ in consts})
     for point in points:
         values = dict(point)
         values.update((n, number) for n, _, number in consts)
-        where = (args.spec, file, point_text(point))
-        built = program.build(fn, args.spec, file, values, where[2])
+        where = (args.spec, file, point_text(point), floats)
+        built = program.build(fn, args.spec, file, values, where[2], floats)
         text = run.record(built, where, point, header_consts, args.step)
         if args.out_dir:
             _write(os.path.join(args.out_dir, point_file(point)), text)

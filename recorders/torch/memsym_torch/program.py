@@ -20,7 +20,7 @@ import sys
 import torch
 from torch.utils._pytree import tree_map
 
-from .errors import UserError, raised, where
+from .errors import UserError, a_value, raised, where
 from .meta import OnMeta, to_meta
 
 
@@ -52,7 +52,7 @@ def load(file, name):
     if fn is None:
         raise UserError(f"{file}: defines no {name}: expected a function {name}(**dims) returning (model, inputs)")
     if not callable(fn):
-        raise UserError(f"{file}: {name} is a {type(fn).__name__}, not a function")
+        raise UserError(f"{file}: {name} is {a_value(fn)}, not a function")
     return fn
 
 
@@ -103,8 +103,9 @@ def _is_number(x):
     return type(x) is int or (type(x) is float and math.isfinite(x))
 
 
-def build(fn, spec, file, values, point):
-    """Calls fn with values on the meta device and returns the Program."""
+def build(fn, spec, file, values, point, floats=()):
+    """Calls fn with values on the meta device and returns the Program.
+    floats are the constants given as non-integers ("D=1.5"), for errors."""
     torch.manual_seed(0)
     try:
         with OnMeta():
@@ -112,19 +113,19 @@ def build(fn, spec, file, values, point):
     except UserError:
         raise
     except Exception as e:
-        raise raised(e, f"{spec.rpartition(':')[2]} at {point}", file) from None
+        raise raised(e, f"{spec.rpartition(':')[2]} at {point}", file, floats) from None
     return _program(made, spec)
 
 
 def _program(made, spec):
     if not isinstance(made, tuple) or len(made) not in (2, 3):
-        raise UserError(f"{spec} returned a {type(made).__name__}: expected (model, inputs) or (model, inputs, loss)")
+        raise UserError(f"{spec} returned {a_value(made)}: expected (model, inputs) or (model, inputs, loss)")
     model, inputs = made[0], made[1]
     loss = made[2] if len(made) == 3 else None
     if not isinstance(model, torch.nn.Module):
-        raise UserError(f"{spec} returned a {type(model).__name__} as its model: expected a torch.nn.Module")
+        raise UserError(f"{spec} returned {a_value(model)} as its model: expected a torch.nn.Module")
     if loss is not None and not callable(loss):
-        raise UserError(f"{spec} returned a {type(loss).__name__} as its loss: expected a function of the model's output")
+        raise UserError(f"{spec} returned {a_value(loss)} as its loss: expected a function of the model's output")
     if isinstance(inputs, torch.Tensor):
         args, kwargs = (inputs,), {}
     elif isinstance(inputs, (tuple, list)):
@@ -132,7 +133,7 @@ def _program(made, spec):
     elif isinstance(inputs, dict):
         args, kwargs = (), dict(inputs)
     else:
-        raise UserError(f"{spec} returned a {type(inputs).__name__} as its inputs: expected a tensor, a tuple or a dict")
+        raise UserError(f"{spec} returned {a_value(inputs)} as its inputs: expected a tensor, a tuple or a dict")
     if any(t.device.type != "meta" for t in list(model.parameters()) + list(model.buffers())):
         model.to("meta")
     args, kwargs = tree_map(lambda x: to_meta(x) if isinstance(x, torch.Tensor) else x, (args, kwargs))

@@ -13,7 +13,7 @@ import torch
 from torch.utils._pytree import tree_flatten
 
 from .dispatch import Recorder, Tensors
-from .errors import UserError, raised
+from .errors import UserError, a_value, raised
 from .kernels import MetaKernels
 from .paths import GradPaths, ModuleHooks, owner_path
 from .recording import Writer, dtype_name
@@ -29,13 +29,17 @@ OPTIMIZERS = {
 def record(program, where, dims, consts, step=None):
     """Records program at the point dims, a forward or (step names an
     optimizer) a training step, and returns the recording's text. where
-    places errors: (the build's spec, its file, the point as text)."""
+    places errors: (the build's spec, its file, the point as text, the
+    constants given as non-integers)."""
     model = program.model
     w = Writer()
     entry = f"{type(model).__name__}.{'step(' + step + ')' if step else 'forward'}"
     w.header(2 if step else 1, entry, dims, consts, _realization(model), {"recorder": "memsym_torch", "torch": torch.__version__})
     optimizer = None
     if step:
+        if not any(True for _ in model.parameters()):
+            raise UserError(f"{where[0]}: the model, {type(model).__name__}, has no parameters to train: "
+                            f"record its forward, without --step {step}")
         optimizer = OPTIMIZERS[step](model.parameters())
         _warm_up(program, optimizer, where)
     tensors = Tensors(w)
@@ -94,6 +98,11 @@ def _warm_up(program, optimizer, where):
         _attempt(where, "the backward", loss.backward)
         _attempt(where, "the optimizer's step", optimizer.step)
     optimizer.zero_grad(set_to_none=True)
+    # An input that requires a gradient is a leaf too: its gradient is made
+    # by the step recorded, not added to the warm-up's.
+    for _, t in _input_names(program):
+        if t.is_leaf:
+            t.grad = None
 
 
 def _loss(program, where):
@@ -101,24 +110,27 @@ def _loss(program, where):
     that has a gradient."""
     out = _attempt(where, "the forward", lambda: program.model(*program.args, **program.kwargs))
     loss = _attempt(where, "the loss", lambda: program.loss(out)) if program.loss else out
-    spec, _, point = where
+    spec, _, point, _ = where
     if not isinstance(loss, torch.Tensor) or loss.numel() != 1:
-        got = f"a tensor of shape {list(loss.shape)}" if isinstance(loss, torch.Tensor) else f"a {type(loss).__name__}"
+        got = f"a tensor of shape {list(loss.shape)}" if isinstance(loss, torch.Tensor) else a_value(loss)
         how = "" if program.loss else ": return (model, inputs, loss) from the build, loss a function of the model's output"
         raise UserError(f"{spec}: the loss at {point} is {got}, not a scalar tensor{how}")
     if loss.grad_fn is None:
-        raise UserError(f"{spec}: the loss at {point} has no gradient: no parameter requires one")
+        if not any(p.requires_grad for p in program.model.parameters()):
+            raise UserError(f"{spec}: the loss at {point} has no gradient: no parameter requires one")
+        raise UserError(f"{spec}: the loss at {point} has no gradient: it does not depend on any parameter "
+                        f"through a differentiable path (as when it comes from argmax or .detach())")
     return loss
 
 
 def _attempt(where, what, fn):
-    spec, file, point = where
+    spec, file, point, floats = where
     try:
         return fn()
     except UserError:
         raise
     except Exception as e:
-        raise raised(e, f"{what} at {point}", file) from None
+        raise raised(e, f"{what} at {point}", file, floats) from None
 
 
 def _declare_held(program, optimizer, tensors):

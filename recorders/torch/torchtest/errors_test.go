@@ -35,6 +35,7 @@ func lineOf(t *testing.T, file, text string) int {
 func TestErrors(t *testing.T) {
 	python(t)
 	gpt2 := model(t, "gpt2.py")
+	mistakes := model(t, "mistakes.py")
 	tests := []struct {
 		name   string
 		args   []string
@@ -49,7 +50,7 @@ func TestErrors(t *testing.T) {
 		{"build raises", []string{model(t, "broken.py") + ":build", "--dim", "B=2", "--dim", "T=3"}, 1,
 			fmt.Sprintf("broken.py:%d: build at B = 2, T = 3 raised ValueError: T = 3 must be even", lineOf(t, "broken.py", "raise ValueError"))},
 		{"build returns no inputs", []string{model(t, "broken.py") + ":build", "--dim", "B=2", "--dim", "T=4"}, 1,
-			"returned a NoneType as its inputs: expected a tensor, a tuple or a dict"},
+			"broken.py:build returned None as its inputs: expected a tensor, a tuple or a dict"},
 		{"dimension missing", []string{gpt2 + ":build", "--dim", "B=2"}, 1, "gpt2.py:build needs T: give --dim T=N or --const T=VALUE"},
 		{"dimension unknown", []string{gpt2 + ":build", "--dim", "B=2", "--dim", "T=16", "--dim", "X=3"}, 1,
 			"gpt2.py:build takes no X: its parameters are B, T, V, BLOCK, D, H, L"},
@@ -58,6 +59,26 @@ func TestErrors(t *testing.T) {
 		{"dimension below 1", []string{gpt2 + ":build", "--dim", "B=0", "--dim", "T=16"}, 2, "--dim B=0: expected integers of at least 1, found '0'"},
 		{"constant not a number", []string{gpt2 + ":build", "--dim", "B=2", "--dim", "T=16", "--const", "D=wide"}, 2,
 			"--const D=wide: expected a number such as 64 or 0.5"},
+		{"dimension too large", []string{gpt2 + ":build", "--dim", "B=2", "--dim", "T=9223372036854775807"}, 2,
+			"--dim T=9223372036854775807: 9223372036854775807 is too large: a dimension is at most 999999999999999999 (18 digits)"},
+		{"point too large", []string{gpt2 + ":build", "--at", "B=2,T=9223372036854775807"}, 2,
+			"9223372036854775807 is too large: a dimension is at most 999999999999999999"},
+		{"constant a float used as a size", []string{mistakes + ":sized", "--dim", "B=2", "--const", "D=1.5"}, 1,
+			fmt.Sprintf("mistakes.py:%d: sized at B = 2 raised TypeError: empty() received an invalid combination of arguments - got (tuple, dtype=NoneType, device=NoneType) "+
+				"(--const D=1.5 is not an integer: a constant used as a size or a count must be an integer, such as 64)", lineOf(t, "mistakes.py", "# D a size"))},
+		{"no parameters to train", []string{mistakes + ":no_params", "--dim", "B=2", "--step", "adamw"}, 1,
+			"mistakes.py:no_params: the model, Twice, has no parameters to train: record its forward, without --step adamw"},
+		{"loss through argmax", []string{mistakes + ":argmax_loss", "--dim", "B=3", "--step", "adamw"}, 1,
+			"mistakes.py:argmax_loss: the loss at B = 3 has no gradient: it does not depend on any parameter through a differentiable path"},
+		{"parameters frozen", []string{mistakes + ":frozen", "--dim", "B=3", "--step", "sgd"}, 1,
+			"mistakes.py:frozen: the loss at B = 3 has no gradient: no parameter requires one"},
+		{"forward reads a value", []string{mistakes + ":branch", "--dim", "B=3"}, 1,
+			fmt.Sprintf("mistakes.py:%d: the forward at B = 3 reads a tensor's value (.item(), or bool(), float() or int() of a tensor: aten._local_scalar_dense): "+
+				"a recording holds no values, so code that depends on a tensor's values cannot be recorded\n", lineOf(t, "mistakes.py", "# reads a value"))},
+		{"build returns an object", []string{mistakes + ":odd", "--dim", "B=2"}, 1,
+			"mistakes.py:odd returned a value of type Odd: expected (model, inputs) or (model, inputs, loss)"},
+		{"build returns an int", []string{mistakes + ":number", "--dim", "B=2"}, 1,
+			"mistakes.py:number returned a value of type int: expected (model, inputs) or (model, inputs, loss)"},
 		{"several points to one output", []string{gpt2 + ":build", "--dim", "B=2,3", "--dim", "T=16"}, 2, "several points need --out-dir DIR"},
 	}
 	for _, tt := range tests {

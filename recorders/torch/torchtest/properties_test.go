@@ -146,3 +146,28 @@ func TestSGD(t *testing.T) {
 		t.Error("SGD with momentum has no states")
 	}
 }
+
+// TestInputGradient records a step whose input requires a gradient: the
+// backward makes the input's gradient anew, as after the warm-up's
+// gradients are cleared, and writes no buffer the caller holds as an input
+// (the warm-up's gradient, added into, would be counted as one).
+func TestInputGradient(t *testing.T) {
+	python(t)
+	r := recorder(t, model(t, "mistakes.py")+":input_grad", "--dim", "B=2", "--step", "adamw")
+	rec := read(t, "input_grad", r.stdout)
+	backward := 0
+	for _, op := range rec.Ops {
+		if op.Phase != record.Backward {
+			continue
+		}
+		backward++
+		for _, id := range op.Writes {
+			if b := rec.Base(id); b.Role == record.Input {
+				t.Errorf("line %d: %s in the backward writes the input %q", op.Line, op.Label, b.Name)
+			}
+		}
+	}
+	if backward == 0 {
+		t.Error("the step has no backward")
+	}
+}
