@@ -105,15 +105,7 @@ func TestPageAt(t *testing.T) {
 // carries that in its data, which the page shows under its title; with a
 // check file it does not.
 func TestPageUnchecked(t *testing.T) {
-	dir := t.TempDir()
-	var files []string
-	for _, p := range recordGrid(t, dir, []int64{16, 32, 48}, []int64{256, 512, 768}) {
-		files = append(files, p)
-	}
-	var check string
-	for _, p := range recordGrid(t, dir, []int64{5}, []int64{1001}) {
-		check = p
-	}
+	files, check := recordGridAndCheck(t, t.TempDir())
 	for _, c := range []struct {
 		args      []string
 		unchecked bool

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -242,6 +243,21 @@ func recordGrid(t *testing.T, dir string, bs, ts []int64) map[[2]int64]string {
 	return paths
 }
 
+// recordGridAndCheck records the course GPT's grid, B ∈ {16, 32, 48},
+// T ∈ {256, 512, 768}, into dir, and a check point at B = 5, T = 1001; it
+// returns the grid's files, sorted, and the check's.
+func recordGridAndCheck(t *testing.T, dir string) (files []string, check string) {
+	t.Helper()
+	for _, p := range recordGrid(t, dir, []int64{16, 32, 48}, []int64{256, 512, 768}) {
+		files = append(files, p)
+	}
+	sort.Strings(files)
+	for _, p := range recordGrid(t, dir, []int64{5}, []int64{1001}) {
+		check = p
+	}
+	return files, check
+}
+
 // TestSymbolicFiles models the course GPT from recording files written by
 // `memsym record`: the model is the one --program gives, and a grid that is
 // not one is refused, saying what is wrong.
@@ -429,14 +445,7 @@ func TestDomainJSON(t *testing.T) {
 // say.
 func TestCheckGivenTwice(t *testing.T) {
 	dir := t.TempDir()
-	var files []string
-	for _, p := range recordGrid(t, dir, []int64{16, 32, 48}, []int64{256, 512, 768}) {
-		files = append(files, p)
-	}
-	var check string
-	for _, p := range recordGrid(t, dir, []int64{5}, []int64{1001}) {
-		check = p
-	}
+	files, check := recordGridAndCheck(t, dir)
 	copied := filepath.Join(dir, "copy.jsonl")
 	data, err := os.ReadFile(check)
 	if err != nil {
