@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -91,5 +92,41 @@ func TestStepUsage(t *testing.T) {
 	_, errs, code = runMemory("memory", "--step", "--program", "mlp-train-step")
 	if code != 1 || !strings.Contains(errs, "mlp-train-step has no --step: it records a training step already") {
 		t.Errorf("memory --step on mlp-train-step: exit %d, %q", code, errs)
+	}
+}
+
+// TestSymbolicStepLongStateNames: a state named longer than the labels'
+// column (a PyTorch model's "embed.weight.exp_avg_sq") widens the column,
+// so that every figure starts where the others do.
+func TestSymbolicStepLongStateNames(t *testing.T) {
+	dir := t.TempDir()
+	long := "embed.weight.exp_avg_sq.of.a.long.name"
+	var files []string
+	for _, b := range []int{1, 2, 3} {
+		for _, tt := range []int{4, 8, 12} {
+			out := mustRunCLI(t, "record", "--program", "gpt-course", "--step", "--dim", fmt.Sprintf("B=%d,T=%d", b, tt))
+			path := filepath.Join(dir, fmt.Sprintf("b%d-t%d.jsonl", b, tt))
+			if err := os.WriteFile(path, []byte(strings.ReplaceAll(out, `"name": "first moment"`, `"name": "`+long+`"`)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, path)
+		}
+	}
+	out := mustRunCLI(t, append([]string{"symbolic", "--step"}, files...)...)
+	column := -1
+	for _, line := range strings.Split(out, "\n") {
+		for _, label := range []string{"  parameters ", "    " + long + " ", "  gradient "} {
+			if !strings.HasPrefix(line, label) {
+				continue
+			}
+			at := len(line) - len(strings.TrimLeft(line[len(label):], " "))
+			if column >= 0 && at != column {
+				t.Errorf("%q starts its figure at %d, another line at %d:\n%s", label, at, column, out)
+			}
+			column = at
+		}
+	}
+	if column < 0 {
+		t.Fatalf("no labelled lines:\n%s", out)
 	}
 }

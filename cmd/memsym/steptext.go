@@ -207,7 +207,14 @@ func symbolicStepText(s *model.Step, o programs.StepOptions, bundled bool, units
 		fmt.Fprintf(&b, "memsym symbolic --step: %s, in %s%s, in bytes: each buffer's bytes interpolated on %s, %s\n",
 			entryName(h), doc.AndList(s.Vars), how, gridString(s.Model), checkedString(s.Model))
 	}
-	line := func(what string, q poly.Poly) { fmt.Fprintf(&b, "  %-22s %s\n", what, polyUnits(q, units)) }
+	// The labels' column is 22 wide, or as wide as the longest state's
+	// name (a PyTorch model's, "embed.weight.exp_avg_sq"), so that every
+	// figure starts in one column.
+	width := 22
+	for _, part := range s.StateParts {
+		width = max(width, 2+len([]rune(part.Name)))
+	}
+	line := func(what string, q poly.Poly) { fmt.Fprintf(&b, "  %-*s %s\n", width, what, polyUnits(q, units)) }
 	line("parameters", s.Params)
 	line("optimizer's states", s.States)
 	for _, part := range s.StateParts {
@@ -217,9 +224,9 @@ func symbolicStepText(s *model.Step, o programs.StepOptions, bundled bool, units
 	line("batch", s.Batch)
 	line("kept for the backward", s.Kept)
 	for _, ph := range s.Phases {
-		b.WriteString(phaseText(s, ph.Phase.String()+" phase", &ph, units))
+		b.WriteString(phaseText(s, ph.Phase.String()+" phase", &ph, units, width))
 	}
-	b.WriteString(phaseText(s, "the step's peak", &s.Peak, units))
+	b.WriteString(phaseText(s, "the step's peak", &s.Peak, units, width))
 	for _, dim := range s.Vars {
 		fixed := map[string]int64{}
 		var at []string
@@ -251,26 +258,27 @@ func symbolicStepText(s *model.Step, o programs.StepOptions, bundled bool, units
 				break
 			}
 		}
-		fmt.Fprintf(&b, "  %-22s along %s%s: %s\n", "kept against states", dim, where, words)
+		fmt.Fprintf(&b, "  %-*s along %s%s: %s\n", width, "kept against states", dim, where, words)
 	}
 	return b.String()
 }
 
-// phaseText writes a phase's (or the step's) peak: its kept candidates.
-func phaseText(s *model.Step, what string, ph *model.StepPhase, units doc.Units) string {
+// phaseText writes a phase's (or the step's) peak: its kept candidates,
+// the labels in a column width wide.
+func phaseText(s *model.Step, what string, ph *model.StepPhase, units doc.Units, width int) string {
 	var b strings.Builder
 	kept := ph.Front.Kept
 	if len(kept) == 1 {
-		fmt.Fprintf(&b, "  %-22s %s, at %s\n", what, polyUnits(ph.Cands[kept[0]].Poly, units), s.Where(ph.Cands[kept[0]].Op))
+		fmt.Fprintf(&b, "  %-*s %s, at %s\n", width, what, polyUnits(ph.Cands[kept[0]].Poly, units), s.Where(ph.Cands[kept[0]].Op))
 		return b.String()
 	}
 	claim := "none of which dominates another"
 	if n := len(ph.Front.Undecided); n > 0 {
 		claim = fmt.Sprintf("none proven to dominate another; %s undecided", doc.Plural(n, "pair", "pairs"))
 	}
-	fmt.Fprintf(&b, "  %-22s the largest of %d, %s:\n", what, len(kept), claim)
+	fmt.Fprintf(&b, "  %-*s the largest of %d, %s:\n", width, what, len(kept), claim)
 	for _, k := range kept {
-		fmt.Fprintf(&b, "%25s%s, at %s\n", "", polyUnits(ph.Cands[k].Poly, units), s.Where(ph.Cands[k].Op))
+		fmt.Fprintf(&b, "%*s%s, at %s\n", width+3, "", polyUnits(ph.Cands[k].Poly, units), s.Where(ph.Cands[k].Op))
 	}
 	return b.String()
 }
