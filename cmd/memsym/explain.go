@@ -242,7 +242,8 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 // dir changes. Whatever happens, the staging directory is removed, and on
 // an error dir is as it was. It returns the names, sorted, each once.
 func writeStaged(dir, stem string, render func(stage string) ([]string, error)) (names []string, err error) {
-	stage, err := os.MkdirTemp(dir, "."+stem+".staging-*")
+	removeDeadStages(dir, stem)
+	stage, err := os.MkdirTemp(dir, fmt.Sprintf(".%s.staging-%d-*", stem, os.Getpid()))
 	if err != nil {
 		return nil, fmt.Errorf("-o %s: %w", dir, err)
 	}
@@ -290,6 +291,31 @@ func writeStaged(dir, stem string, render func(stage string) ([]string, error)) 
 		movedIn = append(movedIn, n)
 	}
 	return names, nil
+}
+
+// removeDeadStages removes the staging directories in dir that runs no
+// longer running left behind (a run killed outright cannot remove its
+// own): each is named for its run's process, which is asked whether it is
+// alive. A directory whose run may be alive, or whose name says no
+// process, is left be.
+func removeDeadStages(dir, stem string) {
+	prefix := "." + stem + ".staging-"
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), prefix)
+		if !ok || !e.IsDir() {
+			continue
+		}
+		pidText, _, ok := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if !ok || err != nil || pid <= 0 || pid == os.Getpid() || processAlive(pid) {
+			continue
+		}
+		os.RemoveAll(filepath.Join(dir, e.Name()))
+	}
 }
 
 // alignPoint orders --at's values as the program's dimensions and refuses a

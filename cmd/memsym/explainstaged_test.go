@@ -2,8 +2,10 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -153,5 +155,33 @@ func TestExplainFormatTwice(t *testing.T) {
 	}
 	if n := len(readDir(t, dir)); n != 4 {
 		t.Errorf("%d files in %s, want 4", n, dir)
+	}
+}
+
+// TestExplainRemovesDeadStages: a staging directory left by a run killed
+// outright (its process gone) is removed by the next run into the same
+// directory; one whose process is alive (this test's) is left be.
+func TestExplainRemovesDeadStages(t *testing.T) {
+	dir := t.TempDir()
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Skipf("no process to outlive: %v", err)
+	}
+	dead := filepath.Join(dir, fmt.Sprintf(".chapter13.staging-%d-123", gone.Process.Pid))
+	alive := filepath.Join(dir, fmt.Sprintf(".chapter13.staging-%d-456", os.Getppid()))
+	other := filepath.Join(dir, fmt.Sprintf(".notes.staging-%d-789", gone.Process.Pid)) // another stem's
+	for _, d := range []string{dead, alive, other} {
+		if err := os.MkdirAll(filepath.Join(d, "inside"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustRunCLI(t, "explain", "--program", "mlp-width", "--format", "md", "--verify", "0", "-o", dir)
+	if _, err := os.Stat(dead); err == nil {
+		t.Errorf("the dead run's staging directory %s was left", filepath.Base(dead))
+	}
+	for _, d := range []string{alive, other} {
+		if _, err := os.Stat(d); err != nil {
+			t.Errorf("%s, not a dead run's of this stem, was removed: %v", filepath.Base(d), err)
+		}
 	}
 }
