@@ -466,6 +466,19 @@ type BudgetFitJSON struct {
 	// NotRunning says, for a bundled program, that the answer lies where
 	// the program does not run, and where it last runs below it.
 	NotRunning string `json:"not_running,omitempty"`
+	// Falls, Least and Most are Fit's Falls, LeastAt and MostAt with their
+	// needs: what the text says of needs that fall, of a budget nothing
+	// fits (the least need) and of one every value fits (the most).
+	Falls bool         `json:"falls,omitempty"`
+	Least *ExtremeJSON `json:"least,omitempty"`
+	Most  *ExtremeJSON `json:"most,omitempty"`
+}
+
+// ExtremeJSON is where along the dimension the needs are least or most,
+// the first such value, and the needs there.
+type ExtremeJSON struct {
+	At    int64  `json:"at"`
+	Needs string `json:"needs"`
 }
 
 // SpanJSON is the integers from From to To, both included.
@@ -516,6 +529,13 @@ func (m *Model) BudgetFitJSON(f *Fit, checks []FitCheck) BudgetFitJSON {
 	}
 	for _, g := range f.Gaps {
 		out.Gaps = append(out.Gaps, SpanJSON{g.From, g.To})
+	}
+	out.Falls = f.Falls
+	if f.LeastAt > 0 {
+		out.Least = &ExtremeJSON{At: f.LeastAt, Needs: f.LeastNeeds.String()}
+	}
+	if f.MostAt > 0 {
+		out.Most = &ExtremeJSON{At: f.MostAt, Needs: f.MostNeeds.String()}
 	}
 	for i := range checks {
 		c := &checks[i]

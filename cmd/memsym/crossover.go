@@ -164,6 +164,7 @@ func crossoverText(m *model.Model, c *model.Crossovers) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "memsym crossover: %s, along %s%s, in bytes:\n", entryName(m.Header()), c.Dim, fixedString(m, c))
 	b.WriteString(uncheckedLine(m))
+	b.WriteString(negativeLine(m))
 	for _, s := range c.Segments {
 		var span string
 		switch {

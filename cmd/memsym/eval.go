@@ -226,6 +226,7 @@ func piecewiseText(m *model.Model, pw *model.Piecewise, cov []model.Coverage) st
 	}
 	fmt.Fprintf(&b, "memsym eval: %s, the peak along %s%s, in bytes; nothing recorded:\n", entryName(m.Header()), pw.Dim, ctx)
 	b.WriteString(uncheckedLine(m))
+	b.WriteString(negativeLine(m))
 	rows := [][]string{{"  " + pw.Dim, "holder", "peak", "needs"}}
 	var ops []int
 	for _, p := range pw.Pieces {

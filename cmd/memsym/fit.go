@@ -187,6 +187,9 @@ func fitText(m *model.Model, fits []*model.Fit, units doc.Units) string {
 		at = " at " + f0.Fixed.String()
 	}
 	title := fmt.Sprintf("memsym fit: %s, along %s%s: the largest %s whose needs (the inputs and the peak) fit the budget:", entryName(m.Header()), f0.Along, at, f0.Along)
+	if l := negativeLine(m); l != "" {
+		title = title + "\n" + strings.TrimSuffix(l, "\n")
+	}
 	return fitTable(withUnchecked(title, m), answers, fitNeeds, units)
 }
 

@@ -134,7 +134,8 @@ func writeGrid(t *testing.T, bytes func(b, t int64) int64) []string {
 // a budget they fit from T = 10 on is answered "from 10"; a budget below
 // the least need is said against the least need and where it is; and
 // with several budgets, "every smaller T fits too" is said of each budget
-// it is true of, and of none it is not.
+// it is true of, and of none it is not; bytes that turn negative are
+// noted under the title.
 func TestFitSaysWhatIsShown(t *testing.T) {
 	const head = "memsym fit: the recording, along T at B = 1: the largest T whose needs (the inputs and the peak) fit the budget:\n"
 	for _, c := range []struct {
@@ -143,6 +144,7 @@ func TestFitSaysWhatIsShown(t *testing.T) {
 		want    string
 	}{
 		{func(b, t int64) int64 { return 40 - t }, "30,45", head +
+			"  note: buffer 1 \"x\", made by operation 1 (`F.apply`), has bytes −T + 40, which is −1 at T = 41: where a buffer's bytes are negative, the polynomials are not the program's\n" +
 			"  budget    largest T  needs at T  needs at T + 1  binds\n" +
 			"  30 bytes    from 10\n" +
 			"  45 bytes      every\n" +
@@ -163,6 +165,7 @@ func TestFitSaysWhatIsShown(t *testing.T) {
 			"under 30 bytes, every T smaller than 10 fits too\n"},
 		// −T² + 6T + 31 rises to 40 at T = 3, then falls.
 		{func(b, t int64) int64 { return -t*t + 6*t + 31 }, "45", head +
+			"  note: buffer 1 \"x\", made by operation 1 (`F.apply`), has bytes −T² + 6 · T + 31, which is −9 at T = 10: where a buffer's bytes are negative, the polynomials are not the program's\n" +
 			"  budget    largest T  needs at T  needs at T + 1  binds\n" +
 			"  45 bytes      every\n" +
 			"every T fits 45 bytes: the needs are at most 40 bytes, at T = 3\n"},
@@ -171,5 +174,40 @@ func TestFitSaysWhatIsShown(t *testing.T) {
 		if out := mustRunCLI(t, args...); out != c.want {
 			t.Errorf("budgets %s:\n got\n%s\nwant\n%s", c.budgets, out, c.want)
 		}
+	}
+}
+
+// TestFitJSONExtremes: the JSON says what the text says of needs that
+// fall, of a budget nothing fits (the least need) and of one every value
+// fits (the most).
+func TestFitJSONExtremes(t *testing.T) {
+	type budget struct {
+		Falls bool `json:"falls"`
+		Least *struct {
+			At    int64  `json:"at"`
+			Needs string `json:"needs"`
+		} `json:"least"`
+		Most *struct {
+			At    int64  `json:"at"`
+			Needs string `json:"needs"`
+		} `json:"most"`
+	}
+	run := func(bytes func(b, t int64) int64, budgets string) []budget {
+		args := append([]string{"fit", "--json", "--along", "T", "--at", "B=1", "--budget", budgets}, writeGrid(t, bytes)...)
+		var out struct {
+			Budgets []budget `json:"budgets"`
+		}
+		if err := json.Unmarshal([]byte(mustRunCLI(t, args...)), &out); err != nil {
+			t.Fatal(err)
+		}
+		return out.Budgets
+	}
+	falling := run(func(b, t int64) int64 { return 40 - t }, "30,45")
+	if !falling[0].Falls || falling[1].Most == nil || falling[1].Most.At != 1 || falling[1].Most.Needs != "39" {
+		t.Errorf("40 − T: %+v", falling)
+	}
+	none := run(func(b, t int64) int64 { return t*t - 10*t + 30 }, "4")
+	if none[0].Falls || none[0].Least == nil || none[0].Least.At != 5 || none[0].Least.Needs != "5" {
+		t.Errorf("T² − 10·T + 30 under 4 bytes: %+v", none)
 	}
 }

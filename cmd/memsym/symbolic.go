@@ -176,6 +176,18 @@ func uncheckedLine(m *model.Model) string {
 	return "  UNCHECKED: no point off the grid was recorded to check the polynomials (give --check)\n"
 }
 
+// negativeLine is the line that says, under the title of a query along a
+// dimension, where some buffer's polynomial is negative (model's
+// NegativeBytes): past there the polynomials are not the program's bytes,
+// whatever the query finds there; "" where none is.
+func negativeLine(m *model.Model) string {
+	neg := m.NegativeBytes()
+	if neg == "" {
+		return ""
+	}
+	return "  note: " + neg + ": where a buffer's bytes are negative, the polynomials are not the program's\n"
+}
+
 // withUnchecked returns title followed by uncheckedLine, without its last
 // newline, for the writers that take a title.
 func withUnchecked(title string, m *model.Model) string {
