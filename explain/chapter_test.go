@@ -161,7 +161,7 @@ func TestUndecidedPair(t *testing.T) {
 	in := input(t, "gpt-course")
 	in.Symbolic.Undecided = [][2]int{{0, 2}}
 	got := dump(explain.Chapter(in))
-	for _, bad := range []string{"None of the three dominates another", "none of which dominates", "no other candidate is at least it at every point"} {
+	for _, bad := range []string{"None of the three dominates another", "none of which dominates", "no other candidate is at least as large as it at every point"} {
 		if strings.Contains(got, bad) {
 			t.Errorf("with an undecided pair the chapter says %q", bad)
 		}
@@ -169,7 +169,7 @@ func TestUndecidedPair(t *testing.T) {
 	for _, want := range []string{
 		"memsym could neither prove nor refute that one of candidates 1 and 3 dominates the other for every B, T ≥ 1, so both are kept.",
 		"For each of the other two pairs, it found a point with B, T ≥ 1 at which each exceeds the other.",
-		"no other candidate is proven to be at least it at every point",
+		"no other candidate is proven to be at least as large as it at every point",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("with an undecided pair the chapter lacks %q", want)

@@ -27,7 +27,11 @@ func (w *writer) formulas() []doc.NamedFormula {
 			label += " (" + c.Label + ")"
 		}
 		if c.Largest != nil {
-			label += ", whose largest live buffer is " + doc.PlainText(bufferWords(c.Largest), " ")
+			what := ", whose largest live buffer is "
+			if len(c.Largest.Names) > 1 || c.Largest.Count > 1 {
+				what = ", whose largest live buffers are "
+			}
+			label += what + doc.PlainText(bufferWords(c.Largest), " ")
 		}
 		out = append(out, doc.NamedFormula{Key: "Peak" + letters(i), Label: label, Poly: inOrder(c.Poly, in.Vars), Candidate: true})
 	}

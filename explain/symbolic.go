@@ -78,7 +78,7 @@ func (w *writer) candidates() []doc.Block {
 	}
 	t := &doc.Table{
 		Caption: inlines("The peak's candidates: live sets that no other is proven to dominate."),
-		Header:  []doc.Cell{cell(""), cell("live bytes"), cell("at operation"), cell("its largest live buffer")},
+		Header:  []doc.Cell{cell(""), cell("live bytes"), cell("at operation"), cell("its largest live buffers")},
 		Align:   []doc.Align{doc.AlignRight, doc.AlignLeft, doc.AlignLeft, doc.AlignLeft},
 	}
 	said := map[string]int{}
@@ -230,7 +230,7 @@ func (w *writer) holders(cands []CandidateRow, c *CrossRows) []doc.Block {
 		sentence = append(sentence, ", for any ", atLeast(c.Least, c.Free))
 	}
 	sentence = append(sentence, "; ", doc.Inflect(k, "it is", "they are"), " kept because no other candidate is ", pick(undecided, "proven to be ", ""),
-		"at least ", doc.Inflect(k, "it", "either of them"), " at every point.")
+		"at least as large as ", doc.Inflect(k, "it", "either of them"), " at every point.")
 	return append(blocks, para(sentence...))
 }
 
@@ -278,8 +278,8 @@ func (w *writer) confirmations(c *CrossRows, consts []NameValue) []doc.Block {
 			intro = append(intro, pick(n == 2, "Both show", "All "+doc.Spell(n)+" show"), " the peak the candidates predict, at the operation they predict.")
 		}
 	} else {
-		intro = []any{"At these constants too, ", doc.Spell(n), " ", doc.Inflect(n, "recording", "recordings"), " on both sides of ",
-			pick(one, "the crossover", "each crossover"), " (", name, ") "}
+		intro = []any{"At these constants too, recordings on both sides of ",
+			pick(one, "the crossover", "each crossover"), ", ", doc.Spell(n), " in all (", name, "), "}
 		if bad == 0 {
 			intro = append(intro, "find each peak where the model puts it, bytes and operation.")
 		} else {
