@@ -65,7 +65,7 @@ func TestChapterSentences(t *testing.T) {
 		"- T ≥ 75: candidate 2, 48 · B · T² + 1024 · B · T + 8 · T².",
 		"| B = 2, T = 74 | 725 792 at operation 19 | 725 792 at operation 19, candidate 3 | agrees |",
 		// And at the course's constants, T = 150.
-		"At D = 384, H = 6, L = 6, memsym built a model of its own the same way.",
+		"At D = 384, H = 6, L = 6, memsym built a model of its own the same way, its polynomials checked against recordings at (B = 64, T = 1 024) and (B = 115, T = 1 795).",
 		"- T ≥ 150: 144 · B · T² + 6144 · B · T + 8 · T², at operation 12",
 		"| B = 2, T = 150 | 8 503 200 at operation 12 | 8 503 200 at operation 12 | agrees |",
 		"mark 75:738600 \"T = 75\"",

@@ -2,6 +2,7 @@ package explain
 
 import (
 	"memsym/doc"
+	"memsym/record"
 )
 
 // checked is the section that says how the counts and the polynomials were
@@ -30,19 +31,7 @@ func (w *writer) checked() doc.Section {
 
 	if n := len(sym.Checked); n > 0 {
 		off := []any{"The polynomials were checked against ", pick(n == 1, "a recording at one point", "recordings at "+doc.Spell(n)+" points"), " off the grid, "}
-		for i, p := range sym.Checked {
-			switch {
-			case i > 0 && i == n-1:
-				off = append(off, " and ")
-			case i > 0:
-				off = append(off, "; ")
-			}
-			if len(p) > 1 && n > 1 {
-				off = append(off, append(append(doc.Math{doc.S("(")}, point(p)...), doc.S(")")))
-			} else {
-				off = append(off, point(p))
-			}
-		}
+		off = append(off, pointList(sym.Checked)...)
 		x := in.Vars[len(in.Vars)-1]
 		off = append(off, ": every buffer's bytes there ", pick(n == 1, "is", "are"), " what the polynomials give. ",
 			"A few points that agree are evidence, not proof: a size padded to a multiple of 64, ⌈"+x+"/64⌉ · 64, is "+x+" wherever "+x+" is a multiple of 64, so a check point that shares a divisor with the grid's step can miss the padding.")
@@ -116,4 +105,26 @@ func gridWords(vars []string, grid [][]int64) []any {
 		parts = append(parts, append(m, doc.S("}")))
 	}
 	return parts
+}
+
+// pointList writes points as a list, "(B = 64, T = 1 024) and (B = 115,
+// T = 1 795)", each in parentheses where there are several of more than
+// one dimension.
+func pointList(points []record.Point) []any {
+	var out []any
+	n := len(points)
+	for i, p := range points {
+		switch {
+		case i > 0 && i == n-1:
+			out = append(out, " and ")
+		case i > 0:
+			out = append(out, "; ")
+		}
+		if len(p) > 1 && n > 1 {
+			out = append(out, append(append(doc.Math{doc.S("(")}, point(p)...), doc.S(")")))
+		} else {
+			out = append(out, point(p))
+		}
+	}
+	return out
 }

@@ -256,6 +256,7 @@ func (c ConfirmRow) OK() bool { return c.Peak.Equal(c.PredictedPeak) && c.PeakOp
 // a model of its own.
 type Elsewhere struct {
 	Consts     []NameValue
+	Checked    []record.Point // the points off its grid its model was checked at
 	Candidates []CandidateRow
 	Common     *BufferName
 	Cross      *CrossRows

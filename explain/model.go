@@ -105,7 +105,7 @@ func Build(c *Content) (*Input, error) {
 		}
 		cands, cross, _ := crossRowsIndexed(o.Model, o.Crossovers, o.Confirmed, o.Unconfirmed)
 		common := nameCandidates(o.Model, cands)
-		in.Elsewhere = append(in.Elsewhere, Elsewhere{Consts: nameValues(o.Model.Header().Consts), Candidates: cands, Common: common, Cross: cross})
+		in.Elsewhere = append(in.Elsewhere, Elsewhere{Consts: nameValues(o.Model.Header().Consts), Checked: o.Model.CheckPoints(), Candidates: cands, Common: common, Cross: cross})
 	}
 	step, err := stepInput(c.Steps)
 	if err != nil {

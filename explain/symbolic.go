@@ -321,7 +321,13 @@ func (w *writer) elsewhere() doc.Section {
 		if e.Cross == nil {
 			continue
 		}
-		head := []any{"At ", constants(e.Consts), ", memsym built a model of its own the same way. Along ", doc.Math{doc.V(e.Cross.Along)}}
+		head := []any{"At ", constants(e.Consts), ", memsym built a model of its own the same way"}
+		if len(e.Checked) > 0 {
+			head = append(append(append(head, ", its polynomials checked against recordings at "), pointList(e.Checked)...), ".")
+		} else {
+			head = append(head, ", its polynomials checked at no point off its grid: they are UNCHECKED.")
+		}
+		head = append(head, " Along ", doc.Math{doc.V(e.Cross.Along)})
 		if scope := scopeWords(e.Cross); len(scope) > 0 {
 			head = append(append(append(head, ", "), scope...), ",")
 		}
