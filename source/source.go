@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"strings"
 
 	"memsym/interp"
 	"memsym/record"
@@ -113,5 +115,19 @@ func readAt(r io.Reader, name string, p record.Point) (*record.Recording, error)
 }
 
 func wrongPoint(name string, line int, want, got record.Point) error {
+	if maps.Equal(want.Map(), got.Map()) {
+		// The same values, in another order: the grid's order is --grid's.
+		return fmt.Errorf("%s:%d: the recorder writes its dimensions in the order %s, where the grid has them %s: give --grid in the recorder's order",
+			name, line, dimOrder(got), dimOrder(want))
+	}
 	return fmt.Errorf("%s:%d: the recorder was asked for %s but its header says %s", name, line, want, got)
+}
+
+// dimOrder writes a point's dimensions' names, "B, T".
+func dimOrder(p record.Point) string {
+	names := make([]string, len(p))
+	for i, d := range p {
+		names[i] = d.Name
+	}
+	return strings.Join(names, ", ")
 }

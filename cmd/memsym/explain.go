@@ -321,7 +321,12 @@ func removeDeadStages(dir, stem string) {
 // alignPoint orders --at's values as the program's dimensions and refuses a
 // missing or unknown one, when the source can say its dimensions.
 func alignPoint(at record.Point, src source.Source, spec source.Spec) (record.Point, error) {
-	p, ok := src.(*source.Program)
+	// A bundled program, a recorder and the PyTorch recorder each plan the
+	// grid, whose order of dimensions the point takes; files carry their
+	// own points.
+	p, ok := src.(interface {
+		Plan(source.Spec) (*source.Plan, error)
+	})
 	if !ok {
 		return at, nil
 	}

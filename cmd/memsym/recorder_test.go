@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -121,4 +122,41 @@ func TestRecorderCommandErrors(t *testing.T) {
 		}
 	}
 	noLeftovers(t)
+}
+
+// TestRecorderOrderOfDimensions: --grid given in another order than the
+// recorder writes its dimensions is said as that, not as another point;
+// and explain's --at, given as one list (which the flag sorts), takes the
+// grid's order, so the recorder is asked for the point it writes.
+func TestRecorderOrderOfDimensions(t *testing.T) {
+	dir := t.TempDir()
+	recordGrid(t, dir, []int64{16, 32, 48}, []int64{256, 512, 768})
+	for _, p := range source.DefaultChecks([][3]int64{{16, 32, 48}, {256, 512, 768}}, []string{"B", "T"}, 2) {
+		recordGrid(t, dir, []int64{p[0].Value}, []int64{p[1].Value})
+	}
+	t.Setenv("TMPDIR", t.TempDir())
+	_, errs, code := runCLI("symbolic", "--recorder", fakeRecorder(t, dir), "--grid", "T=256,512,768", "--grid", "B=16,32,48")
+	if code != 1 || !strings.Contains(errs, "the recorder writes its dimensions in the order B, T, where the grid has them T, B: give --grid in the recorder's order\n") {
+		t.Errorf("--grid T before B: exit %d, %s", code, errs)
+	}
+
+	// A recorder whose dimensions are B, T, K, not in alphabetical order:
+	// --at B=3,T=20,K=2 as one list, which the flag sorts to B, K, T,
+	// reaches it in the grid's order.
+	script := filepath.Join(t.TempDir(), "btk.sh")
+	text := `printf '{"memsym": 1, "dims": {"B": %s, "T": %s, "K": %s}}\n{"buffer": 1, "bytes": %s, "name": "x"}\n{"op": "F.apply", "writes": [1]}\n{"result": [1]}\n' "$1" "$2" "$3" $(($1 * $2 * $3))` + "\n"
+	if err := os.WriteFile(script, []byte(text), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	btk := []string{"--recorder", "sh " + script + " {B} {T} {K}", "--grid", "B=1,2,3", "--grid", "T=4,8,12", "--grid", "K=2,3,4"}
+	out := filepath.Join(t.TempDir(), "chapter")
+	mustRunCLI(t, append([]string{"explain", "--at", "B=3,T=20,K=2", "--format", "md", "--verify", "0", "-o", out}, btk...)...)
+	md, err := os.ReadFile(filepath.Join(out, "chapter13.md"))
+	if err != nil || !strings.Contains(string(md), "*B* = 3, *T* = 20, *K* = 2") {
+		t.Errorf("the chapter is not at B = 3, T = 20, K = 2 (%v)", err)
+	}
+	_, errs, code = runCLI(append([]string{"explain", "--at", "B=3", "--format", "md", "-o", out}, btk...)...)
+	if code != 2 || errs != "memsym: --at: no value for T\n" {
+		t.Errorf("--at without T: exit %d, %q", code, errs)
+	}
 }
