@@ -26,7 +26,13 @@ func (w *writer) checked() doc.Section {
 	}
 	grid := []any{"Each buffer's bytes were interpolated exactly from recordings on a grid of three values per dimension, "}
 	grid = append(grid, gridWords(in.Vars, sym.Grid)...)
-	grid = append(grid, ". The operations must be the same at every point, so a dimension that counts a fold's iterations is refused.")
+	if sym.Fold == "" {
+		grid = append(grid, ". The operations must be the same at every point, so a dimension that counts a fold's iterations is refused.")
+	} else {
+		grid = append(grid, ". The operations must be the same at every point but for ", doc.Math{doc.V(sym.Fold)},
+			", which counts blocks that repeat one block exactly: its recordings were aligned block by block",
+			pick(sym.FoldApart, ", the first and the last block standing apart.", "."))
+	}
 	s.Blocks = append(s.Blocks, para(grid...))
 
 	if n := len(sym.Checked); n > 0 {

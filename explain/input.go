@@ -153,6 +153,15 @@ type SymbolicModel struct {
 	// Inputs, Params and Outputs are the inputs' (the parameters among
 	// them), the parameters' and the result's bytes.
 	Inputs, Params, Outputs poly.Poly
+	// Fold is the dimension that counts blocks of operations ("" for
+	// none), whose recordings were aligned block by block; OpsAt is then
+	// the point of the recording whose Ops operations the candidates
+	// number.
+	Fold  string
+	OpsAt record.Point
+	// FoldApart is set when the fold's first and last blocks stand apart
+	// (the model holds from Fold = 2).
+	FoldApart bool
 	// Ops counts the operations; Distinct the distinct live-bytes
 	// polynomials among them, of which Pruned were proven at most another
 	// one everywhere.

@@ -265,7 +265,11 @@ func shapeString(shape []int64) string {
 // (found here when cross is nil) and their confirmations.
 func symbolicInput(m *model.Model, along string, at record.Point, cross *model.Crossovers, confirmed []model.Confirmation, unconfirmed string) (*SymbolicModel, error) {
 	s := &SymbolicModel{Grid: m.Grid, Checked: m.CheckPoints(), Inputs: m.Inputs, Params: m.Params, Outputs: m.Outputs,
-		Ops: len(m.Structure.Ops), Distinct: len(m.Cands), Pruned: len(m.Front.PrunedBy), Kept: len(m.Front.Kept)}
+		Ops: len(m.Structure.Ops), Distinct: len(m.Cands), Pruned: len(m.Front.PrunedBy), Kept: len(m.Front.Kept),
+		Fold: m.FoldDim()}
+	if s.Fold != "" {
+		s.OpsAt, s.FoldApart = m.Structure.Header.Dims, m.Least(s.Fold) > 1
+	}
 	for i := range m.Structure.Buffers {
 		b := &m.Structure.Buffers[i]
 		if b.IsView {

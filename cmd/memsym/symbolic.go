@@ -126,8 +126,13 @@ func symbolicText(m *model.Model) string {
 			fmt.Fprintf(&b, "              undecided: operation %d against operation %d\n", m.Cands[pr[0]].Op, m.Cands[pr[1]].Op)
 		}
 	}
+	ops := doc.Plural(len(m.Structure.Ops), "operation", "operations")
+	if m.FoldDim() != "" {
+		// The operations' count grows with the blocks: say whose it is.
+		ops = "the " + ops + " of the recording at " + m.Structure.Header.Dims.String()
+	}
 	fmt.Fprintf(&b, "  %-11s %s among %s, %d pruned by a proof of dominance\n", "candidates",
-		doc.Plural(len(m.Cands), "live-bytes polynomial", "live-bytes polynomials"), doc.Plural(len(m.Structure.Ops), "operation", "operations"), len(m.Cands)-len(kept))
+		doc.Plural(len(m.Cands), "live-bytes polynomial", "live-bytes polynomials"), ops, len(m.Cands)-len(kept))
 	return b.String()
 }
 
