@@ -24,18 +24,31 @@ const (
 )
 
 // Group writes x exactly, its integers' digits in groups of three joined by
-// sep: "86 532 096", "-1 234", and a rational as numerator/denominator in
-// lowest terms, "3/2" (half a byte is never rounded).
+// sep: "86 532 096", "-1 234"; a rational as numerator/denominator in
+// lowest terms, "3/2" (half a byte is never rounded). A numerator of four
+// digits or more is never grouped, as "4 147/8" would read as 4 and 147/8:
+// such a rational is written as its exact decimal where it has one,
+// "518.375", its integer part grouped, and else ungrouped, "4147/3".
 func Group(x poly.Rat, sep string) string {
 	if n, d, ok := x.Small(); ok && n > -1000 && n < 1000 && d == 1 {
 		return fmt.Sprint(n)
 	}
 	num, den := x.Num(), x.Den()
-	s := groupInt(num, sep)
-	if den.Cmp(big.NewInt(1)) != 0 {
-		s += "/" + groupInt(den, sep)
+	if den.Cmp(big.NewInt(1)) == 0 {
+		return groupInt(num, sep)
 	}
-	return s
+	if new(big.Int).Abs(num).Cmp(big.NewInt(1000)) < 0 {
+		return num.String() + "/" + den.String()
+	}
+	if d := Decimal(x); strings.Contains(d, ".") {
+		whole, frac, _ := strings.Cut(d, ".")
+		w, _ := new(big.Int).SetString(whole, 10)
+		if whole == "-0" {
+			return "-0." + frac
+		}
+		return groupInt(w, sep) + "." + frac
+	}
+	return num.String() + "/" + den.String()
 }
 
 // groupInt writes n in decimal with groups of three digits joined by sep.
