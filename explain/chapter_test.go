@@ -386,7 +386,7 @@ func TestCandidateNames(t *testing.T) {
 		{"llama2-7b-block", "the attention's scores (B · H · T² reals)"},
 		{"llama2-7b-block", "the feed-forward's gate, up and swiglu (B · T · F reals each)"},
 		{"mlp-train-step", "d weight in layers[0].grad (I · W reals)"},
-		{"decode-kv-cache", "At every candidate, k cache and v cache (eight buffers of 64 · B · H · (P + 1) reals each) are live, larger than what some others hold; so the table names each candidate by its largest other buffer."},
+		{"decode-kv-cache", "At every candidate, k cache and v cache (eight buffers of 64 · B · H · (P + 1) reals each) are live, larger than what some others hold; so the table names each candidate by its largest buffer of those not live at every candidate."},
 		{"decode-kv-cache", "| 3 | 8192 · B · P + 73216 · B | 80, Linear.apply/%4 in head | the head's logits (B · V reals) |"},
 		{"conv-same", "padded in convs[1] (B · C · (N + 2)² reals)"},
 	} {

@@ -31,6 +31,11 @@ func (w *writer) formulas() []doc.NamedFormula {
 			if len(c.Largest.Names) > 1 || c.Largest.Count > 1 {
 				what = ", whose largest live buffers are "
 			}
+			if sym.Common != nil {
+				// Named, as the chapter's table names it, apart from the
+				// larger buffers live at every candidate.
+				what = ", named by its largest buffer of those not live at every candidate, "
+			}
 			label += what + doc.PlainText(bufferWords(c.Largest), " ")
 		}
 		out = append(out, doc.NamedFormula{Key: "Peak" + letters(i), Label: label, Poly: inOrder(c.Poly, in.Vars), Candidate: true})

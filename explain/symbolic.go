@@ -120,7 +120,7 @@ func (w *writer) candidates() []doc.Block {
 // are not named by.
 func commonWords(c *BufferName) []any {
 	return []any{"At every candidate, ", bufferWords(c), " ", doc.Inflect(c.Count, "is", "are"),
-		" live, larger than what some others hold; so the table names each candidate by its largest other buffer."}
+		" live, larger than what some others hold; so the table names each candidate by its largest buffer of those not live at every candidate."}
 }
 
 // dominanceWords says what was shown of the kept candidates pair by pair:
