@@ -174,7 +174,7 @@ func substitute(s string, lookup func(string) (string, bool)) (string, error) {
 			}
 			name := s[i+1 : i+j]
 			if err := record.CheckName("placeholder", name); err != nil {
-				return "", err
+				return "", fmt.Errorf("%w; a brace the command means as it is (JSON, say) is written {{ or }}", err)
 			}
 			v, ok := lookup(name)
 			if !ok {

@@ -35,6 +35,10 @@ func TestCommandLine(t *testing.T) {
 			t.Errorf("ParseCommand(%q) succeeded, want an error", bad)
 		}
 	}
+	// A brace of JSON in the command: the message says how to write it.
+	if _, err := ParseCommand(`echo '{"result": []}' {B}`); err == nil || !strings.HasSuffix(err.Error(), "a brace the command means as it is (JSON, say) is written {{ or }}") {
+		t.Errorf("a command with JSON: %v", err)
+	}
 }
 
 func TestCommandRun(t *testing.T) {

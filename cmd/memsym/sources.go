@@ -25,7 +25,7 @@ type sourceFlags struct {
 
 func (s *sourceFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.program, "program", "", "a bundled program's `name` (memsym programs lists them), recorded at each point")
-	fs.StringVar(&s.recorder, "recorder", "", "a shell `command` run once per point, with {NAME} replaced by each dimension's value, writing a recording to stdout")
+	fs.StringVar(&s.recorder, "recorder", "", "a shell `command` run once per point, with {NAME} replaced by each dimension's value ({{ and }} for braces as they are), writing a recording to stdout")
 	fs.StringVar(&s.torch, "torch", "", "a PyTorch model, `FILE.py:FUNCTION [recorder flags]`, recorded on the meta device by the recorder memsym ships (docs/torch.md)")
 	fs.DurationVar(&s.timeout, "timeout", 10*time.Minute, "how long one recorder command may run")
 	fs.IntVar(&s.jobs, "jobs", source.DefaultJobs(), "how many recorder commands run at once")
