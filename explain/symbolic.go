@@ -234,7 +234,7 @@ func (w *writer) holders(cands []CandidateRow, c *CrossRows) []doc.Block {
 		sentence = append(sentence, ", for any ", atLeast(c.Least, c.Free))
 	}
 	sentence = append(sentence, "; ", doc.Inflect(k, "it is", "they are"), " kept because no other candidate is ", pick(undecided, "proven to be ", ""),
-		"at least as large as ", doc.Inflect(k, "it", "either of them"), " at every point.")
+		"at least as large as ", doc.Inflect(k, "it", pick(k == 2, "either of them", "any of them")), " at every point.")
 	return append(blocks, para(sentence...))
 }
 
