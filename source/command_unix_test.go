@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -141,5 +142,20 @@ func TestFilesRefusePipe(t *testing.T) {
 		if err == nil || err.Error() != want {
 			t.Errorf("%v, checks %v: error = %v, want %q", f.Grid, f.Checks, err, want)
 		}
+	}
+}
+
+// TestRunGroupWithoutStdout: a command run without a writer for its
+// standard output (the PyTorch recorder's, which writes its recording to a
+// file) has it open on the null device, not closed: writing to it
+// succeeds, and a file it opens does not take its descriptor.
+func TestRunGroupWithoutStdout(t *testing.T) {
+	var stderr bytes.Buffer
+	cmd := exec.Command("sh", "-c", `echo to-stdout || echo "stdout closed" >&2; [ -e /proc/self/fd/1 ] || echo "no fd 1" >&2`)
+	if err := runGroup(context.Background(), cmd, nil, &stderr); err != nil {
+		t.Fatalf("runGroup: %v (stderr %q)", err, stderr.String())
+	}
+	if s := stderr.String(); s != "" {
+		t.Errorf("the command's standard output was not open: %q", s)
 	}
 }

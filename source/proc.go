@@ -60,9 +60,21 @@ func runGroup(ctx context.Context, cmd *exec.Cmd, stdout, stderr io.Writer) erro
 		}()
 		return pw, nil
 	}
+	// A nil writer leaves cmd's stream unset (the null device): a nil
+	// *os.File stored in it would be a file, and the command would start
+	// with that descriptor closed.
 	var err error
-	if cmd.Stdout, err = pipe(stdout); err == nil {
-		cmd.Stderr, err = pipe(stderr)
+	for _, s := range []struct {
+		dst *io.Writer
+		w   io.Writer
+	}{{&cmd.Stdout, stdout}, {&cmd.Stderr, stderr}} {
+		var f *os.File
+		if f, err = pipe(s.w); err != nil {
+			break
+		}
+		if f != nil {
+			*s.dst = f
+		}
 	}
 	var g int
 	if err == nil {
