@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -52,6 +53,9 @@ func fail(path string, err error) error {
 // file nor a directory (a device, a FIFO, a socket, /dev/fd/N) is opened
 // and written in place. A directory is refused with ErrIsDir.
 func Write(path string, write func(io.Writer) error) error {
+	if fd, ok := descriptor(path); ok {
+		return writeDescriptor(path, fd, write)
+	}
 	fi, err := os.Stat(path)
 	switch {
 	case err == nil && fi.IsDir():
@@ -66,6 +70,47 @@ func Write(path string, write func(io.Writer) error) error {
 		return fail(path, err)
 	}
 	return writeAtomic(path, target, write)
+}
+
+// descriptor returns the number of the open file descriptor path names,
+// /dev/stdout, /dev/fd/N or /proc/self/fd/N, as a shell's redirection
+// gives them: written through the descriptor itself, a file behind it is
+// written as the shell opened it (appended to, after >>), never replaced.
+func descriptor(path string) (int, bool) {
+	clean := filepath.ToSlash(filepath.Clean(path))
+	switch clean {
+	case "/dev/stdout":
+		return 1, true
+	case "/dev/stderr":
+		return 2, true
+	}
+	n, ok := strings.CutPrefix(clean, "/dev/fd/")
+	if !ok {
+		n, ok = strings.CutPrefix(clean, "/proc/self/fd/")
+	}
+	if !ok {
+		return 0, false
+	}
+	fd, err := strconv.Atoi(n)
+	return fd, err == nil && fd >= 0
+}
+
+// writeDescriptor writes to the open descriptor fd, which path names,
+// through a duplicate of it, which shares its offset and its flags: fd
+// itself stays open, the caller's.
+func writeDescriptor(path string, fd int, write func(io.Writer) error) error {
+	f, err := dupFile(fd, path)
+	if err != nil {
+		return fail(path, err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return &Error{Path: path, Err: ErrIsDir}
+	}
+	if err := write(f); err != nil {
+		return fail(path, err)
+	}
+	return f.Close()
 }
 
 // writeInPlace opens path, a file other than a regular one, and writes it.

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -196,5 +197,36 @@ func TestWriteSymlinkDotDot(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(dir, "x")); err == nil {
 		t.Error("the link's .. was taken lexically: x was written beside the link")
+	}
+}
+
+// /dev/fd/N and /proc/self/fd/N naming a regular file the caller opened
+// for appending (as a shell's 3>>log does) are written through the
+// descriptor: appended to, the file not replaced, the descriptor left open.
+func TestWriteDescriptorOfRegularFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log")
+	if err := os.WriteFile(path, []byte("earlier run\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, name := range []string{fmt.Sprintf("/dev/fd/%d", f.Fd()), fmt.Sprintf("/proc/self/fd/%d", f.Fd())} {
+		if err := Write(name, writeString("through "+name+"\n")); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	if _, err := f.WriteString("the caller's own\n"); err != nil {
+		t.Errorf("the descriptor was closed: %v", err)
+	}
+	got, _ := os.ReadFile(path)
+	want := fmt.Sprintf("earlier run\nthrough /dev/fd/%d\nthrough /proc/self/fd/%d\nthe caller's own\n", f.Fd(), f.Fd())
+	if string(got) != want {
+		t.Errorf("the file holds %q, want %q", got, want)
+	}
+	if err := Write("/dev/fd/987", writeString("x")); err == nil || !strings.Contains(err.Error(), "/dev/fd/987: bad file descriptor") {
+		t.Errorf("a descriptor not open: %v", err)
 	}
 }
