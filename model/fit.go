@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"sort"
@@ -342,17 +343,27 @@ func (f *Fit) atPast() (at, past int64) {
 	return at, past
 }
 
-// terms fills At and Past.
+// terms fills At and Past; one where some buffer's bytes are negative, and
+// the polynomials not the program's, is left nil (the answer stands: it is
+// the polynomials').
 func (f *Fit) terms(m *Model) error {
 	at, past := f.atPast()
+	eval := func(x int64) (*Terms, error) {
+		t, err := m.Eval(f.Point(m, x))
+		var neg *NegativeError
+		if errors.As(err, &neg) {
+			return nil, nil
+		}
+		return t, err
+	}
 	var err error
 	if at > 0 {
-		if f.At, err = m.Eval(f.Point(m, at)); err != nil {
+		if f.At, err = eval(at); err != nil {
 			return err
 		}
 	}
 	if past > 0 {
-		if f.Past, err = m.Eval(f.Point(m, past)); err != nil {
+		if f.Past, err = eval(past); err != nil {
 			return err
 		}
 	}

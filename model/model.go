@@ -63,6 +63,12 @@ func hasNegative(p poly.Poly) bool {
 	return false
 }
 
+// NegativeError is Eval's refusal of a point where some buffer's bytes are
+// negative.
+type NegativeError struct{ msg string }
+
+func (e *NegativeError) Error() string { return e.msg }
+
 // negativeAt returns an error naming the first buffer whose bytes are
 // negative at p, or nil.
 func (m *Model) negativeAt(p record.Point) error {
@@ -73,8 +79,8 @@ func (m *Model) negativeAt(p record.Point) error {
 			return true
 		}
 		if v, e := q.EvalInt(at); e == nil && v.Sign() < 0 {
-			err = fmt.Errorf("at %s %s has bytes %s, which is −%s there: a buffer's bytes are never negative, so the polynomials are not the program's at this point (it is below the sizes the program has, or the grid does not show how its sizes behave here)",
-				p, m.bufferWhat(pos), q, v.Neg())
+			err = &NegativeError{fmt.Sprintf("at %s %s has bytes %s, which is −%s there: a buffer's bytes are never negative, so the polynomials are not the program's at this point (it is below the sizes the program has, or the grid does not show how its sizes behave here)",
+				p, m.bufferWhat(pos), q, v.Neg())}
 			return false
 		}
 		return true

@@ -222,6 +222,24 @@ var (
 		fall: "the step's peak falls", most: "the step's peak is at most"}
 )
 
+// needsCells writes needs as a table's two cells, bytes and their units;
+// for needs the model does not give (nil: some buffer's bytes are negative
+// there, the polynomials not the program's), says so.
+func needsCells(x *poly.Rat, units doc.Units) []string {
+	if x == nil {
+		return []string{"not the program's", ""}
+	}
+	return []string{doc.Decimal(*x) + " bytes", approxCell(*x, units)}
+}
+
+// needsWords writes needs in prose, as needsCells does in a table.
+func needsWords(x *poly.Rat, units doc.Units) string {
+	if x == nil {
+		return "what the polynomials do not give (some buffer's bytes are negative there)"
+	}
+	return units.Bytes(*x)
+}
+
 // fitTable writes the answers under title as fitText says.
 func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) string {
 	var b strings.Builder
@@ -249,8 +267,8 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 		switch f.Kind {
 		case model.FitsUpTo:
 			row = append(row, fmt.Sprint(f.Largest))
-			row = append(row, doc.Decimal(*a.at)+" bytes", approxCell(*a.at, units))
-			row = append(row, doc.Decimal(*a.past)+" bytes", approxCell(*a.past, units))
+			row = append(row, needsCells(a.at, units)...)
+			row = append(row, needsCells(a.past, units)...)
 			row = append(row, fmt.Sprintf("operation %d", a.binds))
 			if !containsInt(ops, a.binds) {
 				ops = append(ops, a.binds)
@@ -263,22 +281,22 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 			row = append(row, "none", "", "", "", "", "")
 			switch {
 			case f.LeastAt == least:
-				notes = append(notes, fmt.Sprintf("no %s ≥ %d fits %s: %s = %d %s %s", dim, least, budget, dim, least, w.needs, units.Bytes(*a.past)))
+				notes = append(notes, fmt.Sprintf("no %s ≥ %d fits %s: %s = %d %s %s", dim, least, budget, dim, least, w.needs, needsWords(a.past, units)))
 			case f.LeastAt > 0:
 				notes = append(notes, fmt.Sprintf("no %s ≥ %d fits %s: %s = %d %s %s, the least of any %s ≥ %d", dim, least, budget, dim, f.LeastAt, w.needs, units.Bytes(f.LeastNeeds), dim, least))
 			default:
-				notes = append(notes, fmt.Sprintf("no %s ≥ %d fits %s: %s = %d %s %s, and every %s ≥ %d more than %s", dim, least, budget, dim, least, w.needs, units.Bytes(*a.past), dim, least, units.Bytes(f.Budget)))
+				notes = append(notes, fmt.Sprintf("no %s ≥ %d fits %s: %s = %d %s %s, and every %s ≥ %d more than %s", dim, least, budget, dim, least, w.needs, needsWords(a.past, units), dim, least, units.Bytes(f.Budget)))
 			}
 		case model.FitsFrom:
 			switch {
 			case f.Bounded:
 				row = append(row, "every")
-				notes = append(notes, fmt.Sprintf("every %s fits %s: %s along %s, %s", dim, budget, w.grow, dim, units.Bytes(*a.at)))
+				notes = append(notes, fmt.Sprintf("every %s fits %s: %s along %s, %s", dim, budget, w.grow, dim, needsWords(a.at, units)))
 			case f.From <= least:
 				row = append(row, "every")
 				switch {
 				case f.Falls:
-					notes = append(notes, fmt.Sprintf("every %s fits %s: %s along %s, from %s at %s = %d", dim, budget, w.fall, dim, units.Bytes(*a.at), dim, least))
+					notes = append(notes, fmt.Sprintf("every %s fits %s: %s along %s, from %s at %s = %d", dim, budget, w.fall, dim, needsWords(a.at, units), dim, least))
 				case f.MostAt > 0:
 					notes = append(notes, fmt.Sprintf("every %s fits %s: %s %s, at %s = %d", dim, budget, w.most, units.Bytes(f.MostNeeds), dim, f.MostAt))
 				default:
@@ -291,11 +309,11 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 				if f.Falls {
 					why = fmt.Sprintf("%s along %s, and ", w.fall, dim)
 				}
-				notes = append(notes, fmt.Sprintf("every %s from %d fits %s and no smaller %s does: %s%s = %d %s %s", dim, f.From, budget, dim, why, dim, f.From-1, w.needs, units.Bytes(*a.past)))
+				notes = append(notes, fmt.Sprintf("every %s from %d fits %s and no smaller %s does: %s%s = %d %s %s", dim, f.From, budget, dim, why, dim, f.From-1, w.needs, needsWords(a.past, units)))
 				gaps = nil
 			default:
 				row = append(row, fmt.Sprintf("from %d", f.From))
-				notes = append(notes, fmt.Sprintf("every %s from %d fits %s; %s = %d %s %s", dim, f.From, budget, dim, f.From-1, w.needs, units.Bytes(*a.past)))
+				notes = append(notes, fmt.Sprintf("every %s from %d fits %s; %s = %d %s %s", dim, f.From, budget, dim, f.From-1, w.needs, needsWords(a.past, units)))
 			}
 			row = append(row, "", "", "", "", "")
 		}

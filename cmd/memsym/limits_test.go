@@ -65,3 +65,23 @@ func TestProgramLimitsStepChange(t *testing.T) {
 		t.Errorf("gpt-course's step, which runs everywhere, is said to change beyond it:\n%s", out)
 	}
 }
+
+// TestFitWhereBytesAreNegative: at S = 1 strided-conv's polynomials are
+// negative at N = 1, where fit looks one past an answer of none or of
+// N = 1; it answers, saying the needs there are not the program's, rather
+// than failing.
+func TestFitWhereBytesAreNegative(t *testing.T) {
+	out := mustRunCLI(t, "fit", "--program", "strided-conv", "--const", "S=1", "--along", "N", "--at", "B=1", "--budget", "1000,1640")
+	for _, want := range []string{
+		"  1000 bytes                  none\n",
+		"  1640 bytes (1.60 KiB)          1  not the program's ",
+		"no N ≥ 1 fits 1000 bytes: N = 1 needs what the polynomials do not give (some buffer's bytes are negative there)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("fit lacks %q:\n%s", want, out)
+		}
+	}
+	if out := mustRunCLI(t, "fit", "--program", "strided-conv", "--const", "S=1", "--along", "N", "--at", "B=1", "--budget", "1000", "--json"); !strings.Contains(out, `"past": null`) {
+		t.Errorf("fit --json: no null past:\n%s", out)
+	}
+}
