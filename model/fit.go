@@ -431,7 +431,7 @@ func Contradicting(checks []FitCheck, budget poly.Rat) int {
 func (m *Model) ConfirmFit(ctx context.Context, src source.Source, f *Fit) ([]FitCheck, error) {
 	var out []FitCheck
 	for _, t := range []*Terms{f.At, f.Past} {
-		if t == nil {
+		if t == nil || !runsAt(src, t.Point) {
 			continue
 		}
 		rec, err := src.Record(ctx, t.Point)
@@ -450,6 +450,14 @@ func (m *Model) ConfirmFit(ctx context.Context, src source.Source, f *Fit) ([]Fi
 		return a < b
 	})
 	return out, nil
+}
+
+// runsAt reports whether src's program runs at p: a bundled program says
+// where it does not (its limits, source.Program.Allows), and is not asked
+// to record there; any other source is.
+func runsAt(src source.Source, p record.Point) bool {
+	l, ok := src.(interface{ Allows(record.Point) error })
+	return !ok || l.Allows(p) == nil
 }
 
 // FitJSON is `memsym fit --json`'s object.
@@ -477,6 +485,9 @@ type BudgetFitJSON struct {
 	// NotRunning says, for a bundled program, that the answer lies where
 	// the program does not run, and where it last runs below it.
 	NotRunning string `json:"not_running,omitempty"`
+	// PastNotRunning says that one past an answer the program runs at it
+	// does not, which is then not recorded.
+	PastNotRunning string `json:"past_not_running,omitempty"`
 	// Falls, Least and Most are Fit's Falls, LeastAt and MostAt with their
 	// needs: what the text says of needs that fall, of a budget nothing
 	// fits (the least need) and of one every value fits (the most).

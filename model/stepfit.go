@@ -52,7 +52,7 @@ func (s *Step) Fit(along string, fixed map[string]int64, budget poly.Rat) (*Step
 func (s *Step) ConfirmFit(ctx context.Context, src source.Source, f *StepFit) ([]FitCheck, error) {
 	var out []FitCheck
 	for _, t := range []*StepTerms{f.At, f.Past} {
-		if t == nil {
+		if t == nil || !runsAt(src, t.Point) {
 			continue
 		}
 		rec, err := src.Record(ctx, t.Point)

@@ -90,6 +90,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 	var fits []*model.Fit
 	var checks [][]model.FitCheck
 	var limits []string // per budget: where the answer lies past the program's sizes
+	var pasts []string  // per budget: where one past the answer does
 	bad := 0
 	for _, b := range budgets {
 		f, err := m.Fit(*along, fixed, b)
@@ -98,6 +99,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 		}
 		fits = append(fits, f)
 		limits = append(limits, fitLimits(m, src, f, needsFit(m, b)))
+		pasts = append(pasts, pastLimit(m, src, f))
 		if !*confirm {
 			continue
 		}
@@ -123,7 +125,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 				c = checks[i]
 			}
 			bj := m.BudgetFitJSON(f, c)
-			bj.NotRunning = limits[i]
+			bj.NotRunning, bj.PastNotRunning = limits[i], pasts[i]
 			out.Budgets = append(out.Budgets, bj)
 		}
 		if err := writeJSON(stdout, out); err != nil {
@@ -132,6 +134,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 	} else {
 		io.WriteString(stdout, fitText(m, fits, *units))
 		writeLimits(stdout, limits, budgets, *confirm)
+		writePastLimits(stdout, pasts, budgets)
 		for i := range checks {
 			if checks[i] != nil {
 				io.WriteString(stdout, fitConfirmText(fits[i], checks[i], fitNeeds, *units))

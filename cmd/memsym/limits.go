@@ -86,6 +86,33 @@ func fitLimits(m *model.Model, src source.Source, f *model.Fit, fits func(record
 	return s
 }
 
+// pastLimit says, for a largest value the program runs at whose next it
+// does not, that the next lies past the program's sizes, and was not
+// recorded; "" otherwise.
+func pastLimit(m *model.Model, src source.Source, f *model.Fit) string {
+	if f.Kind != model.FitsUpTo || notRunning(src, f.Point(m, f.Largest)) != nil {
+		return ""
+	}
+	err := notRunning(src, f.Point(m, f.Largest+1))
+	if err == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s = %d, one past the answer, lies past the sizes the program takes (%v), and is not recorded", f.Along, f.Largest+1, err)
+}
+
+// writePastLimits writes pastLimit's note for each budget that has one.
+func writePastLimits(w io.Writer, pasts []string, budgets []poly.Rat) {
+	for i, l := range pasts {
+		if l == "" {
+			continue
+		}
+		if len(budgets) > 1 {
+			l = "under " + doc.Decimal(budgets[i]) + " bytes, " + l
+		}
+		fmt.Fprintf(w, "note: %s\n", l)
+	}
+}
+
 // writeLimits writes a note for each budget whose answer lies past the
 // program's sizes, fitLimits' words.
 func writeLimits(w io.Writer, limits []string, budgets []poly.Rat, confirm bool) {

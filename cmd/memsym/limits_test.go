@@ -85,3 +85,21 @@ func TestFitWhereBytesAreNegative(t *testing.T) {
 		t.Errorf("fit --json: no null past:\n%s", out)
 	}
 }
+
+// TestFitAnswerAtTheLimit: under 47 812 096 bytes bert-encoder's answer
+// is T = 512, its last: T = 513, one past it, is noted and not recorded,
+// and --confirm confirms the answer alone.
+func TestFitAnswerAtTheLimit(t *testing.T) {
+	out := mustRunCLI(t, "fit", "--program", "bert-encoder", "--along", "T", "--at", "B=1", "--budget", "47812096", "--confirm")
+	for _, want := range []string{
+		"note: T = 513, one past the answer, lies past the sizes the program takes (bert-encoder does not run at B = 1, T = 513: T = 513 is more than P = 512), and is not recorded\n",
+		"confirmed at B = 1, T = 512: ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("fit lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "confirmed at B = 1, T = 513") {
+		t.Errorf("T = 513 was recorded:\n%s", out)
+	}
+}

@@ -136,6 +136,7 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 		var fits []*model.StepFit
 		var checks [][]model.FitCheck
 		var limits []string // per budget: where the answer lies past the program's sizes
+		var pasts []string  // per budget: where one past the answer does
 		for _, b := range budgets {
 			f, err := st.Fit(along, fixed, b)
 			if err != nil {
@@ -144,6 +145,7 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 			fits = append(fits, f)
 			answers = append(answers, stepAnswer(st, f))
 			limits = append(limits, fitLimits(st.Model, m.src, f.Fit, stepFits(st, b)))
+			pasts = append(pasts, pastLimit(st.Model, m.src, f.Fit))
 			if !confirm {
 				continue
 			}
@@ -169,7 +171,7 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 					c = checks[k]
 				}
 				bj := st.BudgetFitJSON(f, c)
-				bj.NotRunning = limits[k]
+				bj.NotRunning, bj.PastNotRunning = limits[k], pasts[k]
 				out.Budgets = append(out.Budgets, bj)
 			}
 			if err := writeJSON(stdout, out); err != nil {
@@ -189,6 +191,7 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 			entryName(h), constsString(h), trainedWords(sf, models[i:i+1]), along, where, along)
 		io.WriteString(stdout, fitTable(withUnchecked(title, st.Model), answers, fitStepWords, units))
 		writeLimits(stdout, limits, budgets, confirm)
+		writePastLimits(stdout, pasts, budgets)
 		for k := range checks {
 			if checks[k] != nil {
 				io.WriteString(stdout, fitConfirmText(fits[k].Fit, checks[k], fitStepWords, units))
