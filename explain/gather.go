@@ -109,6 +109,10 @@ func confirm(ctx context.Context, m *model.Model, src source.Source, c *model.Cr
 	if errors.Is(err, source.ErrCannotRecord) {
 		return nil, "recordings read from files cannot be made at new points", nil
 	}
+	var past *model.NotRunningError
+	if errors.As(err, &past) {
+		return nil, past.Error(), nil
+	}
 	return out, "", err
 }
 

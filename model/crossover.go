@@ -34,6 +34,17 @@ func (m *Model) Crossovers(dim string, fixed map[string]int64) (*Crossovers, err
 	return m.alongAll(m.Cands, m.Front, dim, fixed)
 }
 
+// NotRunningError is Confirm's refusal of a side of a crossover where the
+// program does not run (a bundled program's limits): nothing is recorded.
+type NotRunningError struct {
+	Point record.Point
+	Err   error
+}
+
+func (e *NotRunningError) Error() string {
+	return fmt.Sprintf("%s, one side of a crossover, lies past the sizes the program takes (%v)", e.Point, e.Err)
+}
+
 // Confirmation is one recording made beside a crossover to confirm it.
 type Confirmation struct {
 	Point record.Point
@@ -63,6 +74,11 @@ func (m *Model) Confirm(ctx context.Context, src source.Source, c *Crossovers, b
 			holder int
 		}{{x - 1, c.Segments[i-1].Holder}, {x, c.Segments[i].Holder}} {
 			p := base.With(c.Dim, side.x)
+			if l, ok := src.(interface{ Allows(record.Point) error }); ok {
+				if err := l.Allows(p); err != nil {
+					return nil, &NotRunningError{Point: p, Err: err}
+				}
+			}
 			rec, err := src.Record(ctx, p)
 			if err != nil {
 				return nil, err

@@ -103,14 +103,17 @@ func (m *Model) JSON() *SymbolicJSON {
 
 // CrossoverJSON is `memsym crossover --json`'s object.
 type CrossoverJSON struct {
-	Entry    string             `json:"entry"`
-	Along    string             `json:"along"`
-	Fixed    map[string]int64   `json:"fixed"`
-	ForAll   []string           `json:"for_all"` // the other dimensions left free: the segments hold for every value in Domain
-	Domain   map[string]int64   `json:"domain"`
-	Segments []SegmentJSON      `json:"segments"`
-	Confirm  []ConfirmJSON      `json:"confirmed,omitempty"`
-	Checked  []map[string]int64 `json:"checked"`
+	Entry    string           `json:"entry"`
+	Along    string           `json:"along"`
+	Fixed    map[string]int64 `json:"fixed"`
+	ForAll   []string         `json:"for_all"` // the other dimensions left free: the segments hold for every value in Domain
+	Domain   map[string]int64 `json:"domain"`
+	Segments []SegmentJSON    `json:"segments"`
+	Confirm  []ConfirmJSON    `json:"confirmed,omitempty"`
+	// NotConfirmed says why --confirm recorded nothing: a side of a
+	// crossover lies past the program's sizes.
+	NotConfirmed string             `json:"not_confirmed,omitempty"`
+	Checked      []map[string]int64 `json:"checked"`
 }
 
 // SegmentJSON says that from From to To (0: without end) the candidate

@@ -61,23 +61,34 @@ func crossoverCmd(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	var confirmed []model.Confirmation
+	var notConfirmed string // why the crossovers were not recorded beside
 	if *confirm && len(c.Segments) > 1 {
 		var def record.Point
 		if p, ok := src.(*source.Program); ok {
 			def = p.Default()
 		}
 		confirmed, err = m.Confirm(context.Background(), src, c, m.ConfirmBase(c, def))
+		var past *model.NotRunningError
+		if errors.As(err, &past) {
+			notConfirmed = "not confirmed: " + past.Error()
+			err = nil
+		}
 		if err != nil {
 			return err
 		}
 	}
 	if *asJSON {
-		if err := writeJSON(stdout, m.CrossoverJSON(c, confirmed)); err != nil {
+		out := m.CrossoverJSON(c, confirmed)
+		out.NotConfirmed = notConfirmed
+		if err := writeJSON(stdout, out); err != nil {
 			return err
 		}
 	} else {
 		io.WriteString(stdout, crossoverText(m, c))
-		if *confirm {
+		switch {
+		case notConfirmed != "":
+			fmt.Fprintf(stdout, "%s\n", notConfirmed)
+		case *confirm:
 			io.WriteString(stdout, confirmText(m, c, confirmed, *units))
 		}
 	}

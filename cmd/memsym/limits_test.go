@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -101,5 +103,22 @@ func TestFitAnswerAtTheLimit(t *testing.T) {
 	}
 	if strings.Contains(out, "confirmed at B = 1, T = 513") {
 		t.Errorf("T = 513 was recorded:\n%s", out)
+	}
+}
+
+// TestCrossoverBeyondTheProgram: at S = 1 strided-conv's crossover along N
+// has a side at N = 2, below K = 3, where the program does not run:
+// crossover --confirm says so and records nothing, and explain writes its
+// chapter saying why no recording confirms the crossover.
+func TestCrossoverBeyondTheProgram(t *testing.T) {
+	out := mustRunCLI(t, "crossover", "--program", "strided-conv", "--const", "S=1", "--along", "N", "--at", "B=1", "--confirm")
+	if !strings.HasSuffix(out, "\nnot confirmed: B = 1, N = 2, one side of a crossover, lies past the sizes the program takes (program strided-conv: K = 3 is more than N = 2)\n") {
+		t.Errorf("crossover --confirm:\n%s", out)
+	}
+	dir := t.TempDir()
+	mustRunCLI(t, "explain", "--program", "strided-conv", "--const", "S=1", "--format", "md", "--verify", "0", "-o", dir)
+	md, err := os.ReadFile(filepath.Join(dir, "chapter13.md"))
+	if err != nil || !strings.Contains(string(md), "No recording was made beside the crossover to confirm it: B = 8, N = 2, one side of a crossover, lies past the sizes the program takes") {
+		t.Errorf("the chapter does not say why the crossover is not confirmed (%v)", err)
 	}
 }
