@@ -243,7 +243,7 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 // an error dir is as it was. It returns the names, sorted, each once.
 func writeStaged(dir, stem string, render func(stage string) ([]string, error)) (names []string, err error) {
 	removeDeadStages(dir, stem)
-	stage, err := os.MkdirTemp(dir, fmt.Sprintf(".%s.staging-%d-*", stem, os.Getpid()))
+	stage, err := os.MkdirTemp(dir, fmt.Sprintf(".%s.staging-%d@%s-*", stem, os.Getpid(), hostName()))
 	if err != nil {
 		return nil, fmt.Errorf("-o %s: %w", dir, err)
 	}
@@ -295,9 +295,11 @@ func writeStaged(dir, stem string, render func(stage string) ([]string, error)) 
 
 // removeDeadStages removes the staging directories in dir that runs no
 // longer running left behind (a run killed outright cannot remove its
-// own): each is named for its run's process, which is asked whether it is
-// alive. A directory whose run may be alive, or whose name says no
-// process, is left be.
+// own): each is named for its run's process and host, and the process, on
+// this host, is asked whether it is alive. A directory whose run may be
+// alive, is another host's (a directory shared over the network), or
+// whose name says no process, is left be. The files a dead run had moved
+// aside to put its own in their place are put back first.
 func removeDeadStages(dir, stem string) {
 	prefix := "." + stem + ".staging-"
 	entries, err := os.ReadDir(dir)
@@ -309,13 +311,37 @@ func removeDeadStages(dir, stem string) {
 		if !ok || !e.IsDir() {
 			continue
 		}
-		pidText, _, ok := strings.Cut(rest, "-")
+		pidText, tail, ok := strings.Cut(rest, "@")
+		i := strings.LastIndex(tail, "-")
 		pid, err := strconv.Atoi(pidText)
-		if !ok || err != nil || pid <= 0 || pid == os.Getpid() || processAlive(pid) {
+		if !ok || i < 0 || tail[:i] != hostName() || err != nil || pid <= 0 || pid == os.Getpid() || processAlive(pid) {
 			continue
 		}
-		os.RemoveAll(filepath.Join(dir, e.Name()))
+		stage := filepath.Join(dir, e.Name())
+		aside := filepath.Join(stage, ".replaced")
+		if moved, err := os.ReadDir(aside); err == nil {
+			for _, m := range moved {
+				os.Rename(filepath.Join(aside, m.Name()), filepath.Join(dir, m.Name()))
+			}
+		}
+		os.RemoveAll(stage)
 	}
+}
+
+// hostName is this host's name in a staging directory's, without the
+// characters that would make the name ambiguous; "host" when it has none.
+func hostName() string {
+	h, err := os.Hostname()
+	h = strings.Map(func(r rune) rune {
+		if r == '@' || r == '-' || r == '/' || r == '.' {
+			return '_'
+		}
+		return r
+	}, h)
+	if err != nil || h == "" {
+		return "host"
+	}
+	return h
 }
 
 // alignPoint orders --at's values as the program's dimensions and refuses a

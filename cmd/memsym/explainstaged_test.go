@@ -167,21 +167,33 @@ func TestExplainRemovesDeadStages(t *testing.T) {
 	if err := gone.Run(); err != nil {
 		t.Skipf("no process to outlive: %v", err)
 	}
-	dead := filepath.Join(dir, fmt.Sprintf(".chapter13.staging-%d-123", gone.Process.Pid))
-	alive := filepath.Join(dir, fmt.Sprintf(".chapter13.staging-%d-456", os.Getppid()))
-	other := filepath.Join(dir, fmt.Sprintf(".notes.staging-%d-789", gone.Process.Pid)) // another stem's
-	for _, d := range []string{dead, alive, other} {
+	host := hostName()
+	dead := filepath.Join(dir, fmt.Sprintf(".chapter13.staging-%d@%s-123", gone.Process.Pid, host))
+	alive := filepath.Join(dir, fmt.Sprintf(".chapter13.staging-%d@%s-456", os.Getppid(), host))
+	other := filepath.Join(dir, fmt.Sprintf(".notes.staging-%d@%s-789", gone.Process.Pid, host))           // another stem's
+	remote := filepath.Join(dir, fmt.Sprintf(".chapter13.staging-%d@%s-1", gone.Process.Pid, "elsewhere")) // another host's
+	for _, d := range []string{dead, alive, other, remote} {
 		if err := os.MkdirAll(filepath.Join(d, "inside"), 0o755); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// The dead run had moved an earlier run's notes.txt aside.
+	if err := os.MkdirAll(filepath.Join(dead, ".replaced"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dead, ".replaced", "notes.txt"), []byte("earlier\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	mustRunCLI(t, "explain", "--program", "mlp-width", "--format", "md", "--verify", "0", "-o", dir)
 	if _, err := os.Stat(dead); err == nil {
 		t.Errorf("the dead run's staging directory %s was left", filepath.Base(dead))
 	}
-	for _, d := range []string{alive, other} {
+	if b, err := os.ReadFile(filepath.Join(dir, "notes.txt")); err != nil || string(b) != "earlier\n" {
+		t.Errorf("the file the dead run moved aside was not put back: %q, %v", b, err)
+	}
+	for _, d := range []string{alive, other, remote} {
 		if _, err := os.Stat(d); err != nil {
-			t.Errorf("%s, not a dead run's of this stem, was removed: %v", filepath.Base(d), err)
+			t.Errorf("%s, not a dead run's of this stem on this host, was removed: %v", filepath.Base(d), err)
 		}
 	}
 }
