@@ -250,7 +250,9 @@ func writeStaged(dir, stem string, render func(stage string) ([]string, error)) 
 	defer os.RemoveAll(stage)
 	names, err = render(stage)
 	if err != nil {
-		return nil, err
+		// The staging directory is gone when the message is read: it
+		// names the file where it was to go.
+		return nil, errors.New(strings.ReplaceAll(err.Error(), stage+string(filepath.Separator), dir+string(filepath.Separator)))
 	}
 	slices.Sort(names)
 	names = slices.Compact(names)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -115,10 +114,12 @@ func TestWriteStaged(t *testing.T) {
 		if err := write(stage, "a.md", "b.md"); err != nil {
 			return nil, err
 		}
-		return nil, errors.New("the pdf failed")
+		return nil, fmt.Errorf("writing the pdf: %s: no space left on device", filepath.Join(stage, "s.pdf"))
 	})
-	if err == nil || err.Error() != "the pdf failed" {
-		t.Errorf("writeStaged returned %v, want the render's error", err)
+	// The message names where the file was to go, not the staging
+	// directory, gone by then.
+	if want := "writing the pdf: " + filepath.Join(dir, "s.pdf") + ": no space left on device"; err == nil || err.Error() != want {
+		t.Errorf("writeStaged returned %v, want %s", err, want)
 	}
 	sameSnapshot(t, snapshot(t, dir), before)
 
