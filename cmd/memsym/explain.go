@@ -182,8 +182,7 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	document := explain.Chapter(in)
-	_, statErr := os.Stat(*out)
-	created := errors.Is(statErr, os.ErrNotExist)
+	created := missingDirs(*out) // a run that fails removes them again
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return fmt.Errorf("-o %s: %w", *out, err)
 	}
@@ -202,8 +201,8 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 		return written, nil
 	})
 	if err != nil {
-		if created {
-			os.Remove(*out) // empty: nothing was written
+		for _, d := range created {
+			os.Remove(d) // empty: nothing was written
 		}
 		return err
 	}
@@ -232,6 +231,22 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 		return fmt.Errorf("the recordings contradict the crossovers at %s", doc.Plural(bad, "point", "points"))
 	}
 	return nil
+}
+
+// missingDirs returns the directories of path, path among them, that do
+// not exist yet, deepest first.
+func missingDirs(path string) []string {
+	var out []string
+	for d := filepath.Clean(path); ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); !errors.Is(err, os.ErrNotExist) {
+			break
+		}
+		out = append(out, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	return out
 }
 
 // writeStaged writes a run's files into dir all or none: render writes

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -196,5 +197,20 @@ func TestExplainRemovesDeadStages(t *testing.T) {
 		if _, err := os.Stat(d); err != nil {
 			t.Errorf("%s, not a dead run's of this stem on this host, was removed: %v", filepath.Base(d), err)
 		}
+	}
+}
+
+// TestMissingDirs: -o a/b/c where only the temporary directory exists
+// names a, a/b and a/b/c as made by the run, deepest first, so that a run
+// that fails removes all three; an existing directory is none of them.
+func TestMissingDirs(t *testing.T) {
+	root := t.TempDir()
+	got := missingDirs(filepath.Join(root, "a", "b", "c"))
+	want := []string{filepath.Join(root, "a", "b", "c"), filepath.Join(root, "a", "b"), filepath.Join(root, "a")}
+	if !slices.Equal(got, want) {
+		t.Errorf("missingDirs = %q, want %q", got, want)
+	}
+	if got := missingDirs(root); len(got) != 0 {
+		t.Errorf("missingDirs of an existing directory = %q", got)
 	}
 }
