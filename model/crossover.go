@@ -74,10 +74,8 @@ func (m *Model) Confirm(ctx context.Context, src source.Source, c *Crossovers, b
 			holder int
 		}{{x - 1, c.Segments[i-1].Holder}, {x, c.Segments[i].Holder}} {
 			p := base.With(c.Dim, side.x)
-			if l, ok := src.(interface{ Allows(record.Point) error }); ok {
-				if err := l.Allows(p); err != nil {
-					return nil, &NotRunningError{Point: p, Err: err}
-				}
+			if why := source.Limit(src, p); why != nil {
+				return nil, &NotRunningError{Point: p, Err: fmt.Errorf("program %s: %w", src.Name(), why)}
 			}
 			rec, err := src.Record(ctx, p)
 			if err != nil {

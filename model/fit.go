@@ -452,14 +452,6 @@ func (m *Model) ConfirmFit(ctx context.Context, src source.Source, f *Fit) ([]Fi
 	return out, nil
 }
 
-// runsAt reports whether src's program runs at p: a bundled program says
-// where it does not (its limits, source.Program.Allows), and is not asked
-// to record there; any other source is.
-func runsAt(src source.Source, p record.Point) bool {
-	l, ok := src.(interface{ Allows(record.Point) error })
-	return !ok || l.Allows(p) == nil
-}
-
 // FitJSON is `memsym fit --json`'s object.
 type FitJSON struct {
 	Entry   string             `json:"entry"`

@@ -177,3 +177,26 @@ func TestOffGridDistinct(t *testing.T) {
 		}
 	}
 }
+
+// Limit says, in the program's words, why a bundled program does not run
+// at a point, and NotRunning as a sentence; a source that cannot say, and
+// a point the program runs at, give nil.
+func TestLimit(t *testing.T) {
+	src, err := NewProgram("bert-encoder", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := record.Point{{Name: "B", Value: 1}, {Name: "T", Value: 513}}
+	if err := Limit(src, at); err == nil || err.Error() != "T = 513 is more than P = 512" {
+		t.Errorf("Limit at T = 513: %v", err)
+	}
+	if err := NotRunning(src, at); err == nil || err.Error() != "bert-encoder does not run at B = 1, T = 513: T = 513 is more than P = 512" {
+		t.Errorf("NotRunning at T = 513: %v", err)
+	}
+	if err := Limit(src, record.Point{{Name: "B", Value: 1}, {Name: "T", Value: 512}}); err != nil {
+		t.Errorf("Limit at T = 512: %v", err)
+	}
+	if err := NotRunning(&Files{}, at); err != nil {
+		t.Errorf("files say %v", err)
+	}
+}

@@ -2,8 +2,11 @@ package source
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"memsym/doc"
 	"memsym/interp"
@@ -51,6 +54,31 @@ func (s *Program) Name() string { return s.P.Name }
 // Allows returns nil when the program runs at p with its constants, else
 // why not (programs.Program.Allows).
 func (s *Program) Allows(p record.Point) error { return s.P.Allows(p.Map(), s.Consts) }
+
+// Limit returns nil where src's program runs at p, or where src cannot
+// say (only a bundled program knows its limits: a dimension's largest
+// value, a constraint such as T ≤ P); else why it does not, in the
+// program's words: "T = 513 is more than P = 512".
+func Limit(src Source, p record.Point) error {
+	s, ok := src.(*Program)
+	if !ok {
+		return nil
+	}
+	err := s.Allows(p)
+	if err == nil {
+		return nil
+	}
+	return errors.New(strings.TrimPrefix(err.Error(), "program "+s.P.Name+": "))
+}
+
+// NotRunning is Limit as a sentence: "bert-encoder does not run at B = 1,
+// T = 513: T = 513 is more than P = 512"; nil where Limit is.
+func NotRunning(src Source, p record.Point) error {
+	if why := Limit(src, p); why != nil {
+		return fmt.Errorf("%s does not run at %s: %v", src.Name(), p, why)
+	}
+	return nil
+}
 
 // Plan returns the grid and check points: the program's defaults, which
 // spec overrides.

@@ -9,6 +9,7 @@ import (
 	"memsym/doc"
 	"memsym/model"
 	"memsym/poly"
+	"memsym/source"
 )
 
 func init() {
@@ -85,7 +86,7 @@ func evalCmd(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return usagef("--at %s: %v", at.String(), err)
 	}
-	if err := notRunning(src, p); err != nil {
+	if err := source.NotRunning(src, p); err != nil {
 		return err
 	}
 	t, err := m.Eval(p)

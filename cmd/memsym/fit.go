@@ -98,8 +98,8 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 			return err
 		}
 		fits = append(fits, f)
-		limits = append(limits, fitLimits(m, src, f, needsFit(m, b)))
-		pasts = append(pasts, pastLimit(m, src, f))
+		limits = append(limits, m.Beyond(src, f, m.NeedsFit(b)))
+		pasts = append(pasts, m.PastBeyond(src, f))
 		if !*confirm {
 			continue
 		}
@@ -133,8 +133,8 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 		}
 	} else {
 		io.WriteString(stdout, fitText(m, fits, *units))
-		writeLimits(stdout, limits, budgets, *confirm)
-		writePastLimits(stdout, pasts, budgets)
+		writeNotes(stdout, limits, budgets, notConfirmed(*confirm))
+		writeNotes(stdout, pasts, budgets, "")
 		for i := range checks {
 			if checks[i] != nil {
 				io.WriteString(stdout, fitConfirmText(fits[i], checks[i], fitNeeds, *units))

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -206,14 +205,8 @@ func symbolicStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files
 		}
 		var runs func(record.Point) error
 		if p != nil {
-			consts := sf.consts.values()
-			runs = func(pt record.Point) error {
-				err := p.Allows(pt.Map(), consts)
-				if err != nil {
-					err = errors.New(strings.TrimPrefix(err.Error(), "program "+p.Name+": "))
-				}
-				return err
-			}
+			src := &source.Program{P: p, Consts: sf.consts.values()}
+			runs = func(pt record.Point) error { return source.Limit(src, pt) }
 		}
 		b.WriteString(symbolicStepText(st, o, sf.program != "", units, runs))
 		if s.compare {

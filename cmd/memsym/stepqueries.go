@@ -96,7 +96,7 @@ func evalStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []s
 		if err != nil {
 			return usagef("--at %s: %v", at.String(), err)
 		}
-		if err := notRunning(m.src, p); err != nil {
+		if err := source.NotRunning(m.src, p); err != nil {
 			return err
 		}
 		if terms, err = m.st.Eval(p); err != nil {
@@ -144,8 +144,8 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 			}
 			fits = append(fits, f)
 			answers = append(answers, stepAnswer(st, f))
-			limits = append(limits, fitLimits(st.Model, m.src, f.Fit, stepFits(st, b)))
-			pasts = append(pasts, pastLimit(st.Model, m.src, f.Fit))
+			limits = append(limits, st.Beyond(m.src, f.Fit, st.PeakFits(b)))
+			pasts = append(pasts, st.PastBeyond(m.src, f.Fit))
 			if !confirm {
 				continue
 			}
@@ -190,8 +190,8 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 		title := fmt.Sprintf("memsym fit --step: %s%s%s, along %s%s: the largest %s whose training step's peak fits the budget:",
 			entryName(h), constsString(h), trainedWords(sf, models[i:i+1]), along, where, along)
 		io.WriteString(stdout, fitTable(withUnchecked(title, st.Model), answers, fitStepWords, units))
-		writeLimits(stdout, limits, budgets, confirm)
-		writePastLimits(stdout, pasts, budgets)
+		writeNotes(stdout, limits, budgets, notConfirmed(confirm))
+		writeNotes(stdout, pasts, budgets, "")
 		for k := range checks {
 			if checks[k] != nil {
 				io.WriteString(stdout, fitConfirmText(fits[k].Fit, checks[k], fitStepWords, units))
