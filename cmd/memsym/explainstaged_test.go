@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
+
+	"memsym/internal/outfile"
 )
 
 // snapshot returns every file and directory under dir, a directory's
@@ -111,7 +111,7 @@ func TestWriteStaged(t *testing.T) {
 		}
 		return nil
 	}
-	_, err := writeStaged(dir, "s", func(stage string) ([]string, error) {
+	_, err := outfile.WriteDir(dir, "s", func(stage string) ([]string, error) {
 		if err := write(stage, "a.md", "b.md"); err != nil {
 			return nil, err
 		}
@@ -126,14 +126,14 @@ func TestWriteStaged(t *testing.T) {
 
 	// A file named but not written: the move fails after a.md and b.md
 	// are in place, and they are taken back.
-	if _, err := writeStaged(dir, "s", func(stage string) ([]string, error) {
+	if _, err := outfile.WriteDir(dir, "s", func(stage string) ([]string, error) {
 		return []string{"a.md", "b.md", "c.md"}, write(stage, "a.md", "b.md")
 	}); err == nil {
 		t.Error("writeStaged moved a file that was not written")
 	}
 	sameSnapshot(t, snapshot(t, dir), before)
 
-	names, err := writeStaged(dir, "s", func(stage string) ([]string, error) {
+	names, err := outfile.WriteDir(dir, "s", func(stage string) ([]string, error) {
 		return []string{"b.md", "a.md", "b.md"}, write(stage, "a.md", "b.md")
 	})
 	if err != nil {
@@ -157,60 +157,5 @@ func TestExplainFormatTwice(t *testing.T) {
 	}
 	if n := len(readDir(t, dir)); n != 4 {
 		t.Errorf("%d files in %s, want 4", n, dir)
-	}
-}
-
-// TestExplainRemovesDeadStages: a staging directory left by a run killed
-// outright (its process gone) is removed by the next run into the same
-// directory; one whose process is alive (this test's) is left be.
-func TestExplainRemovesDeadStages(t *testing.T) {
-	dir := t.TempDir()
-	gone := exec.Command("true")
-	if err := gone.Run(); err != nil {
-		t.Skipf("no process to outlive: %v", err)
-	}
-	host := hostName()
-	dead := filepath.Join(dir, fmt.Sprintf(".chapter13.staging-%d@%s-123", gone.Process.Pid, host))
-	alive := filepath.Join(dir, fmt.Sprintf(".chapter13.staging-%d@%s-456", os.Getppid(), host))
-	other := filepath.Join(dir, fmt.Sprintf(".notes.staging-%d@%s-789", gone.Process.Pid, host))           // another stem's
-	remote := filepath.Join(dir, fmt.Sprintf(".chapter13.staging-%d@%s-1", gone.Process.Pid, "elsewhere")) // another host's
-	for _, d := range []string{dead, alive, other, remote} {
-		if err := os.MkdirAll(filepath.Join(d, "inside"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// The dead run had moved an earlier run's notes.txt aside.
-	if err := os.MkdirAll(filepath.Join(dead, ".replaced"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dead, ".replaced", "notes.txt"), []byte("earlier\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	mustRunCLI(t, "explain", "--program", "mlp-width", "--format", "md", "--verify", "0", "-o", dir)
-	if _, err := os.Stat(dead); err == nil {
-		t.Errorf("the dead run's staging directory %s was left", filepath.Base(dead))
-	}
-	if b, err := os.ReadFile(filepath.Join(dir, "notes.txt")); err != nil || string(b) != "earlier\n" {
-		t.Errorf("the file the dead run moved aside was not put back: %q, %v", b, err)
-	}
-	for _, d := range []string{alive, other, remote} {
-		if _, err := os.Stat(d); err != nil {
-			t.Errorf("%s, not a dead run's of this stem on this host, was removed: %v", filepath.Base(d), err)
-		}
-	}
-}
-
-// TestMissingDirs: -o a/b/c where only the temporary directory exists
-// names a, a/b and a/b/c as made by the run, deepest first, so that a run
-// that fails removes all three; an existing directory is none of them.
-func TestMissingDirs(t *testing.T) {
-	root := t.TempDir()
-	got := missingDirs(filepath.Join(root, "a", "b", "c"))
-	want := []string{filepath.Join(root, "a", "b", "c"), filepath.Join(root, "a", "b"), filepath.Join(root, "a")}
-	if !slices.Equal(got, want) {
-		t.Errorf("missingDirs = %q, want %q", got, want)
-	}
-	if got := missingDirs(root); len(got) != 0 {
-		t.Errorf("missingDirs of an existing directory = %q", got)
 	}
 }

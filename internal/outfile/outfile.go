@@ -1,6 +1,7 @@
 // Package outfile writes a command's output file: a regular file whole or
 // not at all, and anything else (a device, a FIFO, a socket, /dev/fd/N) in
-// place, as a shell's redirection would.
+// place, as a shell's redirection would; and a directory's files, all of
+// them or none (WriteDir).
 package outfile
 
 import (

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package main
+package outfile
 
 // processAlive cannot ask without Unix signals, and says every process
 // may be running: nothing is removed that a live run may use.
