@@ -41,6 +41,10 @@ type Fit struct {
 	// ascending: empty when every smaller value fits too, as it does when
 	// the needs grow along the dimension.
 	Gaps []Span
+	// RunsFrom is, for a bundled program that does not run at Least, the
+	// least value at which it does (Model.Below): Gaps and what is said
+	// of the values below the answer start there. 0 otherwise.
+	RunsFrom int64
 	// Bounded is true when the needs do not depend on Along at all.
 	Bounded bool
 	// Least is the least value of Along the model holds for: 1, or 2 for
@@ -483,9 +487,13 @@ type BudgetFitJSON struct {
 	// Falls, Least and Most are Fit's Falls, LeastAt and MostAt with their
 	// needs: what the text says of needs that fall, of a budget nothing
 	// fits (the least need) and of one every value fits (the most).
-	Falls bool         `json:"falls,omitempty"`
-	Least *ExtremeJSON `json:"least,omitempty"`
-	Most  *ExtremeJSON `json:"most,omitempty"`
+	Falls bool `json:"falls,omitempty"`
+	// RunsFrom is Fit's RunsFrom: the least value at which a bundled
+	// program runs, when it does not run at the least the model holds
+	// for; every_smaller_fits and gaps speak of the values from it.
+	RunsFrom int64        `json:"runs_from,omitempty"`
+	Least    *ExtremeJSON `json:"least,omitempty"`
+	Most     *ExtremeJSON `json:"most,omitempty"`
 }
 
 // ExtremeJSON is where along the dimension the needs are least or most,
@@ -545,6 +553,7 @@ func (m *Model) BudgetFitJSON(f *Fit, checks []FitCheck) BudgetFitJSON {
 		out.Gaps = append(out.Gaps, SpanJSON{g.From, g.To})
 	}
 	out.Falls = f.Falls
+	out.RunsFrom = f.RunsFrom
 	if f.LeastAt > 0 {
 		out.Least = &ExtremeJSON{At: f.LeastAt, Needs: f.LeastNeeds.String()}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -324,3 +325,39 @@ func TestExtremesOfLargest(t *testing.T) {
 		}
 	}
 }
+
+// TestBelow: at S = 1 strided-conv runs from N = K = 3. Below finds that
+// start by halving, keeps of the gaps only the values from it on, and says
+// nothing for an answer the program does not run at, nor for a source
+// that cannot say where it runs.
+func TestBelow(t *testing.T) {
+	src, err := source.NewProgram("strided-conv", map[string]int64{"S": 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Build(context.Background(), src, source.Spec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := func(largest int64, gaps ...Span) *Fit {
+		return &Fit{Along: "N", Fixed: record.Point{{Name: "B", Value: 8}}, Kind: FitsUpTo, Largest: largest, Least: 1, Gaps: gaps}
+	}
+	f := line(1000, Span{1, 2}, Span{2, 7}, Span{500, 600})
+	note := m.Below(src, f)
+	if want := "strided-conv does not run at B = 8, N = 2: K = 3 is more than N = 2; it runs from N = 3"; note != want {
+		t.Errorf("Below = %q, want %q", note, want)
+	}
+	if f.RunsFrom != 3 || !slices.Equal(f.Gaps, []Span{{3, 7}, {500, 600}}) {
+		t.Errorf("RunsFrom %d, gaps %v; want 3, [{3 7} {500 600}]", f.RunsFrom, f.Gaps)
+	}
+	if f := line(2); m.Below(src, f) != "" || f.RunsFrom != 0 {
+		t.Errorf("an answer the program does not run at: %q, RunsFrom %d", m.Below(src, f), f.RunsFrom)
+	}
+	if f := line(1000); m.Below(noLimits{src}, f) != "" || f.RunsFrom != 0 {
+		t.Errorf("a source that cannot say: RunsFrom %d", f.RunsFrom)
+	}
+}
+
+// noLimits is a source that does not know where its program runs, as
+// recordings in files do not.
+type noLimits struct{ source.Source }

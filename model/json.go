@@ -28,6 +28,21 @@ type SymbolicJSON struct {
 	Peak        []CandidateJSON    `json:"peak"`
 	Undecided   []UndecidedJSON    `json:"undecided"`
 	Candidates  int                `json:"candidates"`
+	// Negative is a buffer whose bytes are negative at a point where the
+	// model holds: there, and wherever else that is, the polynomials are
+	// not the program's. Absent when every buffer's bytes are proven not
+	// negative (or not refuted so).
+	Negative *NegativeJSON `json:"negative_bytes,omitempty"`
+}
+
+// NegativeJSON is a buffer whose bytes are negative at a point: its id
+// and name, its bytes, the point and its bytes there.
+type NegativeJSON struct {
+	Buffer int64        `json:"buffer"`
+	Name   string       `json:"name"`
+	Bytes  string       `json:"bytes"`
+	At     OrderedPoint `json:"at"`
+	There  string       `json:"bytes_there"`
 }
 
 // PolyJSON is a polynomial of bytes.
@@ -94,6 +109,10 @@ func (m *Model) JSON() *SymbolicJSON {
 	}
 	for _, i := range m.Front.Kept {
 		out.Peak = append(out.Peak, m.CandidateJSON(i))
+	}
+	if n := m.negative(); n != nil {
+		b := &m.Structure.Buffers[n.pos]
+		out.Negative = &NegativeJSON{Buffer: b.ID, Name: b.Name, Bytes: n.bytes.ASCII(), At: OrderedPoint(n.at), There: n.there.String()}
 	}
 	for _, pr := range m.Front.Undecided {
 		out.Undecided = append(out.Undecided, UndecidedJSON{m.CandidateJSON(pr[0]), m.CandidateJSON(pr[1])})

@@ -101,3 +101,48 @@ func (s *Step) PeakFits(budget poly.Rat) func(record.Point) (bool, error) {
 		return t.Peak.Bytes.Cmp(budget) <= 0, nil
 	}
 }
+
+// Below says, for a fit whose answer lies where src's program runs, that
+// the program does not run at the least values along the line: it sets
+// f.RunsFrom to the least value at which it runs, keeps of f.Gaps only
+// the values from it on (what is said of the values below the answer is
+// said of the program's), and returns where it starts to run, in the
+// program's words; "" when it runs from f.Least, or the answer lies where
+// it does not run (Beyond says so), or src cannot say. The values at
+// which a bundled program runs along a line are one span (a least value
+// such as N ≥ K, a largest such as T ≤ P), which halving finds the start
+// of.
+func (m *Model) Below(src source.Source, f *Fit) string {
+	var x int64
+	switch f.Kind {
+	case FitsUpTo:
+		x = f.Largest
+	case FitsFrom:
+		x = f.From
+	default:
+		return ""
+	}
+	if !runsAt(src, f.Point(m, x)) || runsAt(src, f.Point(m, f.Least)) {
+		return ""
+	}
+	lo, hi := f.Least, x // not running at lo, running at hi
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if runsAt(src, f.Point(m, mid)) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	f.RunsFrom = hi
+	var gaps []Span
+	for _, g := range f.Gaps {
+		if g.To < hi {
+			continue
+		}
+		g.From = max(g.From, hi)
+		gaps = append(gaps, g)
+	}
+	f.Gaps = gaps
+	return fmt.Sprintf("%v; it runs from %s = %d", source.NotRunning(src, f.Point(m, lo)), f.Along, hi)
+}

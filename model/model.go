@@ -93,8 +93,28 @@ func (m *Model) negativeAt(p record.Point) error {
 // 64 · B · N − 128 · B, which is −64 at B = 1, N = 1"; "" when every
 // buffer's bytes are proven not negative there, or are not refuted so.
 func (m *Model) NegativeBytes() string {
+	n := m.negative()
+	if n == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s has bytes %s, which is −%s at %s", m.bufferWhat(n.pos), n.bytes, n.there.Neg(), n.at)
+}
+
+// negativeBuffer is a buffer whose bytes are negative at a point of the
+// domain: at its position pos, its bytes there.
+type negativeBuffer struct {
+	pos   int
+	bytes poly.Poly
+	at    record.Point
+	there poly.Rat
+}
+
+// negative finds the first buffer, in the order of DistinctBytes, whose
+// bytes are refuted to be at least zero in the domain, with the witness;
+// nil when there is none.
+func (m *Model) negative() *negativeBuffer {
 	zero := poly.New(m.Vars, nil)
-	var out string
+	var out *negativeBuffer
 	m.DistinctBytes(func(q poly.Poly, pos int) bool {
 		if !hasNegative(q) {
 			return true
@@ -104,7 +124,7 @@ func (m *Model) NegativeBytes() string {
 			return true
 		}
 		v, _ := q.EvalInt(a.Witness)
-		out = fmt.Sprintf("%s has bytes %s, which is −%s at %s", m.bufferWhat(pos), q, v.Neg(), pointOf(a.Witness))
+		out = &negativeBuffer{pos: pos, bytes: q, at: pointOf(a.Witness), there: v}
 		return false
 	})
 	return out

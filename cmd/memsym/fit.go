@@ -91,6 +91,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 	var checks [][]model.FitCheck
 	var limits []string // per budget: where the answer lies past the program's sizes
 	var pasts []string  // per budget: where one past the answer does
+	var belows []string // per budget: where below the answer the program does not run
 	bad := 0
 	for _, b := range budgets {
 		f, err := m.Fit(*along, fixed, b)
@@ -100,6 +101,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 		fits = append(fits, f)
 		limits = append(limits, m.Beyond(src, f, m.NeedsFit(b)))
 		pasts = append(pasts, m.PastBeyond(src, f))
+		belows = append(belows, m.Below(src, f))
 		if !*confirm {
 			continue
 		}
@@ -135,6 +137,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 		io.WriteString(stdout, fitText(m, fits, *units))
 		writeNotes(stdout, limits, budgets, notConfirmed(*confirm))
 		writeNotes(stdout, pasts, budgets, "")
+		writeFirstNote(stdout, belows)
 		for i := range checks {
 			if checks[i] != nil {
 				io.WriteString(stdout, fitConfirmText(fits[i], checks[i], fitNeeds, *units))
@@ -252,20 +255,27 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 	var ops []int
 	var wheres []string
 	var notes []string
-	// Whether every budget with a largest value has no gaps below it: then
-	// one line says so for them all, else each says so for itself.
+	// Whether every budget with a largest value above the least has no
+	// gaps below it, down to where a bundled program starts to run (the
+	// same value for them all, the line being one): then one line says so
+	// for them all, else each says so for itself.
 	everySmaller, anyUpTo := true, false
+	var runsFrom int64
 	for _, a := range answers {
-		if a.f.Kind == model.FitsUpTo {
-			anyUpTo = true
-			everySmaller = everySmaller && len(a.f.Gaps) == 0
+		if a.f.Kind == model.FitsUpTo && a.f.Largest > max(a.f.Least, a.f.RunsFrom, 1) {
+			everySmaller = everySmaller && len(a.f.Gaps) == 0 && (!anyUpTo || a.f.RunsFrom == runsFrom)
+			anyUpTo, runsFrom = true, a.f.RunsFrom
 		}
 	}
 	for _, a := range answers {
 		f := a.f
 		budget := budgetName(f.Budget, units)
 		row := []string{"  " + budget}
-		least := max(f.Least, 1)
+		least := max(f.Least, f.RunsFrom, 1)
+		downTo := ""
+		if f.RunsFrom > 0 {
+			downTo = fmt.Sprintf(" down to %d", f.RunsFrom)
+		}
 		gaps := f.Gaps
 		switch f.Kind {
 		case model.FitsUpTo:
@@ -277,8 +287,8 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 				ops = append(ops, a.binds)
 				wheres = append(wheres, a.where+a.bindsNote)
 			}
-			if len(gaps) == 0 && !everySmaller {
-				notes = append(notes, fmt.Sprintf("under %s, every %s smaller than %d fits too", budget, dim, f.Largest))
+			if len(gaps) == 0 && !everySmaller && f.Largest > least {
+				notes = append(notes, fmt.Sprintf("under %s, every %s smaller than %d%s fits too", budget, dim, f.Largest, downTo))
 			}
 		case model.FitsNone:
 			row = append(row, "none", "", "", "", "", "")
@@ -312,7 +322,7 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 				if f.Falls {
 					why = fmt.Sprintf("%s along %s, and ", w.fall, dim)
 				}
-				notes = append(notes, fmt.Sprintf("every %s from %d fits %s and no smaller %s does: %s%s = %d %s %s", dim, f.From, budget, dim, why, dim, f.From-1, w.needs, needsWords(a.past, units)))
+				notes = append(notes, fmt.Sprintf("every %s from %d fits %s and no smaller %s%s does: %s%s = %d %s %s", dim, f.From, budget, dim, downTo, why, dim, f.From-1, w.needs, needsWords(a.past, units)))
 				gaps = nil
 			default:
 				row = append(row, fmt.Sprintf("from %d", f.From))
@@ -342,7 +352,10 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 	for _, n := range notes {
 		fmt.Fprintf(&b, "%s\n", n)
 	}
-	if everySmaller && anyUpTo {
+	switch {
+	case everySmaller && anyUpTo && runsFrom > 0:
+		fmt.Fprintf(&b, "every smaller %s down to %d fits too\n", dim, runsFrom)
+	case everySmaller && anyUpTo:
 		fmt.Fprintf(&b, "every smaller %s fits too\n", dim)
 	}
 	return b.String()

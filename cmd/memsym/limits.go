@@ -30,3 +30,14 @@ func notConfirmed(confirm bool) string {
 	}
 	return ""
 }
+
+// writeFirstNote writes the first of notes that says something, once: a
+// note on the line gone along, the same under every budget it applies to.
+func writeFirstNote(w io.Writer, notes []string) {
+	for _, l := range notes {
+		if l != "" {
+			fmt.Fprintf(w, "note: %s\n", l)
+			return
+		}
+	}
+}

@@ -122,3 +122,38 @@ func TestCrossoverBeyondTheProgram(t *testing.T) {
 		t.Errorf("the chapter does not say why the crossover is not confirmed (%v)", err)
 	}
 }
+
+// TestFitBelowTheProgram: at S = 1 strided-conv runs from N = K = 3. The
+// fit's "every smaller N fits too" is said down to N = 3, with a note on
+// why not below, and the JSON gives runs_from; an answer of N = 1, where
+// the program does not run, has no smaller values to speak of.
+func TestFitBelowTheProgram(t *testing.T) {
+	out := mustRunCLI(t, "fit", "--program", "strided-conv", "--const", "S=1", "--along", "N", "--at", "B=8", "--budget", "1MiB,100KiB")
+	for _, want := range []string{
+		"\nevery smaller N down to 3 fits too\n",
+		"\nnote: strided-conv does not run at B = 8, N = 2: K = 3 is more than N = 2; it runs from N = 3\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("fit lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "every smaller N fits too") {
+		t.Errorf("fit says every smaller N fits, N = 1 and 2 included:\n%s", out)
+	}
+	js := mustRunCLI(t, "fit", "--program", "strided-conv", "--const", "S=1", "--along", "N", "--at", "B=8", "--budget", "1MiB", "--json")
+	if !strings.Contains(js, `"runs_from": 3`) || !strings.Contains(js, `"every_smaller_fits": true`) {
+		t.Errorf("fit --json has no runs_from 3:\n%s", js)
+	}
+	out = mustRunCLI(t, "fit", "--step", "--program", "strided-conv", "--const", "S=1", "--along", "N", "--at", "B=8", "--budget", "1MiB")
+	if !strings.Contains(out, "\nevery smaller N down to 3 fits too\n") || !strings.Contains(out, "it runs from N = 3\n") {
+		t.Errorf("fit --step:\n%s", out)
+	}
+	out = mustRunCLI(t, "fit", "--program", "strided-conv", "--const", "S=1", "--along", "N", "--at", "B=1", "--budget", "1640")
+	if strings.Contains(out, "smaller than 1") || strings.Contains(out, "every smaller") {
+		t.Errorf("fit speaks of N below its answer N = 1:\n%s", out)
+	}
+	// A program that runs at every N ≥ 1 gets no such note.
+	if out := mustRunCLI(t, "fit", "--program", "gpt-course", "--along", "T", "--at", "B=1", "--budget", "1GiB"); strings.Contains(out, "runs from") || strings.Contains(out, "down to") {
+		t.Errorf("gpt-course's fit:\n%s", out)
+	}
+}

@@ -137,6 +137,7 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 		var checks [][]model.FitCheck
 		var limits []string // per budget: where the answer lies past the program's sizes
 		var pasts []string  // per budget: where one past the answer does
+		var belows []string // per budget: where below the answer the program does not run
 		for _, b := range budgets {
 			f, err := st.Fit(along, fixed, b)
 			if err != nil {
@@ -146,6 +147,7 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 			answers = append(answers, stepAnswer(st, f))
 			limits = append(limits, st.Beyond(m.src, f.Fit, st.PeakFits(b)))
 			pasts = append(pasts, st.PastBeyond(m.src, f.Fit))
+			belows = append(belows, st.Below(m.src, f.Fit))
 			if !confirm {
 				continue
 			}
@@ -192,6 +194,7 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 		io.WriteString(stdout, fitTable(withUnchecked(title, st.Model), answers, fitStepWords, units))
 		writeNotes(stdout, limits, budgets, notConfirmed(confirm))
 		writeNotes(stdout, pasts, budgets, "")
+		writeFirstNote(stdout, belows)
 		for k := range checks {
 			if checks[k] != nil {
 				io.WriteString(stdout, fitConfirmText(fits[k].Fit, checks[k], fitStepWords, units))

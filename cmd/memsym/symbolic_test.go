@@ -440,6 +440,35 @@ func TestDomainJSON(t *testing.T) {
 	}
 }
 
+// TestNegativeBytesJSON: symbolic's JSON names the buffer whose bytes are
+// negative where the model holds, as the text's note does, and has no
+// such key for a model whose bytes are never negative.
+func TestNegativeBytesJSON(t *testing.T) {
+	var out struct {
+		Negative *struct {
+			Buffer int64            `json:"buffer"`
+			Name   string           `json:"name"`
+			Bytes  string           `json:"bytes"`
+			At     map[string]int64 `json:"at"`
+			There  string           `json:"bytes_there"`
+		} `json:"negative_bytes"`
+	}
+	if err := json.Unmarshal([]byte(mustRunCLI(t, "symbolic", "--program", "strided-conv", "--const", "S=1", "--json")), &out); err != nil {
+		t.Fatal(err)
+	}
+	n := out.Negative
+	if n == nil || n.Buffer != 4 || n.Name != "conv" || n.Bytes != "64*B*N - 128*B" || !maps.Equal(n.At, map[string]int64{"B": 1, "N": 1}) || n.There != "-64" {
+		t.Errorf("negative_bytes = %+v", n)
+	}
+	text := mustRunCLI(t, "symbolic", "--program", "strided-conv", "--const", "S=1")
+	if !strings.Contains(text, `buffer 4 "conv", made by operation 1 (`+"`Conv1d.apply`"+` in conv), has bytes 64 · B · N − 128 · B, which is −64 at B = 1, N = 1`) {
+		t.Errorf("the text's note differs from the JSON:\n%s", text)
+	}
+	if js := mustRunCLI(t, "symbolic", "--program", "gpt-course", "--json"); strings.Contains(js, "negative_bytes") {
+		t.Errorf("gpt-course has negative_bytes:\n%s", js)
+	}
+}
+
 // TestCheckGivenTwice: a check file given twice, or two files at one
 // point, check the model at that point once, as the header and the JSON
 // say.
