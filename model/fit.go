@@ -463,6 +463,10 @@ type FitJSON struct {
 	Fixed   OrderedPoint       `json:"fixed"`
 	Budgets []BudgetFitJSON    `json:"budgets"`
 	Checked []map[string]int64 `json:"checked"`
+	// Domain is each dimension's least value where the model holds: what
+	// every budget's answer says of the values below it, and "none",
+	// speak of the values from the dimension's on.
+	Domain map[string]int64 `json:"domain"`
 }
 
 // BudgetFitJSON is one budget's answer. Fits is "up_to" (Largest fits, no

@@ -117,7 +117,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 		checks = append(checks, c)
 	}
 	if *asJSON {
-		out := &model.FitJSON{Entry: m.Header().Entry, Along: *along, Fixed: model.OrderedPoint(fits[0].Fixed), Checked: m.CheckedJSON()}
+		out := &model.FitJSON{Entry: m.Header().Entry, Along: *along, Fixed: model.OrderedPoint(fits[0].Fixed), Checked: m.CheckedJSON(), Domain: m.DomainJSON()}
 		if out.Fixed == nil {
 			out.Fixed = model.OrderedPoint{}
 		}
@@ -181,8 +181,10 @@ func fitText(m *model.Model, fits []*model.Fit, units doc.Units) string {
 		if f.Past != nil {
 			a.past = &f.Past.Needs
 			if f.Past.Holder >= 0 {
-				a.binds = m.Cands[f.Past.Holder].Op
-				a.where = m.Where(a.binds)
+				// Numbered as in a recording one past the answer, which
+				// differs from the model's when a dimension counts blocks.
+				a.binds = f.Past.PeakOp
+				a.where = whereAt(m, f.Past.Op, f.Past.PeakOp)
 			}
 		}
 		answers = append(answers, a)
@@ -200,9 +202,9 @@ func fitText(m *model.Model, fits []*model.Fit, units doc.Units) string {
 }
 
 // fitAnswer is one budget's answer as a table row says it: the fit, the
-// needs at the answer and one past it, and the operation (in the model's
-// recordings, 0 for none) of what holds the peak one past it, named by
-// where.
+// needs at the answer and one past it, and the operation (numbered as in a
+// recording one past the answer, 0 for none) of what holds the peak there,
+// named by where.
 type fitAnswer struct {
 	f         *model.Fit
 	at, past  *poly.Rat
@@ -256,25 +258,26 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 	var wheres []string
 	var notes []string
 	// Whether every budget with a largest value above the least has no
-	// gaps below it, down to where a bundled program starts to run (the
-	// same value for them all, the line being one): then one line says so
-	// for them all, else each says so for itself.
+	// gaps below it, down to the least (the model's, or where a bundled
+	// program starts to run: the same value for them all, the line being
+	// one): then one line says so for them all, else each says so for
+	// itself.
 	everySmaller, anyUpTo := true, false
-	var runsFrom int64
+	var from int64
 	for _, a := range answers {
-		if a.f.Kind == model.FitsUpTo && a.f.Largest > max(a.f.Least, a.f.RunsFrom, 1) {
-			everySmaller = everySmaller && len(a.f.Gaps) == 0 && (!anyUpTo || a.f.RunsFrom == runsFrom)
-			anyUpTo, runsFrom = true, a.f.RunsFrom
+		if least := leastOf(a.f); a.f.Kind == model.FitsUpTo && a.f.Largest > least {
+			everySmaller = everySmaller && len(a.f.Gaps) == 0 && (!anyUpTo || least == from)
+			anyUpTo, from = true, least
 		}
 	}
 	for _, a := range answers {
 		f := a.f
 		budget := budgetName(f.Budget, units)
 		row := []string{"  " + budget}
-		least := max(f.Least, f.RunsFrom, 1)
+		least := leastOf(f)
 		downTo := ""
-		if f.RunsFrom > 0 {
-			downTo = fmt.Sprintf(" down to %d", f.RunsFrom)
+		if least > 1 {
+			downTo = fmt.Sprintf(" down to %d", least)
 		}
 		gaps := f.Gaps
 		switch f.Kind {
@@ -353,13 +356,19 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 		fmt.Fprintf(&b, "%s\n", n)
 	}
 	switch {
-	case everySmaller && anyUpTo && runsFrom > 0:
-		fmt.Fprintf(&b, "every smaller %s down to %d fits too\n", dim, runsFrom)
+	case everySmaller && anyUpTo && from > 1:
+		fmt.Fprintf(&b, "every smaller %s down to %d fits too\n", dim, from)
 	case everySmaller && anyUpTo:
 		fmt.Fprintf(&b, "every smaller %s fits too\n", dim)
 	}
 	return b.String()
 }
+
+// leastOf returns the least value along f's line that what is said of the
+// values below an answer speaks of: the least the model holds for (2 for a
+// block count whose last block stands apart), or where a bundled program
+// starts to run.
+func leastOf(f *model.Fit) int64 { return max(f.Least, f.RunsFrom, 1) }
 
 // budgetName writes a budget as its unit says it, "80 GiB", when that is
 // exact, else with its bytes: "80000000000 bytes (74.5 GiB)".

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -155,5 +156,40 @@ func TestFitBelowTheProgram(t *testing.T) {
 	// A program that runs at every N ≥ 1 gets no such note.
 	if out := mustRunCLI(t, "fit", "--program", "gpt-course", "--along", "T", "--at", "B=1", "--budget", "1GiB"); strings.Contains(out, "runs from") || strings.Contains(out, "down to") {
 		t.Errorf("gpt-course's fit:\n%s", out)
+	}
+}
+
+// TestFitAlongBlocks: gpt-depth's model holds from L = 2. fit along L says
+// what it says of smaller L down to 2, its JSON gives that domain, and the
+// operation that binds one past the answer is numbered as in a recording
+// there: the optimizer's update comes after every block, so its number
+// grows with L (295 at L = 7, where the grid's recordings number it 175).
+func TestFitAlongBlocks(t *testing.T) {
+	out := mustRunCLI(t, "fit", "--program", "gpt-depth", "--along", "L", "--at", "B=2,T=16", "--budget", "2179200")
+	if !strings.Contains(out, "\nevery smaller L down to 2 fits too\n") {
+		t.Errorf("fit along L:\n%s", out)
+	}
+	js := mustRunCLI(t, "fit", "--program", "gpt-depth", "--along", "L", "--at", "B=2,T=16", "--budget", "1MB", "--json")
+	var f struct {
+		Domain  map[string]int64 `json:"domain"`
+		Budgets []struct {
+			Fits string `json:"fits"`
+		} `json:"budgets"`
+	}
+	if err := json.Unmarshal([]byte(js), &f); err != nil {
+		t.Fatal(err)
+	}
+	if f.Domain["L"] != 2 || len(f.Budgets) != 1 || f.Budgets[0].Fits != "none" {
+		t.Errorf("fit --json: domain %v, budgets %+v", f.Domain, f.Budgets)
+	}
+	out = mustRunCLI(t, "fit", "--step", "--program", "gpt-depth", "--along", "L", "--at", "B=2,T=16", "--budget", "20MB", "--confirm")
+	for _, want := range []string{
+		"operation 295\n",
+		"binds at L + 1: operation 295 (`AdamW.update` in adamw.step), in the optimizer phase\n",
+		"confirmed at B = 2, T = 16, L = 7: recorded step's peak 20317736 bytes (19.4 MiB), the peak at operation 295,",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("fit --step along L lacks %q:\n%s", want, out)
+		}
 	}
 }

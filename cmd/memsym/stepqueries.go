@@ -163,7 +163,7 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 			checks = append(checks, c)
 		}
 		if asJSON {
-			out := &model.FitJSON{Entry: st.Header().Entry, Along: along, Fixed: model.OrderedPoint(fits[0].Fit.Fixed), Checked: st.CheckedJSON()}
+			out := &model.FitJSON{Entry: st.Header().Entry, Along: along, Fixed: model.OrderedPoint(fits[0].Fit.Fixed), Checked: st.CheckedJSON(), Domain: st.DomainJSON()}
 			if out.Fixed == nil {
 				out.Fixed = model.OrderedPoint{}
 			}
@@ -216,8 +216,8 @@ func stepAnswer(st *model.Step, f *model.StepFit) fitAnswer {
 	}
 	if f.Past != nil {
 		a.past = &f.Past.Peak.Bytes
-		a.binds = f.Past.Peak.ModelOp
-		a.where = st.Where(a.binds)
+		a.binds = f.Past.Peak.Op
+		a.where = whereAt(st.Model, f.Past.Peak.ModelOp, f.Past.Peak.Op)
 		a.bindsNote = ", in the " + f.Past.Peak.Phase.String() + " phase"
 	}
 	return a
