@@ -79,7 +79,39 @@ func (u Units) Bytes(x poly.Rat) string {
 // u is Bytes or the count is less than one unit (1024 or 1000 bytes), whose
 // exact figure says it all. Rounding is half-to-even, in exact decimal
 // arithmetic.
-func (u Units) Approx(x poly.Rat) string {
+func (u Units) Approx(x poly.Rat) string { return u.approx(x, 3) }
+
+// ApproxBeside is Approx beside a reference, a budget: when three digits
+// would put x's figure on the other side of ref, or on it, while x is not
+// (85909443976 bytes is "80.0 GiB", which reads as a budget of 80 GiB
+// that it is over), it writes as many more digits as it takes: "80.0012
+// GiB".
+func (u Units) ApproxBeside(x, ref poly.Rat) string {
+	want := x.Cmp(ref)
+	for digits := 3; ; digits++ {
+		s := u.approx(x, digits)
+		if s == "" || digits >= 40 {
+			return s
+		}
+		if back, err := ParseSize(strings.ReplaceAll(s, " ", "")); err == nil && back.Cmp(ref) == want {
+			return s
+		}
+	}
+}
+
+// BytesBeside is Bytes with ApproxBeside's figure.
+func (u Units) BytesBeside(x, ref poly.Rat) string {
+	s := u.Bytes(x)
+	if a := u.Approx(x); a != "" {
+		if b := u.ApproxBeside(x, ref); b != a {
+			s = strings.TrimSuffix(s, "("+a+")") + "(" + b + ")"
+		}
+	}
+	return s
+}
+
+// approx is Approx to the given number of significant digits.
+func (u Units) approx(x poly.Rat, digits int) string {
 	names, ok := unitNames[u]
 	if !ok {
 		return ""
@@ -96,12 +128,12 @@ func (u Units) Approx(x poly.Rat) string {
 	for unit+1 < len(names) && v.Cmp(base) >= 0 {
 		unit, v = unit+1, v.Quo(base)
 	}
-	s := significantUnit(v, 3)
+	s := significantUnit(v, digits)
 	if whole := len(strings.Split(s, ".")[0]); whole > 3 {
 		if unit+1 < len(names) {
 			// 999.5 KiB and more round to four digits: say it in MiB.
 			unit, v = unit+1, v.Quo(base)
-			s = significantUnit(v, 3)
+			s = significantUnit(v, digits)
 		} else {
 			s = significantUnit(v, whole) // beyond EiB: every digit of the whole part
 		}

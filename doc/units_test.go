@@ -46,6 +46,39 @@ func TestUnitsBytes(t *testing.T) {
 	}
 }
 
+// TestApproxBeside: beside a budget, a figure takes the digits it needs
+// to fall on its value's side of it, and no more; a value equal to the
+// budget reads as it.
+func TestApproxBeside(t *testing.T) {
+	gib80 := poly.Int(85899345920)
+	for _, c := range []struct {
+		x     int64
+		ref   poly.Rat
+		units Units
+		want  string
+	}{
+		{85909443976, gib80, IEC, "85909443976 bytes (80.01 GiB)"}, // 80.0 would read as the budget
+		{85889489568, gib80, IEC, "85889489568 bytes (79.99 GiB)"}, // so would 80.0 below it
+		{25769977608, poly.Int(25769803776), IEC, "25769977608 bytes (24.0002 GiB)"},
+		{85899345920, gib80, IEC, "85899345920 bytes (80 GiB)"},   // the budget itself
+		{35500589056, gib80, IEC, "35500589056 bytes (33.1 GiB)"}, // far from it: three digits
+		{80000000001, poly.Int(80000000000), SI, "80000000001 bytes (80.000000001 GB)"},
+		{80000000001, poly.Int(80000000000), Bytes, "80000000001 bytes"},
+		{1000, poly.Int(1001), IEC, "1000 bytes"}, // under one unit: no figure
+	} {
+		if got := c.units.BytesBeside(poly.Int(c.x), c.ref); got != c.want {
+			t.Errorf("%v.BytesBeside(%d, %s) = %q, want %q", c.units, c.x, c.ref, got, c.want)
+		}
+		// The figure, read back, lies on the value's side of the budget.
+		if a := c.units.ApproxBeside(poly.Int(c.x), c.ref); a != "" {
+			back, err := ParseSize(strings.ReplaceAll(a, " ", ""))
+			if err != nil || back.Cmp(c.ref) != poly.Int(c.x).Cmp(c.ref) {
+				t.Errorf("%q reads as %s beside %s: %v", a, back, c.ref, err)
+			}
+		}
+	}
+}
+
 func TestDecimal(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"0", "0"}, {"-7", "-7"}, {"1/2", "0.5"}, {"-1/8", "-0.125"}, {"3/20", "0.15"},

@@ -44,6 +44,13 @@ type CompareInput struct {
 	// parameters, the gradient and the states (but the step count),
 	// zero when they are of several types.
 	ParamType, GradType, StateType record.DType
+	// StepCount is true when some state is a scalar, as AdamW's step
+	// count is.
+	StepCount bool
+	// Unnamed is true for a recording whose optimizer is not known: not
+	// a bundled program's, and its entry names none (recordedOptimizer).
+	// The states' rule is then AdamW's, and the row says so.
+	Unnamed bool
 
 	ParamElements                            poly.Poly
 	Params, Gradient, States, Kept, InLayers poly.Poly
@@ -72,7 +79,7 @@ func Compare(in CompareInput) (*Comparison, error) {
 			Why: "the rule stores parameters in fp16, 2 bytes; here " + in.typesOf("params")},
 		{Term: "gradient", Rule: "4·P (fp32)", Estimate: c(4), Exact: in.Gradient,
 			Why: "the rule has an fp32 gradient for every parameter; here " + in.typesOf("gradient") + frozenNote(in.Frozen)},
-		{Term: "optimizer's states", Rule: statesRule, Estimate: states, Exact: in.States, Why: statesWhy + "; here " + in.typesOf("states") + ", and the step count"},
+		{Term: "optimizer's states", Rule: statesRule, Estimate: states, Exact: in.States, Why: statesWhy + in.unnamedNote() + "; here " + in.typesOf("states") + in.countNote()},
 	}
 	static := rows[0].Estimate.Add(rows[1].Estimate).Add(rows[2].Estimate)
 	exactStatic := in.Params.Add(in.Gradient).Add(in.States)
@@ -150,6 +157,36 @@ func handbookStates(o programs.Optimizer, p poly.Poly) (poly.Poly, string, strin
 			"the rule takes a tenth of a state per parameter; the factors are a row and a column per matrix"
 	}
 	return p.Scale(poly.Int(8)), "8·P (two fp32 moments)", "the rule has two fp32 moments per parameter"
+}
+
+// optimizerOf returns the optimizer that a step's recording names in its
+// entry, "MLP.step(sgd)" as memsym's PyTorch recorder writes it; else
+// AdamW, with unnamed true.
+func optimizerOf(h *record.Header) (o programs.Optimizer, unnamed bool) {
+	e := h.Entry
+	if i := strings.LastIndex(e, ".step("); i >= 0 && strings.HasSuffix(e, ")") {
+		if o, err := programs.ParseOptimizer(e[i+len(".step(") : len(e)-1]); err == nil {
+			return o, false
+		}
+	}
+	return programs.AdamW, true
+}
+
+// unnamedNote says, for a recording that does not name its optimizer,
+// whose rule the states' row took.
+func (in *CompareInput) unnamedNote() string {
+	if !in.Unnamed {
+		return ""
+	}
+	return " (the recording's entry names no optimizer, as `M.step(sgd)` would: AdamW's rule is taken)"
+}
+
+// countNote says that the states hold a step count, where one does.
+func (in *CompareInput) countNote() string {
+	if !in.StepCount {
+		return ""
+	}
+	return ", and the step count"
 }
 
 func frozenNote(frozen poly.Poly) string {
@@ -257,6 +294,8 @@ func CompareAt(rec *record.Recording, s *count.Step, p *programs.Program, opts p
 	in := CompareInput{Header: &rec.Header, Opts: opts, Act: act}
 	if p != nil {
 		in.Shape = p.Transformer
+	} else {
+		in.Opts.Optimizer, in.Unnamed = optimizerOf(&rec.Header)
 	}
 	lives := count.Lifetimes(rec)
 	bytes := func(i int) poly.Poly { return poly.Const(rec.Buffers[i].Bytes) }
@@ -271,6 +310,8 @@ func (s *Step) Compare(p *programs.Program, opts programs.StepOptions, act recor
 	in := CompareInput{Header: s.Header(), Symbolic: true, Opts: opts, Act: act}
 	if p != nil {
 		in.Shape = p.Transformer
+	} else {
+		in.Opts.Optimizer, in.Unnamed = optimizerOf(s.Header())
 	}
 	omitted := ""
 	if in.Shape != nil && slices.Contains(s.Vars, in.Shape.L) {
@@ -298,6 +339,9 @@ func (in *CompareInput) fill(rec *record.Recording, class []count.Class, lives [
 		b := &rec.Buffers[i]
 		if t, ok := types[class[i]]; ok && !(class[i] == count.ClassState && len(b.Shape) == 0) {
 			t.see(b.DType)
+		}
+		if class[i] == count.ClassState && len(b.Shape) == 0 && !b.IsView {
+			in.StepCount = true
 		}
 		var elements poly.Poly
 		if b.DType.Bits > 0 {

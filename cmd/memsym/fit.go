@@ -230,22 +230,28 @@ var (
 		fall: "the step's peak falls", most: "the step's peak is at most"}
 )
 
-// needsCells writes needs as a table's two cells, bytes and their units;
-// for needs the model does not give (nil: some buffer's bytes are negative
-// there, the polynomials not the program's), says so.
-func needsCells(x *poly.Rat, units doc.Units) []string {
+// needsCells writes needs as a table's two cells, bytes and their units,
+// the units with the digits it takes to fall on the needs' side of the
+// budget (doc.Units.ApproxBeside); for needs the model does not give (nil:
+// some buffer's bytes are negative there, the polynomials not the
+// program's), says so.
+func needsCells(x *poly.Rat, budget poly.Rat, units doc.Units) []string {
 	if x == nil {
 		return []string{"not the program's", ""}
 	}
-	return []string{doc.Decimal(*x) + " bytes", approxCell(*x, units)}
+	a := units.ApproxBeside(*x, budget)
+	if a != "" {
+		a = "(" + a + ")"
+	}
+	return []string{doc.Decimal(*x) + " bytes", a}
 }
 
 // needsWords writes needs in prose, as needsCells does in a table.
-func needsWords(x *poly.Rat, units doc.Units) string {
+func needsWords(x *poly.Rat, budget poly.Rat, units doc.Units) string {
 	if x == nil {
 		return "what the polynomials do not give (some buffer's bytes are negative there)"
 	}
-	return units.Bytes(*x)
+	return units.BytesBeside(*x, budget)
 }
 
 // fitTable writes the answers under title as fitText says.
@@ -283,8 +289,8 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 		switch f.Kind {
 		case model.FitsUpTo:
 			row = append(row, fmt.Sprint(f.Largest))
-			row = append(row, needsCells(a.at, units)...)
-			row = append(row, needsCells(a.past, units)...)
+			row = append(row, needsCells(a.at, f.Budget, units)...)
+			row = append(row, needsCells(a.past, f.Budget, units)...)
 			row = append(row, fmt.Sprintf("operation %d", a.binds))
 			if !containsInt(ops, a.binds) {
 				ops = append(ops, a.binds)
@@ -297,24 +303,24 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 			row = append(row, "none", "", "", "", "", "")
 			switch {
 			case f.LeastAt == least:
-				notes = append(notes, fmt.Sprintf("no %s ≥ %d fits %s: %s = %d %s %s", dim, least, budget, dim, least, w.needs, needsWords(a.past, units)))
+				notes = append(notes, fmt.Sprintf("no %s ≥ %d fits %s: %s = %d %s %s", dim, least, budget, dim, least, w.needs, needsWords(a.past, f.Budget, units)))
 			case f.LeastAt > 0:
-				notes = append(notes, fmt.Sprintf("no %s ≥ %d fits %s: %s = %d %s %s, the least of any %s ≥ %d", dim, least, budget, dim, f.LeastAt, w.needs, units.Bytes(f.LeastNeeds), dim, least))
+				notes = append(notes, fmt.Sprintf("no %s ≥ %d fits %s: %s = %d %s %s, the least of any %s ≥ %d", dim, least, budget, dim, f.LeastAt, w.needs, units.BytesBeside(f.LeastNeeds, f.Budget), dim, least))
 			default:
-				notes = append(notes, fmt.Sprintf("no %s ≥ %d fits %s: %s = %d %s %s, and every %s ≥ %d more than %s", dim, least, budget, dim, least, w.needs, needsWords(a.past, units), dim, least, units.Bytes(f.Budget)))
+				notes = append(notes, fmt.Sprintf("no %s ≥ %d fits %s: %s = %d %s %s, and every %s ≥ %d more than %s", dim, least, budget, dim, least, w.needs, needsWords(a.past, f.Budget, units), dim, least, units.Bytes(f.Budget)))
 			}
 		case model.FitsFrom:
 			switch {
 			case f.Bounded:
 				row = append(row, "every")
-				notes = append(notes, fmt.Sprintf("every %s fits %s: %s along %s, %s", dim, budget, w.grow, dim, needsWords(a.at, units)))
+				notes = append(notes, fmt.Sprintf("every %s fits %s: %s along %s, %s", dim, budget, w.grow, dim, needsWords(a.at, f.Budget, units)))
 			case f.From <= least:
 				row = append(row, "every")
 				switch {
 				case f.Falls:
-					notes = append(notes, fmt.Sprintf("every %s fits %s: %s along %s, from %s at %s = %d", dim, budget, w.fall, dim, needsWords(a.at, units), dim, least))
+					notes = append(notes, fmt.Sprintf("every %s fits %s: %s along %s, from %s at %s = %d", dim, budget, w.fall, dim, needsWords(a.at, f.Budget, units), dim, least))
 				case f.MostAt > 0:
-					notes = append(notes, fmt.Sprintf("every %s fits %s: %s %s, at %s = %d", dim, budget, w.most, units.Bytes(f.MostNeeds), dim, f.MostAt))
+					notes = append(notes, fmt.Sprintf("every %s fits %s: %s %s, at %s = %d", dim, budget, w.most, units.BytesBeside(f.MostNeeds, f.Budget), dim, f.MostAt))
 				default:
 					notes = append(notes, fmt.Sprintf("every %s fits %s", dim, budget))
 				}
@@ -325,11 +331,11 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 				if f.Falls {
 					why = fmt.Sprintf("%s along %s, and ", w.fall, dim)
 				}
-				notes = append(notes, fmt.Sprintf("every %s from %d fits %s and no smaller %s%s does: %s%s = %d %s %s", dim, f.From, budget, dim, downTo, why, dim, f.From-1, w.needs, needsWords(a.past, units)))
+				notes = append(notes, fmt.Sprintf("every %s from %d fits %s and no smaller %s%s does: %s%s = %d %s %s", dim, f.From, budget, dim, downTo, why, dim, f.From-1, w.needs, needsWords(a.past, f.Budget, units)))
 				gaps = nil
 			default:
 				row = append(row, fmt.Sprintf("from %d", f.From))
-				notes = append(notes, fmt.Sprintf("every %s from %d fits %s; %s = %d %s %s", dim, f.From, budget, dim, f.From-1, w.needs, needsWords(a.past, units)))
+				notes = append(notes, fmt.Sprintf("every %s from %d fits %s; %s = %d %s %s", dim, f.From, budget, dim, f.From-1, w.needs, needsWords(a.past, f.Budget, units)))
 			}
 			row = append(row, "", "", "", "", "")
 		}
@@ -395,7 +401,7 @@ func fitConfirmText(f *model.Fit, checks []model.FitCheck, w fitWords, units doc
 		if !c.OK(f.Budget) {
 			var diffs []string
 			if !c.Needs.Equal(c.Predicted) {
-				diffs = append(diffs, "the model predicts "+units.Bytes(c.Predicted))
+				diffs = append(diffs, "the model predicts "+units.BytesBeside(c.Predicted, f.Budget))
 			}
 			if c.PeakOp != c.PredictedOp {
 				diffs = append(diffs, fmt.Sprintf("the model puts the peak at operation %d", c.PredictedOp))
@@ -406,7 +412,7 @@ func fitConfirmText(f *model.Fit, checks []model.FitCheck, w fitWords, units doc
 			verdict = "NOT as predicted: " + strings.Join(diffs, "; ")
 		}
 		fmt.Fprintf(&b, "confirmed at %s: recorded %s %s, the peak at operation %d, %s %s, %s\n",
-			c.Point, w.what, units.Bytes(c.Needs), c.PeakOp, side, budgetName(f.Budget, units), verdict)
+			c.Point, w.what, units.BytesBeside(c.Needs, f.Budget), c.PeakOp, side, budgetName(f.Budget, units), verdict)
 	}
 	return b.String()
 }

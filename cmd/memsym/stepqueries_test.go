@@ -81,7 +81,7 @@ func TestFitStepGolden(t *testing.T) {
 			append([]string{"fit", "--step", "--budget", "24GiB,80GiB,100MiB", "--along", "T", "--at", "B=8", "--remat", "both", "--confirm"}, stepCourse...),
 			[]string{
 				"memsym fit --step: `GPT.apply` in f64, D = 384, H = 6, L = 6, trained with adamw, the activations stored, along T at B = 8: the largest T whose training step's peak fits the budget:",
-				"  24 GiB        2556  25764042248 bytes  (24.0 GiB)     25781872264 bytes  (24.0 GiB)  operation 141",
+				"  24 GiB        2556  25764042248 bytes  (23.99 GiB)     25781872264 bytes  (24.01 GiB)  operation 141",
 				"binds at T + 1: operation 141 (`SelfAttention.apply/%21 (vjp)` in blocks[5].attn), in the backward phase",
 				"no T ≥ 1 fits 100 MiB: T = 1 peaks at 600241192 bytes (572 MiB)",
 				"memsym fit --step: `GPT.apply` in f64, D = 384, H = 6, L = 6, trained with adamw, the activations recomputed block by block, along T at B = 8: ",
