@@ -6,9 +6,8 @@ import (
 	"memsym/doc"
 )
 
-// Tables' font, cell padding and rules, in millimetres.
+// Tables' cell padding and rules, in millimetres.
 const (
-	tablePt    = 9.0
 	cellPadX   = 1.8
 	cellPadY   = 0.9
 	thickRule  = 0.35
@@ -29,46 +28,19 @@ type pdfRow struct {
 
 // table draws t with its caption above it, ruled as a book sets a table:
 // a rule above and below, a thin one under the header and above the foot,
-// none between columns. A table that fits on a page is kept whole; a
-// longer one breaks with at least minRows rows on each side, its header
-// repeated, and its caption is never left alone at a page's foot.
+// none between columns. It is set to fit between the margins (fitTable).
+// A table that fits on a page is kept whole; a longer one breaks with at
+// least minRows rows on each side, its header repeated, and its caption is
+// never left alone at a page's foot.
 func (d *pdfDoc) table(t *doc.Table) {
 	d.tables++
-	body, bold := font{sans, "", tablePt}, font{sans, "B", tablePt}
 	cols := len(t.Header)
 	for _, r := range t.Rows {
 		cols = max(cols, len(r))
 	}
-	// A formula that fits in half the width is kept on one line.
-	keep := func(c doc.Cell, f font) bool {
-		return lineWidth(d, words(c, f, true), f) <= d.textWidth()/2
-	}
-	indentOf := func(k int) float64 {
-		if k < len(t.Indent) {
-			return float64(t.Indent[k]) * indentStep
-		}
-		return 0
-	}
-	cellWords := func(cells []doc.Cell, f font) [][]word {
-		out := make([][]word, cols)
-		for i := range out {
-			if i < len(cells) {
-				out[i] = words(cells[i], f, keep(cells[i], f))
-			}
-		}
-		return out
-	}
-	all := [][][]word{cellWords(t.Header, bold)}
-	indents := []float64{0}
-	for k, r := range t.Rows {
-		all = append(all, cellWords(r, body))
-		indents = append(indents, indentOf(k))
-	}
-	for _, r := range t.Foot {
-		all = append(all, cellWords(r, bold))
-		indents = append(indents, 0)
-	}
-	widths := d.columnWidths(all, indents, cols, bold)
+	indents := rowIndents(t)
+	s, all, widths := d.fitTable(t, cols, indents)
+	body, bold := font{sans, "", s.size}, font{sans, "B", s.size}
 	lh := lineHeight(body)
 	rows := make([]pdfRow, len(all))
 	for k, cells := range all {
@@ -81,6 +53,9 @@ func (d *pdfDoc) table(t *doc.Table) {
 			w := widths[i] - 2*cellPadX
 			if i == 0 {
 				w -= r.indent
+			}
+			if s.cut {
+				ws = cutWords(d, ws, w)
 			}
 			r.lines[i] = lineBreak(d, ws, w, r.font)
 			n = max(n, len(r.lines[i]))
@@ -147,6 +122,45 @@ func (d *pdfDoc) table(t *doc.Table) {
 		d.rule(width, thickRule)
 	}
 	d.y += lineHeight(font{sans, "", pdfBodyPt}) * 0.7
+}
+
+// tableWords splits t's cells into words as s sets them: the header's and
+// the foot's in bold, the others' in the body's face. Unless s breaks
+// every formula, a formula that fits in half the width is kept on one line.
+func (d *pdfDoc) tableWords(t *doc.Table, cols int, s tableSetting) [][][]word {
+	body, bold := font{sans, "", s.size}, font{sans, "B", s.size}
+	keep := func(c doc.Cell, f font) bool {
+		return !s.breakFormulas && lineWidth(d, words(c, f, true), f) <= d.textWidth()/2
+	}
+	cellWords := func(cells []doc.Cell, f font) [][]word {
+		out := make([][]word, cols)
+		for i := range out {
+			if i < len(cells) {
+				out[i] = words(cells[i], f, keep(cells[i], f))
+			}
+		}
+		return out
+	}
+	all := [][][]word{cellWords(t.Header, bold)}
+	for _, r := range t.Rows {
+		all = append(all, cellWords(r, body))
+	}
+	for _, r := range t.Foot {
+		all = append(all, cellWords(r, bold))
+	}
+	return all
+}
+
+// rowIndents gives each row's indent, in millimetres: the header's, the
+// body rows' and the foot's, in order.
+func rowIndents(t *doc.Table) []float64 {
+	indents := make([]float64, 1+len(t.Rows)+len(t.Foot))
+	for k := range t.Rows {
+		if k < len(t.Indent) {
+			indents[1+k] = float64(t.Indent[k]) * indentStep
+		}
+	}
+	return indents
 }
 
 // tableChunks splits a table's body rows (rows[1:]) into pages: as many as
@@ -217,41 +231,4 @@ func (d *pdfDoc) tableRow(r pdfRow, widths []float64, aligns []doc.Align, lh flo
 		x += widths[i]
 	}
 	d.y += r.height
-}
-
-// columnWidths sizes the columns: each as wide as its widest line when
-// the table fits between the margins; otherwise each at least as wide as
-// its widest word, the room left shared out by how much each would take.
-// A row's indent widens its first cell.
-func (d *pdfDoc) columnWidths(rows [][][]word, indents []float64, cols int, f font) []float64 {
-	natural := make([]float64, cols)
-	least := make([]float64, cols)
-	for k, r := range rows {
-		for i, ws := range r {
-			extra := 2 * cellPadX
-			if i == 0 {
-				extra += indents[k]
-			}
-			natural[i] = max(natural[i], lineWidth(d, ws, f)+extra)
-			for _, w := range ws {
-				least[i] = max(least[i], wordWidth(d, w)+extra)
-			}
-		}
-	}
-	avail := d.textWidth()
-	var sumNatural, sumLeast float64
-	for i := range natural {
-		natural[i] = max(natural[i], least[i], 6)
-		sumNatural += natural[i]
-		sumLeast += least[i]
-	}
-	if sumNatural <= avail {
-		return natural
-	}
-	widths := make([]float64, cols)
-	spare := max(avail-sumLeast, 0)
-	for i := range widths {
-		widths[i] = least[i] + spare*(natural[i]-least[i])/(sumNatural-sumLeast)
-	}
-	return widths
 }
