@@ -251,9 +251,21 @@ func (l *layout) alignTo(ref *layout) error {
 	}
 	if !slices.Equal(a.bufKeys, b.bufKeys) || !slices.Equal(a.bufRun, b.bufRun) {
 		for s := range a.bufKeys {
-			if s >= len(b.bufKeys) || a.bufKeys[s] != b.bufKeys[s] || a.bufRun[s] != b.bufRun[s] {
-				return fmt.Errorf("%s: buffer %d does not align with the recording's at %s: a dimension that changes the operations must count blocks that repeat one block exactly, else make it a constant", l.name, l.rec.Buffers[l.firstBuf(s)].ID, ref.point())
+			if s < len(b.bufKeys) && a.bufKeys[s] == b.bufKeys[s] && a.bufRun[s] == b.bufRun[s] {
+				continue
 			}
+			buf := &l.rec.Buffers[l.firstBuf(s)]
+			var why string
+			switch {
+			case s >= len(b.bufKeys):
+				why = fmt.Sprintf("the recording at %s declares no buffer in its place", ref.point())
+			case a.bufKeys[s] != b.bufKeys[s]:
+				rb := &ref.rec.Buffers[ref.firstBuf(s)]
+				why = fmt.Sprintf("the recording at %s declares buffer %d%s%s in its place", ref.point(), rb.ID, quoted(rb.Name), inGroup(rb.Group))
+			default:
+				why = fmt.Sprintf("it is declared %s, where the recording at %s declares its buffer %s", runWords(a.bufRun[s]), ref.point(), runWords(b.bufRun[s]))
+			}
+			return fmt.Errorf("%s: buffer %d%s%s does not align with the recording's at %s: %s; a dimension that changes the operations must count blocks that repeat one block exactly, else make it a constant", at(l.name, buf.Line), buf.ID, quoted(buf.Name), inGroup(buf.Group), ref.point(), why)
 		}
 		return fmt.Errorf("%s: the recording declares fewer buffers than the recording at %s outside the blocks: a dimension that changes the operations must count blocks that repeat one block exactly, else make it a constant", l.name, ref.point())
 	}
@@ -280,6 +292,23 @@ func (l *layout) firstBuf(s int) int {
 		}
 	}
 	return 0
+}
+
+// runWords says where a buffer is declared: outside the blocks (run −1)
+// or among the iterations of the blocks' run r.
+func runWords(r int) string {
+	if r < 0 {
+		return "outside the blocks"
+	}
+	return fmt.Sprintf("among the %s run of iterations", ordinal(r+1))
+}
+
+// inGroup writes a buffer's group as " (in g)", or "" when it has none.
+func inGroup(g string) string {
+	if g == "" {
+		return ""
+	}
+	return " (in " + g + ")"
 }
 
 func ordinal(n int) string {

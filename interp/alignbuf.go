@@ -65,7 +65,7 @@ func (l *layout) placeBuffers(hint *template) error {
 		}
 		if t.bufKeys[slots[j]] != bkey {
 			fb := &rec.Buffers[l.firstBuf(slots[j])]
-			return l.bufMisaligned(i, fmt.Sprintf("iteration %d of %s declares it where the first iteration declares buffer %d%s (in %s)", iter, l.prefix, fb.ID, quoted(fb.Name), fb.Group))
+			return l.bufMisaligned(i, fmt.Sprintf("iteration %d of %s declares it where the first iteration declares buffer %d%s%s", iter, l.prefix, fb.ID, quoted(fb.Name), inGroup(fb.Group)))
 		}
 		l.bufs[i] = place{slot: slots[j], iter: iter}
 	}
@@ -136,7 +136,9 @@ func (l *layout) bufferKinds() ([]bufKind, error) {
 		}
 		next := min(op, len(rec.Ops)-1)
 		kinds[i] = bufKind{run: -1, seg: -1}
-		if next >= 0 {
+		if next >= 0 && b.Role != record.Input {
+			// The program's inputs are the caller's, never a block's,
+			// wherever they are declared.
 			kinds[i].run, kinds[i].iter = t.opRun[l.ops[next].slot], l.ops[next].iter
 		}
 		if !grouped {
@@ -154,9 +156,7 @@ func (l *layout) bufferKinds() ([]bufKind, error) {
 			if err := closeSeg(i); err != nil {
 				return nil, err
 			}
-			if k < 0 {
-				kinds[i] = bufKind{run: -1, seg: -1} // fixed
-			}
+			// Without a group, it keeps the iteration it is declared in.
 			continue
 		}
 		kinds[i] = bufKind{run: -1, seg: -1}
@@ -192,6 +192,6 @@ func (l *layout) bufferKinds() ([]bufKind, error) {
 // bufMisaligned is a refusal naming the first buffer that does not align.
 func (l *layout) bufMisaligned(i int, why string) error {
 	b := &l.rec.Buffers[i]
-	return fmt.Errorf("%s: buffer %d%s (in %s) does not align: %s; a dimension that changes the operations must count blocks that repeat one block exactly (as a layer count L does), else make it a constant",
-		at(l.name, b.Line), b.ID, quoted(b.Name), b.Group, why)
+	return fmt.Errorf("%s: buffer %d%s%s does not align: %s; a dimension that changes the operations must count blocks that repeat one block exactly (as a layer count L does), else make it a constant",
+		at(l.name, b.Line), b.ID, quoted(b.Name), inGroup(b.Group), why)
 }

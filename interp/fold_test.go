@@ -297,3 +297,56 @@ func (s *relabelled) Record() *record.Record {
 	}
 	return s.Stream.Record()
 }
+
+// TestFoldLayoutsAsWritten: the layers written as a recorder writes them
+// without groups (the caller's input declared first, before the first
+// layer's buffers), or with groups on the parameters alone, fold as the
+// fully grouped layers do: the program's input is the caller's, and a
+// buffer without a group belongs to the iteration it is declared in.
+func TestFoldLayoutsAsWritten(t *testing.T) {
+	vars := []string{"B", "L"}
+	layers := func(groupParams, groupTemps bool) program {
+		return func(r *record.Recorder, at map[string]int64) {
+			b, l := at["B"], at["L"]
+			const d = 8
+			x := r.Input("x", "", f64, b, d)
+			for i := range l {
+				g := fmt.Sprintf("layers[%d]", i)
+				pg, tg := "", ""
+				if groupParams {
+					pg = g
+				}
+				if groupTemps {
+					tg = g
+				}
+				w := r.Param("weight", pg, f64, d, d)
+				z := r.Temp("z", tg, f64, b, d)
+				r.Op("Linear.apply", g, []int64{x, w}, []int64{z})
+				y := r.Temp("relu", tg, f64, b, d)
+				r.Op("Relu.apply", g, []int64{z}, []int64{y})
+				x = y
+			}
+			r.Result(x)
+		}
+	}
+	want := mustBuild(t, gridSources(t, vars, blGrid, deepMLP(nil)), nil)
+	for _, c := range []struct {
+		name          string
+		params, temps bool
+	}{
+		{"no groups", false, false},
+		{"the parameters grouped", true, false},
+		{"every buffer grouped", true, true},
+	} {
+		prog := layers(c.params, c.temps)
+		checks := []Source{pointSource(t, vars, []int64{5, 5}, prog), pointSource(t, vars, []int64{4, 11}, prog)}
+		m, err := Build(gridSources(t, vars, blGrid, prog), checks)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if m.FoldDim() != "L" || !m.Params.Equal(want.Params) || !m.Inputs.Equal(want.Inputs) {
+			t.Errorf("%s: fold %q, params %s, inputs %s; want L, %s, %s", c.name, m.FoldDim(), m.Params, m.Inputs, want.Params, want.Inputs)
+		}
+	}
+}

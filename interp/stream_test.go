@@ -151,7 +151,7 @@ func TestBuildReportsOpenErrors(t *testing.T) {
 		return &edited{Stream: rec.Replay(), edit: func(int, *record.Record) []record.Record { return []record.Record{} }}, nil
 	}}
 	_, err = Build(append(srcs[:4:4], empty), nil)
-	if want := "empty.jsonl: the recording is empty: expected the header on its first line"; err == nil || err.Error() != want {
+	if want := `empty.jsonl:1: the recording ends without the header and the result line {"result": [...]}`; err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
 	}
 }

@@ -76,7 +76,8 @@ func readHeader(src Source) (record.Header, int, error) {
 		if err := s.Err(); err != nil {
 			return record.Header{}, 0, err
 		}
-		return record.Header{}, 0, fmt.Errorf("%s: the recording is empty: expected the header on its first line", src.Name)
+		// As the Builder says it of an empty recording read alone.
+		return record.Header{}, 0, fmt.Errorf("%s: the recording ends without the header and the result line {\"result\": [...]}", at(src.Name, 1))
 	}
 	r := s.Record()
 	if r.Kind != record.KindHeader {

@@ -266,6 +266,17 @@ func (p *Program) values(dims, consts map[string]int64) (values, error) {
 	return v, nil
 }
 
+// CheckConsts checks each constant given is one of p's and within its
+// range, as Allows does, without the constraints that tie the constants
+// to the dimensions (T ≤ P), which need a point.
+func (p *Program) CheckConsts(consts map[string]int64) error {
+	max := make(map[string]int64, len(p.Consts))
+	for _, c := range p.Consts {
+		max[c.Name] = c.Limit()
+	}
+	return p.set(make(values), "constant", consts, p.constNames(), max)
+}
+
 // set puts given into v after checking each name is one of known and each
 // value is from 1 to its max. It goes through the names in sorted order, so
 // that the first error is always the same.

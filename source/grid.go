@@ -1,6 +1,7 @@
 package source
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -14,6 +15,9 @@ type Plan struct {
 	Vars   []string
 	Values [][3]int64 // per dimension, its grid values ascending
 	Checks []record.Point
+	// Defaults counts the check points of memsym's own choosing, the
+	// first of Checks; the others were given.
+	Defaults int
 }
 
 // Points returns the grid's 3^k points, the first dimension's value
@@ -59,18 +63,31 @@ func plan(vars []string, defGrid map[string][3]int64, own record.Point, spec Spe
 		}
 		p.Values = append(p.Values, g)
 	}
-	defaults := DefaultChecks(p.Values, vars, 2)
+	defaults, err := DefaultChecks(p.Values, vars, 2)
+	if err != nil {
+		return nil, err
+	}
 	if own != nil && !onGrid(own, p.Values) {
 		// The source's own point first, then the one further out; but
 		// not where a grid given in its place has one of its values (a
 		// check point must be off the grid in every dimension).
 		defaults[0] = own
 	}
-	p.Checks = defaults
+	p.Checks, p.Defaults = defaults, len(defaults)
 	for _, c := range spec.Checks {
 		pt, err := align(c, vars)
 		if err != nil {
 			return nil, err
+		}
+		// Refused here, before anything is recorded, as the reading of
+		// the grid would refuse them after.
+		for d, dim := range pt {
+			if dim.Value < 1 {
+				return nil, usagef("--check %s: %s = %d: dimensions are integers of at least 1", c.Key(), dim.Name, dim.Value)
+			}
+			if slices.Contains(p.Values[d][:], dim.Value) {
+				return nil, usagef("--check %s: %s = %d is a value of the grid: a check point must be off the grid in every dimension, for an error term vanishes on a grid value", c.Key(), dim.Name, dim.Value)
+			}
 		}
 		if !slices.ContainsFunc(p.Checks, pt.Equal) {
 			p.Checks = append(p.Checks, pt)
@@ -102,26 +119,83 @@ func align(c record.Point, vars []string) (record.Point, error) {
 // divisor: each value is odd and shares no divisor with its grid's step
 // (the greatest common divisor of the grid's gaps), so padding to a multiple
 // of the step, or a stride that divides it, shows up. The first point lies
-// just past the grid, the second further out.
-func DefaultChecks(values [][3]int64, vars []string, n int) []record.Point {
+// just past the grid, the second further out; where that would pass the
+// largest integer, a value between the grid's values, or below them, is
+// taken instead, and where there is none, DefaultChecks refuses.
+func DefaultChecks(values [][3]int64, vars []string, n int) ([]record.Point, error) {
 	var out []record.Point
 	for i := 0; i < n; i++ {
 		var pt record.Point
 		for d, v := range vars {
-			g := values[d]
-			step := gcd(g[1]-g[0], g[2]-g[1])
-			x := g[2] + step + 1
-			if i > 0 {
-				x = 2*g[2] + step + 3
-			}
-			for x%2 == 0 || gcd(x, step) != 1 || x == g[0] || x == g[1] || x == g[2] {
-				x++
+			x, ok := checkValue(values[d], i)
+			if !ok {
+				return nil, usagef("--grid %s: no value off the grid %d, %d, %d suits a check point (odd, sharing no divisor with the grid's step, within 1 to 2^63−1): give --check", v, values[d][0], values[d][1], values[d][2])
 			}
 			pt = append(pt, record.Dim{Name: v, Value: x})
 		}
 		out = append(out, pt)
 	}
-	return out
+	return out, nil
+}
+
+// checkValue returns the i-th check point's value for a dimension whose
+// grid is g, as DefaultChecks says; ok is false when there is none.
+func checkValue(g [3]int64, i int) (int64, bool) {
+	step := gcd(g[1]-g[0], g[2]-g[1])
+	suits := func(x int64) bool {
+		return x%2 != 0 && gcd(x, step) == 1 && x != g[0] && x != g[1] && x != g[2]
+	}
+	// The first value from x on that suits, below limit.
+	from := func(x, limit int64) (int64, bool) {
+		for ; x >= 1 && x < limit; x++ {
+			if suits(x) {
+				return x, true
+			}
+		}
+		return 0, false
+	}
+	const most = math.MaxInt64
+	var x int64
+	var ok bool
+	if i == 0 && g[2] <= most-step-1 {
+		x, ok = from(g[2]+step+1, most)
+	} else if i == 1 && g[2] <= (most-step-3)/2 {
+		x, ok = from(2*g[2]+step+3, most)
+	}
+	if ok {
+		return x, true
+	}
+	i %= 2
+	// Past the largest integer: between the grid's values, the upper gap
+	// for the first point and the lower for the second, else below them.
+	gaps := [][2]int64{{g[1], g[2]}, {g[0], g[1]}}
+	if i > 0 {
+		gaps[0], gaps[1] = gaps[1], gaps[0]
+	}
+	for _, gap := range gaps {
+		if x, ok := from(gap[0]+(gap[1]-gap[0])/2, gap[1]); ok {
+			return x, true
+		}
+		if x, ok := from(gap[0]+1, gap[1]); ok {
+			return x, true
+		}
+	}
+	return from(1, g[0])
+}
+
+// innerCheck returns a check point between the grid's values, as
+// DefaultChecks takes one where the values past the grid run out: for a
+// program that does not run past its grid.
+func innerCheck(vars []string, values [][3]int64) (record.Point, bool) {
+	var pt record.Point
+	for d, v := range vars {
+		x, ok := checkValue(values[d], 2)
+		if !ok {
+			return nil, false
+		}
+		pt = append(pt, record.Dim{Name: v, Value: x})
+	}
+	return pt, true
 }
 
 // onGrid reports whether some coordinate of p is a value of its

@@ -3,6 +3,7 @@ package source
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -22,7 +23,10 @@ func TestDefaultChecks(t *testing.T) {
 		{{1, 3, 4}, {7, 8, 100}},
 	} {
 		values := [][3]int64{g[0], g[1]}
-		points := DefaultChecks(values, vars, 2)
+		points, err := DefaultChecks(values, vars, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if len(points) != 2 {
 			t.Fatalf("%v: %d points, want 2", values, len(points))
 		}
@@ -48,7 +52,11 @@ func TestDefaultChecks(t *testing.T) {
 func TestDefaultChecksCatchPadding(t *testing.T) {
 	padded := func(x int64) int64 { return (x + 63) / 64 * 64 }
 	grid := [][3]int64{{64, 128, 192}}
-	for _, p := range DefaultChecks(grid, []string{"T"}, 2) {
+	points, err := DefaultChecks(grid, []string{"T"}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range points {
 		x := p[0].Value
 		if padded(x) == x { // 64·T, the polynomial the grid gives
 			t.Errorf("the check point T = %d does not tell ceil(T/64)·64 from 64·T", x)
@@ -198,5 +206,32 @@ func TestLimit(t *testing.T) {
 	}
 	if err := NotRunning(&Files{}, at); err != nil {
 		t.Errorf("files say %v", err)
+	}
+}
+
+// TestDefaultChecksNearTheLargestInteger: past a grid that ends near
+// 2^63−1 no check point fits; DefaultChecks takes values between the
+// grid's values, or below them, rather than wrapping around to negative
+// ones, and refuses a grid that leaves none.
+func TestDefaultChecksNearTheLargestInteger(t *testing.T) {
+	const most = math.MaxInt64
+	for _, c := range []struct {
+		grid [3]int64
+		want [2]int64
+	}{
+		{[3]int64{most - 2, most - 1, most}, [2]int64{1, 1}},
+		{[3]int64{most - 40, most - 20, most}, [2]int64{most - 10, most - 30}}, // the gaps' middles, odd and prime to 20
+		{[3]int64{1, 2, most}, [2]int64{most/2 + 2, most/2 + 2}},               // past the middle of the upper gap, odd; the lower gap has no value
+	} {
+		points, err := DefaultChecks([][3]int64{c.grid}, []string{"T"}, 2)
+		if err != nil {
+			t.Fatalf("%v: %v", c.grid, err)
+		}
+		if got := [2]int64{points[0][0].Value, points[1][0].Value}; got != c.want {
+			t.Errorf("%v: check points at T = %v, want %v", c.grid, got, c.want)
+		}
+	}
+	if _, err := DefaultChecks([][3]int64{{1, 2, 3}, {most - 2, most - 1, most}}, []string{"B", "T"}, 2); err != nil {
+		t.Errorf("a grid from 1 to 3 beside one near the largest integer: %v", err)
 	}
 }

@@ -46,6 +46,9 @@ func NewProgram(name string, consts map[string]int64) (*Program, error) {
 		}
 		return nil, usagef("--const %s: %s has no constant %s; its constants are %s", k, p.Name, k, doc.AndList(names))
 	}
+	if err := p.CheckConsts(consts); err != nil {
+		return nil, usagef("--const: %v", strings.TrimPrefix(err.Error(), "program "+p.Name+": "))
+	}
 	return &Program{P: p, Consts: consts}, nil
 }
 
@@ -91,7 +94,36 @@ func (s *Program) Plan(spec Spec) (*Plan, error) {
 		grid[d.Name] = d.Grid
 		own = append(own, record.Dim{Name: d.Name, Value: d.Check})
 	}
-	return plan(vars, grid, own, spec)
+	pl, err := plan(vars, grid, own, spec)
+	if err != nil {
+		return nil, err
+	}
+	// Nothing is recorded where the program does not run: a grid or a
+	// check point given there is refused before anything is recorded; a
+	// check point of memsym's own choosing there is left out, and when
+	// none is left, one between the grid's values is tried.
+	for _, p := range pl.Points() {
+		if err := NotRunning(s, p); err != nil {
+			return nil, usagef("%v", err)
+		}
+	}
+	var checks []record.Point
+	for i, p := range pl.Checks {
+		if err := NotRunning(s, p); err != nil {
+			if i < pl.Defaults {
+				continue
+			}
+			return nil, usagef("--check %s: %v", p.Key(), err)
+		}
+		checks = append(checks, p)
+	}
+	if len(checks) == 0 && pl.Defaults > 0 {
+		if p, ok := innerCheck(pl.Vars, pl.Values); ok && NotRunning(s, p) == nil {
+			checks = append(checks, p)
+		}
+	}
+	pl.Checks = checks
+	return pl, nil
 }
 
 func (s *Program) Recordings(ctx context.Context, spec Spec) (*Recordings, error) {

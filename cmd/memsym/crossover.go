@@ -110,6 +110,9 @@ func crossovers(m *model.Model, along string, at assignments) (*model.Crossovers
 	if err := checkOthers(m, along, at); err != nil {
 		return nil, err
 	}
+	if err := m.InDomain(at.point()); err != nil {
+		return nil, usagef("--at %s: %v", at.String(), err)
+	}
 	fixed := at.values()
 	c, err := m.Crossovers(along, fixed)
 	var dep *model.DependsError

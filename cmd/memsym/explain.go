@@ -254,12 +254,20 @@ func alignPoint(at record.Point, src source.Source, spec source.Spec) (record.Po
 		if !ok {
 			return nil, usagef("--at: no value for %s", v)
 		}
+		if x < 1 {
+			return nil, usagef("--at %s=%d: dimensions are integers of at least 1", v, x)
+		}
 		out = append(out, record.Dim{Name: v, Value: x})
 	}
 	for _, d := range at {
 		if _, ok := out.Value(d.Name); !ok {
 			return nil, usagef("--at %s: no dimension %s (the dimensions are %s)", d.Name, d.Name, strings.Join(pl.Vars, ", "))
 		}
+	}
+	// A point the program does not run at is refused before the grid is
+	// recorded, not after.
+	if err := source.NotRunning(src, out); err != nil {
+		return nil, usagef("--at %s: %v", out.Key(), err)
 	}
 	return out, nil
 }

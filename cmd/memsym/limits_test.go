@@ -193,3 +193,48 @@ func TestFitAlongBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusedBeforeRecording: a check point on the grid or below 1, an
+// --at below 1, a constant out of its range and a grid or check point
+// where the program does not run are refused as the command line's
+// mistakes (exit 2) before anything is recorded: the recorder, which
+// notes each call, is never called.
+func TestRefusedBeforeRecording(t *testing.T) {
+	dir := t.TempDir()
+	calls := filepath.Join(dir, "calls")
+	rec := "echo {B} {T} >> " + calls + "; exit 1"
+	grid := []string{"--recorder", rec, "--grid", "B=1,2,3", "--grid", "T=4,8,12"}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{append([]string{"symbolic", "--check", "B=5,T=8"}, grid...), "memsym: --check B=5,T=8: T = 8 is a value of the grid: a check point must be off the grid in every dimension, for an error term vanishes on a grid value\n"},
+		{append([]string{"symbolic", "--check", "B=5,T=0"}, grid...), "memsym: --check B=5,T=0: T = 0: dimensions are integers of at least 1\n"},
+		{append([]string{"symbolic", "--timeout", "-1s"}, grid...), "memsym: --timeout -1s: expected a duration of at least 0 (0 for no limit)\n"},
+		{append([]string{"explain", "-o", filepath.Join(dir, "out"), "--at", "B=2,T=-3"}, grid...), "memsym: --at T=-3: dimensions are integers of at least 1\n"},
+		{[]string{"symbolic", "--program", "gpt-course", "--const", "D=0"}, "memsym: --const: constant D = 0: expected an integer from 1 to 16777216\n"},
+		{[]string{"symbolic", "--program", "bert-encoder", "--grid", "T=400,450,600"}, "memsym: bert-encoder does not run at B = 2, T = 600: T = 600 is more than P = 512\n"},
+		{[]string{"symbolic", "--program", "bert-encoder", "--check", "B=3,T=600"}, "memsym: --check B=3,T=600: bert-encoder does not run at B = 3, T = 600: T = 600 is more than P = 512\n"},
+		{[]string{"explain", "-o", filepath.Join(dir, "out"), "--program", "bert-encoder", "--at", "B=2,T=600"}, "memsym: --at B=2,T=600: bert-encoder does not run at B = 2, T = 600: T = 600 is more than P = 512\n"},
+		{[]string{"crossover", "--program", "gpt-depth", "--along", "T", "--at", "B=2,L=1"}, "memsym: --at B=2,L=1: L = 1: the model holds for every L ≥ 2, L counting blocks whose first and last stand apart\n"},
+	} {
+		_, errs, code := runCLI(c.args...)
+		if code != 2 || errs != c.want {
+			t.Errorf("%v: exit %d, %q; want exit 2, %q", c.args, code, errs, c.want)
+		}
+	}
+	if _, err := os.Stat(calls); err == nil {
+		b, _ := os.ReadFile(calls)
+		t.Errorf("the recorder was called:\n%s", b)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out")); err == nil {
+		t.Errorf("explain made its folder")
+	}
+	// The default check points bert-encoder does not run at, past a grid
+	// that ends near its P = 512, are left out; its own, below the grid,
+	// is kept.
+	out := mustRunCLI(t, "symbolic", "--program", "bert-encoder", "--grid", "T=400,450,500")
+	if !strings.Contains(out, "T ∈ {400, 450, 500}, checked at B = 9, T = 320\n") {
+		t.Errorf("bert-encoder's grid up to T = 500:\n%s", out)
+	}
+}

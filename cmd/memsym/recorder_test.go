@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"memsym/source"
 )
 
 // fakeRecorder returns the --recorder command of testdata/recorder's fake
@@ -66,7 +65,7 @@ func TestRecorderFailures(t *testing.T) {
 		extra []string
 	}{
 		{"a non-zero exit", 901, []string{"memsym: the recorder at B = 901, T = ", " failed (exit status 3); its standard error ends: fake-recorder: cannot build the model at B=901, T="}, nil},
-		{"no output", 902, []string{"memsym: recorder(B=902,T=", "): the recording is empty: expected the header on its first line"}, nil},
+		{"no output", 902, []string{"memsym: recorder(B=902,T=", "):1: the recording ends without the header and the result line {\"result\": [...]}"}, nil},
 		{"garbage", 903, []string{"memsym: recorder(B=903,T=", "):1: expected a record, a JSON object {...}, found Segmentation"}, nil},
 		{"partial output, then exit 0", 904, []string{"memsym: recorder(B=904,T=", "):5: the recording ends without the result line {\"result\": [...]}"}, nil},
 		{"hanging", 905, []string{"memsym: the recorder at B = 905, T = ", " did not finish within 1s and was stopped, writing nothing to its standard error"}, []string{"--timeout", "1s"}},
@@ -75,7 +74,7 @@ func TestRecorderFailures(t *testing.T) {
 	} {
 		// The recordings at the default check points, which the recorder
 		// is asked for too.
-		for _, p := range source.DefaultChecks([][3]int64{{16, 32, int64(c.b)}, {256, 512, 768}}, []string{"B", "T"}, 2) {
+		for _, p := range defaultChecks(t, [][3]int64{{16, 32, int64(c.b)}, {256, 512, 768}}, []string{"B", "T"}) {
 			recordGrid(t, dir, []int64{p[0].Value}, []int64{p[1].Value})
 		}
 		args := append([]string{"symbolic", "--recorder", fakeRecorder(t, dir), "--grid", fmt.Sprintf("B=16,32,%d", c.b), "--grid", "T=256,512,768", "--check", "B=64,T=1024"}, c.extra...)
@@ -131,7 +130,7 @@ func TestRecorderCommandErrors(t *testing.T) {
 func TestRecorderOrderOfDimensions(t *testing.T) {
 	dir := t.TempDir()
 	recordGrid(t, dir, []int64{16, 32, 48}, []int64{256, 512, 768})
-	for _, p := range source.DefaultChecks([][3]int64{{16, 32, 48}, {256, 512, 768}}, []string{"B", "T"}, 2) {
+	for _, p := range defaultChecks(t, [][3]int64{{16, 32, 48}, {256, 512, 768}}, []string{"B", "T"}) {
 		recordGrid(t, dir, []int64{p[0].Value}, []int64{p[1].Value})
 	}
 	t.Setenv("TMPDIR", t.TempDir())

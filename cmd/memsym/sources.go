@@ -27,7 +27,7 @@ func (s *sourceFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.program, "program", "", "a bundled program's `name` (memsym programs lists them), recorded at each point")
 	fs.StringVar(&s.recorder, "recorder", "", "a shell `command` run once per point, with {NAME} replaced by each dimension's value ({{ and }} for braces as they are), writing a recording to stdout")
 	fs.StringVar(&s.torch, "torch", "", "a PyTorch model, `FILE.py:FUNCTION [recorder flags]`, recorded on the meta device by the recorder memsym ships (docs/torch.md)")
-	fs.DurationVar(&s.timeout, "timeout", 10*time.Minute, "how long one recorder command may run")
+	fs.DurationVar(&s.timeout, "timeout", 10*time.Minute, "how long one recorder command may run; 0 for no limit")
 	fs.IntVar(&s.jobs, "jobs", source.DefaultJobs(), "how many recorder commands run at once")
 	fs.Var(&s.consts, "const", "a bundled program's constant `K=V` (repeatable)")
 	fs.Var(&s.grid, "grid", "a dimension's three grid values `D=a,b,c` (repeatable; with --program or --recorder)")
@@ -77,6 +77,9 @@ func (s *sourceFlags) open(files []string, stderr io.Writer) (source.Source, sou
 	}
 	if len(s.consts) > 0 {
 		return nil, spec, usagef("--const goes with --program; a recorder sets its own constants (--torch 'FILE.py:FUNCTION --const D=64')")
+	}
+	if s.timeout < 0 {
+		return nil, spec, usagef("--timeout %v: expected a duration of at least 0 (0 for no limit)", s.timeout)
 	}
 	if s.jobs < 1 {
 		return nil, spec, usagef("--jobs %d: expected at least 1", s.jobs)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"memsym/programs"
+	"memsym/record"
 	"memsym/source"
 )
 
@@ -60,7 +61,7 @@ func TestVerifyCatches(t *testing.T) {
 	dir := t.TempDir()
 	grid := [][3]int64{{16, 32, 48}, {256, 512, 768}}
 	recordGrid(t, dir, grid[0][:], grid[1][:])
-	for _, p := range source.DefaultChecks(grid, []string{"B", "T"}, 2) {
+	for _, p := range defaultChecks(t, grid, []string{"B", "T"}) {
 		recordGrid(t, dir, []int64{p[0].Value}, []int64{p[1].Value})
 	}
 	var points [][2]int64
@@ -110,4 +111,14 @@ func TestVerifyRefusalFollowsConstants(t *testing.T) {
 			t.Errorf("strided-conv at %s:\n%s", s, out)
 		}
 	}
+}
+
+// defaultChecks is source.DefaultChecks's two points for a test's grid.
+func defaultChecks(t *testing.T, grid [][3]int64, vars []string) []record.Point {
+	t.Helper()
+	points, err := source.DefaultChecks(grid, vars, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return points
 }
