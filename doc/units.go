@@ -212,6 +212,11 @@ func ParseSize(s string) (poly.Rat, error) {
 	if m == nil {
 		return poly.Rat{}, fmt.Errorf("%s", SizeHelp)
 	}
+	if u := m[3]; len(u) == 2 && strings.Contains("KMGTPE", u[:1]) && u[1] == 'b' {
+		// An upper-case prefix and a lower-case b is how bits are
+		// written: 80 Gb is 10 GB.
+		return poly.Rat{}, fmt.Errorf("%q is a count of bits: for bytes write %sB (powers of 1000) or %siB (powers of 1024)", u, u[:1], u[:1])
+	}
 	unit, ok := sizeUnits[strings.ToLower(m[3])]
 	if !ok {
 		switch l := strings.ToLower(m[3]); l {

@@ -110,6 +110,8 @@ func TestParseSize(t *testing.T) {
 		{"16eib", "18446744073709551616"},
 		{"0", "0"},
 		{"24B", "24"},
+		{"80gb", "80000000000"}, // lower case throughout: read as bytes, as written by hand
+		{"1kb", "1000"},
 	} {
 		got, err := ParseSize(c.in)
 		if err != nil {
@@ -125,6 +127,8 @@ func TestParseSize(t *testing.T) {
 		{"-5GB", "expected a size such as 80GiB"},
 		{"80G", `"G" may mean GB (powers of 1000) or GiB (powers of 1024): say which`},
 		{"8k", `"k" may mean kB (1000 bytes) or KiB (1024 bytes): say which`},
+		{"80Gb", `"Gb" is a count of bits: for bytes write GB (powers of 1000) or GiB (powers of 1024)`},
+		{"8Mb", `"Mb" is a count of bits: for bytes write MB`},
 		{"1e999", "exponent 999: expected one from -30 to 30"},
 		{"1e99999", "expected a size such as"},
 		{"", "expected a size such as"},
