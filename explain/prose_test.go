@@ -19,6 +19,7 @@ var slips = []struct {
 	{"a singular after several", regexp.MustCompile(`(?i)\b([02-9]|[1-9][0-9,\x{2009} ]*[0-9]|no|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|all|both) (distinct )?(operation|launch|buffer|value|point|recording|candidate|pair|element|polynomial|assignment|file|call|set|crossover)\b`)},
 	{"a plural subject with a singular verb", regexp.MustCompile(`\b(buffers|sets|candidates|recordings|points|shares|polynomials|they|both|all) (is|holds|agrees|disagrees|contradicts|shows|takes|was|has)\b`)},
 	{"a singular subject with a plural verb", regexp.MustCompile(`\b(buffer|set|candidate|recording|point|share|polynomial|it) (are|hold|agree|disagree|contradict|show|take|were|have)\b`)},
+	{"a plural's possessive with 's", regexp.MustCompile(`\b\w*[a-rt-z]s's\b`)},
 	{"an empty phrase", regexp.MustCompile(`\b(in|of|at|for|every) [,.;:)]|\s{2,}\S|\(\)|≥ 1 ≥`)},
 }
 
@@ -167,6 +168,8 @@ func TestProseSlipsFound(t *testing.T) {
 		{"Two buffers is live there.", "a plural subject with a singular verb"},
 		{"The buffer are live.", "a singular subject with a plural verb"},
 		{"It takes 1 values.", "a plural after one"},
+		{"the experts's gate", "a plural's possessive with 's"},
+		{"the experts' gate", ""},
 		{"It is the the peak.", "a word twice"},
 		{"Check M3 compares every buffer with the polynomials at a point. Check M3 compares every buffer with the polynomials at a point.", "a sentence said twice"},
 		{"As polynomials in , the peak.", "an empty phrase"},

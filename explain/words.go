@@ -182,7 +182,7 @@ func bufferWords(n *BufferName) []doc.Inline {
 	var out []any
 	switch {
 	case n.Call != "":
-		out = append(out, "the "+n.Call+"'s ")
+		out = append(out, "the "+possessive(n.Call)+" ")
 		out = append(out, names...)
 	case n.Path != "":
 		out = append(out, names...)
@@ -241,4 +241,13 @@ func inOrder(p poly.Poly, vars []string) poly.Poly {
 		}
 	}
 	return poly.WithVars(p, vars)
+}
+
+// possessive writes the possessive of a call's name (callNames):
+// "feed-forward's", and of the one plural among them, "experts'".
+func possessive(noun string) string {
+	if noun == "experts" {
+		return noun + "'"
+	}
+	return noun + "'s"
 }
