@@ -238,6 +238,7 @@ type EstimateRow struct {
 	Term, Rule      string
 	Estimate, Exact poly.Poly
 	Why             string
+	WhyParts        []any // Why as words and numbers, when it has numbers
 }
 
 // stepCrossover finds along along (the last dimension when "") where the
@@ -350,7 +351,7 @@ func stepInput(steps []StepContent) (*StepInput, error) {
 func estimateRows(c *model.Comparison) []EstimateRow {
 	var out []EstimateRow
 	for _, r := range c.Rows {
-		out = append(out, EstimateRow{Term: r.Term, Rule: r.Rule, Estimate: r.Estimate, Exact: r.Exact, Why: r.Why})
+		out = append(out, EstimateRow{Term: r.Term, Rule: r.Rule, Estimate: r.Estimate, Exact: r.Exact, Why: r.Why, WhyParts: r.WhyParts})
 	}
 	return out
 }

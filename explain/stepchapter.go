@@ -654,7 +654,11 @@ func (w *writer) stepEstimates() []doc.Block {
 				if term == "the step" {
 					term = "the step's peak"
 				}
-				list.Items = append(list.Items, inlines(doc.Capital(term), ": ", r.Why, "."))
+				why := []any{r.Why}
+				if r.WhyParts != nil {
+					why = r.WhyParts // its numbers grouped as the chapter's are
+				}
+				list.Items = append(list.Items, inlines(append(append([]any{doc.Capital(term), ": "}, why...), ".")...))
 			}
 		}
 	}

@@ -29,6 +29,24 @@ type CompareRow struct {
 	Estimate poly.Poly // bytes, as the rule gives them on this program
 	Exact    poly.Poly // bytes, as memsym counts them
 	Why      string    // what the rule assumes that this program does otherwise
+	// WhyParts is Why as words and exact numbers (strings and
+	// poly.Rat), for a writer that sets numbers its own way: the
+	// chapter groups their digits. Nil when Why holds no number.
+	WhyParts []any
+}
+
+// whyText writes parts as Why says them: the numbers as plain decimals.
+func whyText(parts []any) string {
+	var b strings.Builder
+	for _, p := range parts {
+		switch p := p.(type) {
+		case string:
+			b.WriteString(p)
+		case poly.Rat:
+			b.WriteString(p.String())
+		}
+	}
+	return b.String()
 }
 
 // CompareInput is what the estimates are evaluated on.
@@ -100,7 +118,8 @@ func Compare(in CompareInput) (*Comparison, error) {
 			rule = "static memory, no activations estimated (without the handbook's 512 MB for the framework)"
 		}
 		estimate := static.Add(acts)
-		rows = append(rows, CompareRow{Term: "the step", Rule: rule, Estimate: estimate, Exact: *in.Peak, Why: in.stepWhy(estimate)})
+		why := in.stepWhy(estimate)
+		rows = append(rows, CompareRow{Term: "the step", Rule: rule, Estimate: estimate, Exact: *in.Peak, Why: whyText(why), WhyParts: why})
 	}
 	var vars []string
 	for _, d := range in.Header.Dims {
@@ -116,32 +135,39 @@ func Compare(in CompareInput) (*Comparison, error) {
 // stepWhy says why the step's peak misses the rule's estimate, by the
 // sign of the difference: an estimate above it adds terms never all live
 // at once; one below it leaves out what is live at the peak besides them.
-func (in *CompareInput) stepWhy(estimate poly.Poly) string {
+func (in *CompareInput) stepWhy(estimate poly.Poly) []any {
 	e, ok1 := estimate.IsConst()
 	x, ok2 := in.Peak.IsConst()
 	if !ok1 || !ok2 || x.Cmp(e) <= 0 || in.PeakAt == nil {
-		return "the rule adds every term, but the gradient, the activations and the optimizer's new values are never all live at once"
+		return []any{"the rule adds every term, but the gradient, the activations and the optimizer's new values are never all live at once"}
 	}
 	t := in.PeakAt.Terms
-	var parts []string
+	var parts [][]any
 	if t.Batch.Sign() > 0 {
-		parts = append(parts, fmt.Sprintf("%s bytes of the batch", t.Batch))
+		parts = append(parts, []any{t.Batch, " bytes of the batch"})
 	}
 	if t.Own.Sign() > 0 {
-		parts = append(parts, fmt.Sprintf("%s bytes of the operation's own working memory", t.Own))
+		parts = append(parts, []any{t.Own, " bytes of the operation's own working memory"})
 	}
 	if in.Shape == nil && t.Kept.Sign() > 0 {
-		parts = append(parts, fmt.Sprintf("%s bytes kept by the forward for the backward (no activations estimated)", t.Kept))
+		parts = append(parts, []any{t.Kept, " bytes kept by the forward for the backward (no activations estimated)"})
 	}
-	what := "nothing the rule does not count"
-	switch n := len(parts); {
-	case n == 1:
-		what = "what the rule does not count, " + parts[0]
-	case n > 1:
-		what = "what the rule does not count, " + strings.Join(parts[:n-1], ", ") + " and " + parts[n-1]
+	what := []any{"nothing the rule does not count"}
+	if n := len(parts); n > 0 {
+		what = []any{"what the rule does not count, "}
+		for i, p := range parts {
+			switch {
+			case i > 0 && i == n-1:
+				what = append(what, " and ")
+			case i > 0:
+				what = append(what, ", ")
+			}
+			what = append(what, p...)
+		}
 	}
-	return fmt.Sprintf("the exact peak is larger: at it (operation %d, the %s phase) the step holds %s, beside the differences of the rows above",
-		in.PeakAt.Op, in.PeakAt.Phase, what)
+	out := []any{fmt.Sprintf("the exact peak is larger: at it (operation %d, the %s phase) the step holds ", in.PeakAt.Op, in.PeakAt.Phase)}
+	out = append(out, what...)
+	return append(out, ", beside the differences of the rows above")
 }
 
 // handbookStates returns the handbook's optimizer states: its multiplier
