@@ -245,7 +245,7 @@ func ids(x []int64) string {
 	for i, id := range x {
 		s[i] = fmt.Sprint(id)
 	}
-	return "[" + strings.Join(s, " ") + "]"
+	return "[" + strings.Join(s, ", ") + "]" // as the recording writes them
 }
 
 func consts(cs []record.Const) string {

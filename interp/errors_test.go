@@ -119,7 +119,7 @@ func TestBuildRefusesDifferentOperations(t *testing.T) {
 	}{
 		{"label", `r_B1_T12.jsonl:7 and r_B1_T4.jsonl:7 differ: operation 2 is "Embedding.apply/%0" at B = 1, T = 4 but "Embedding.apply/%1" at B = 1, T = 12` + why},
 		{"path", `r_B1_T12.jsonl:7 and r_B1_T4.jsonl:7 differ: operation 2 ("Embedding.apply/%0")'s path is "tok_emb" at B = 1, T = 4 but "emb" at B = 1, T = 12` + why},
-		{"reads", `r_B1_T12.jsonl:9 and r_B1_T4.jsonl:9 differ: operation 3 ("SelfAttention.apply/%13") reads [4 3] at B = 1, T = 4 but [4] at B = 1, T = 12` + why},
+		{"reads", `r_B1_T12.jsonl:9 and r_B1_T4.jsonl:9 differ: operation 3 ("SelfAttention.apply/%13") reads [4, 3] at B = 1, T = 4 but [4] at B = 1, T = 12` + why},
 		{"launch", `r_B1_T12.jsonl:9 and r_B1_T4.jsonl:9 differ: operation 3 ("SelfAttention.apply/%13") launches work at B = 1, T = 4 but nothing at B = 1, T = 12` + why},
 		{"fold", `r_B1_T12.jsonl:13 and r_B1_T4.jsonl:13 differ: record 13 is buffer 8 "o" at B = 1, T = 4 but operation "SelfAttention.apply/%21" at B = 1, T = 12` + why},
 		{"rank", `r_B1_T12.jsonl:8 and r_B1_T4.jsonl:8 differ: buffer 5's shape has rank 3 at B = 1, T = 4 but 2 at B = 1, T = 12` + why},
