@@ -24,6 +24,13 @@ type sourceFlags struct {
 }
 
 func (s *sourceFlags) register(fs *flag.FlagSet) {
+	s.registerSources(fs)
+	fs.Var(&s.checks, "check", "a check point off the grid: `B=65,T=1025` with --program or --recorder, else a recording file (repeatable)")
+}
+
+// registerSources registers the flags of register but --check, for a
+// command that chooses its own points.
+func (s *sourceFlags) registerSources(fs *flag.FlagSet) {
 	fs.StringVar(&s.program, "program", "", "a bundled program's `name` (memsym programs lists them), recorded at each point")
 	fs.StringVar(&s.recorder, "recorder", "", "a shell `command` run once per point, with {NAME} replaced by each dimension's value ({{ and }} for braces as they are), writing a recording to stdout")
 	fs.StringVar(&s.torch, "torch", "", "a PyTorch model, `FILE.py:FUNCTION [recorder flags]`, recorded on the meta device by the recorder memsym ships (docs/torch.md)")
@@ -31,7 +38,6 @@ func (s *sourceFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&s.jobs, "jobs", source.DefaultJobs(), "how many recorder commands run at once")
 	fs.Var(&s.consts, "const", "a bundled program's constant `K=V` (repeatable)")
 	fs.Var(&s.grid, "grid", "a dimension's three grid values `D=a,b,c` (repeatable; with --program or --recorder)")
-	fs.Var(&s.checks, "check", "a check point off the grid: `B=65,T=1025` with --program or --recorder, else a recording file (repeatable)")
 }
 
 // open turns the flags and the positional files into a source and what is

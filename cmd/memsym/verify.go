@@ -35,7 +35,7 @@ does. Exits non-zero on any mismatch.
 func verifyCmd(stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet("verify", verifyUsage, stderr)
 	var sf sourceFlags
-	sf.register(fs)
+	sf.registerSources(fs) // verify chooses its own points: no --check
 	all := fs.Bool("all", false, "verify every bundled program")
 	npoints := fs.Int("points", 3, "how many `n` assignments to check per program")
 	seed := seedFlag(fs, "seed", 1, "the `seed` choosing the assignments, a non-negative integer")
@@ -45,18 +45,15 @@ func verifyCmd(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	if len(rest) > 0 {
-		return usagef("verify takes no files: it records new points with --program, --all or --recorder")
+		return usagef("verify takes no files: it records new points with --program, --all, --recorder or --torch")
 	}
 	if *npoints < 1 {
 		return usagef("--points must be at least 1")
 	}
-	if len(sf.checks) > 0 {
-		return usagef("verify chooses its own points: drop --check")
-	}
 	var runs []*sourceFlags
 	switch {
 	case *all && (sf.program != "" || sf.recorder != "" || sf.torch != ""):
-		return usagef("give --all, --program or --recorder, not more than one")
+		return usagef("give --all, --program, --recorder or --torch, not more than one")
 	case *all:
 		if len(sf.consts) > 0 || len(sf.grid) > 0 {
 			return usagef("--const and --grid go with one --program, not with --all")
