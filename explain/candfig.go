@@ -162,7 +162,9 @@ func (w *writer) excessFigure(c *CrossRows, at record.Point, xs []int64, ys [][]
 		return nil
 	}
 	env := at.Map()
-	f := &doc.Figure{Name: "excess", XLabel: inlines(doc.Math{doc.V(c.Along)}), YLabel: inlines("live bytes beyond the common term"), YBytes: true, LogX: log}
+	// The y axis' label is short, to fit along the axis in a column; the
+	// caption says what the excess is over.
+	f := &doc.Figure{Name: "excess", XLabel: inlines(doc.Math{doc.V(c.Along)}), YLabel: inlines("excess live bytes"), YBytes: true, LogX: log}
 	for i, cand := range sym.Candidates {
 		excess := inOrder(cand.Poly.Sub(common), in.Vars)
 		s := doc.Series{Label: candidateWords(cand, i), Formula: &excess}

@@ -3,6 +3,8 @@ package reports
 import (
 	"fmt"
 
+	"codeberg.org/go-pdf/fpdf"
+
 	"memsym/doc"
 )
 
@@ -47,7 +49,7 @@ func (d *pdfDoc) figure(f *doc.Figure) {
 			d.f.Rect(bx0, y0, bx1-bx0, h, "F")
 		}
 		label := pdfSafe(band.Label)
-		if lw := d.width(label, font{sans, "", 6.5}); lw+1 < bx1-bx0 {
+		if lw := d.width(label, font{sans, "", 6.5}); p.bandLabels[i] && lw+1 < bx1-bx0 {
 			d.f.SetTextColor(85, 85, 85)
 			d.f.Text((bx0+bx1)/2-lw/2, y0+3, label)
 			d.f.SetTextColor(0, 0, 0)
@@ -113,6 +115,11 @@ func (d *pdfDoc) figure(f *doc.Figure) {
 			}
 		}
 		d.f.DrawPath("D")
+		if p.legend {
+			for _, j := range p.symbols[i] {
+				d.symbol(i, X(line[j]), Y(line[j]))
+			}
+		}
 	}
 	d.f.SetDashPattern(nil, 0)
 	d.f.SetDrawColor(0, 0, 0)
@@ -143,7 +150,7 @@ func (d *pdfDoc) figure(f *doc.Figure) {
 			d.f.SetLineWidth(0.6)
 			d.setDash(i)
 			d.f.Line(x0, y+slh/2, x0+9, y+slh/2)
-			d.f.SetDashPattern(nil, 0)
+			d.symbol(i, x0+4.5, y+slh/2)
 			label := []doc.Inline{doc.Text(s.Label)}
 			if s.Formula != nil {
 				label = append(label, doc.Text(", "), doc.Formula{Poly: *s.Formula})
@@ -159,6 +166,53 @@ func (d *pdfDoc) figure(f *doc.Figure) {
 		d.y += lineHeight(capFont)
 	}
 	d.y += lineHeight(capFont) * 0.7
+}
+
+// pdfSymbolRadius is a series' symbol's radius, in millimetres.
+const pdfSymbolRadius = 0.9
+
+// symbol draws series i's symbol centred at (x, y), solid: it leaves the
+// colours and the line's width as it found them, and the dash unset.
+func (d *pdfDoc) symbol(i int, x, y float64) {
+	sym := symbolOf(i)
+	c := colour(i)
+	fr, fg, fb := d.f.GetFillColor()
+	dr, dg, db := d.f.GetDrawColor()
+	lw := d.f.GetLineWidth()
+	defer func() {
+		d.f.SetFillColor(fr, fg, fb)
+		d.f.SetDrawColor(dr, dg, db)
+		d.f.SetLineWidth(lw)
+	}()
+	d.f.SetDashPattern(nil, 0)
+	d.f.SetLineWidth(0.25)
+	d.f.SetDrawColor(c[0], c[1], c[2])
+	if sym.open {
+		d.f.SetFillColor(255, 255, 255)
+	} else {
+		d.f.SetFillColor(c[0], c[1], c[2])
+	}
+	pts := sym.outline()
+	at := func(k int) (float64, float64) {
+		return x + pts[k][0]*pdfSymbolRadius, y - pts[k][1]*pdfSymbolRadius
+	}
+	switch {
+	case pts == nil:
+		d.f.Circle(x, y, pdfSymbolRadius, "FD")
+	case sym.stroked():
+		for k := 0; k < len(pts); k += 2 {
+			ax, ay := at(k)
+			bx, by := at(k + 1)
+			d.f.Line(ax, ay, bx, by)
+		}
+	default:
+		var poly []fpdf.PointType
+		for k := range pts {
+			px, py := at(k)
+			poly = append(poly, fpdf.PointType{X: px, Y: py})
+		}
+		d.f.Polygon(poly, "FD")
+	}
 }
 
 // setDash sets series i's dash pattern, in millimetres.

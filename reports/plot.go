@@ -1,6 +1,8 @@
 package reports
 
 import (
+	"math"
+
 	"memsym/doc"
 	"memsym/poly"
 )
@@ -14,6 +16,12 @@ type plot struct {
 	legend bool
 	// marks says where each of fig.Marks' labels goes.
 	marks []placement
+	// bandLabels says which of fig.Bands may be named, where the name
+	// fits: a band whose name a mark's label would cover is not.
+	bandLabels []bool
+	// symbols lists, for each line of a figure with a legend, the points
+	// that carry its series' symbol (symbolOf), by index.
+	symbols [][]int
 }
 
 // palette colours the series, in order, as RGB: the Okabe–Ito colours,
@@ -28,6 +36,48 @@ func colour(i int) [3]int { return palette[i%len(palette)] }
 var dashes = [][]float64{nil, {5, 2.5}, {1.2, 2}, {6, 2, 1.2, 2}, {9, 3}, {3, 1.5, 1.2, 1.5, 1.2, 1.5}}
 
 func dash(i int) []float64 { return dashes[i%len(dashes)] }
+
+// symbol is the shape a series' line carries at a few of its points and
+// in the legend: filled with the series' colour, or with white when open.
+type symbol struct {
+	shape string // circle, square, triangle, diamond, pentagon, plus or cross
+	open  bool
+}
+
+// symbolShapes are the series' symbols, in order: with the colours and
+// the dash patterns, ten series in one figure each look their own. None
+// is an open circle, which marks a crossover or the counted point.
+var symbolShapes = []symbol{
+	{"circle", false}, {"square", true}, {"triangle", false}, {"diamond", true}, {"plus", false},
+	{"cross", false}, {"pentagon", false}, {"square", false}, {"triangle", true}, {"diamond", false},
+}
+
+func symbolOf(i int) symbol { return symbolShapes[i%len(symbolShapes)] }
+
+// outline is a symbol's outline as points around its centre, y up, for a
+// symbol one unit in radius; a plus or a cross is two strokes, its
+// points taken two at a time.
+func (s symbol) outline() [][2]float64 {
+	switch s.shape {
+	case "square":
+		return [][2]float64{{-0.85, -0.85}, {0.85, -0.85}, {0.85, 0.85}, {-0.85, 0.85}}
+	case "triangle":
+		return [][2]float64{{0, 1.15}, {-1, -0.6}, {1, -0.6}}
+	case "diamond":
+		return [][2]float64{{0, 1.2}, {0.85, 0}, {0, -1.2}, {-0.85, 0}}
+	case "pentagon":
+		return [][2]float64{{0, 1.05}, {1, 0.32}, {0.62, -0.85}, {-0.62, -0.85}, {-1, 0.32}}
+	case "plus":
+		return [][2]float64{{-1.1, 0}, {1.1, 0}, {0, -1.1}, {0, 1.1}}
+	case "cross":
+		return [][2]float64{{-0.85, -0.85}, {0.85, 0.85}, {-0.85, 0.85}, {0.85, -0.85}}
+	}
+	return nil // a circle
+}
+
+// stroked reports whether the symbol is strokes alone, with nothing to
+// fill.
+func (s symbol) stroked() bool { return s.shape == "plus" || s.shape == "cross" }
 
 // bandFill is the grey of every other band: light enough that the curve
 // over it stays sharp.
@@ -75,7 +125,58 @@ func layout(f *doc.Figure) plot {
 		p.y = newAxis(ylo, yhi.Add(yhi.Sub(ylo).Quo(poly.Int(10))), f.YBytes)
 	}
 	p.placeMarks()
+	if p.legend {
+		p.placeSymbols()
+	}
 	return p
+}
+
+// symbolsPerLine is how many of its symbols a series' line carries, and
+// symbolClear how far, as a fraction of the plot, each stays from a mark.
+const (
+	symbolsPerLine = 4
+	symbolClear    = 0.04
+)
+
+// placeSymbols chooses the points of each line that carry its symbol:
+// the points nearest to symbolsPerLine places evenly along the x axis,
+// each series' places shifted from the one before's by a share of the
+// space between them, so that lines that run together show their symbols
+// side by side; a point by a mark (a crossover's circle) is passed over,
+// so that no symbol hides one.
+func (p *plot) placeSymbols() {
+	n := len(p.lines)
+	p.symbols = make([][]int, n)
+	var marks [][2]float64
+	for _, m := range p.fig.Marks {
+		marks = append(marks, [2]float64{p.x.frac(m.At.X), p.y.frac(m.At.Y)})
+	}
+	byMark := func(pt [2]float64) bool {
+		for _, m := range marks {
+			if math.Hypot(pt[0]-m[0], pt[1]-m[1]) < symbolClear {
+				return true
+			}
+		}
+		return false
+	}
+	for i, line := range p.lines {
+		pts := make([][2]float64, len(line))
+		for j, pt := range line {
+			pts[j] = [2]float64{p.x.frac(pt.X), p.y.frac(pt.Y)}
+		}
+		for k := range symbolsPerLine {
+			want := (float64(k) + (float64(i)+0.5)/float64(n)) / symbolsPerLine
+			best := -1
+			for j, pt := range pts {
+				if !byMark(pt) && (best < 0 || math.Abs(pt[0]-want) < math.Abs(pts[best][0]-want)) {
+					best = j
+				}
+			}
+			if l := len(p.symbols[i]); best >= 0 && (l == 0 || p.symbols[i][l-1] != best) {
+				p.symbols[i] = append(p.symbols[i], best)
+			}
+		}
+	}
 }
 
 // smallestPositiveY is the least positive y of f's series and marks, 1
@@ -113,55 +214,88 @@ const (
 	labelGap  = 0.012
 )
 
+// bandLabelDepth is how far down from the plot's top a band's name
+// reaches, as a fraction of the plot's height, in every backend: about
+// 0.05 in the SVG and the PDF, 0.07 in TikZ in a two-column paper's
+// column, its node's inner sep with it.
+const bandLabelDepth = 0.09
+
+// labelReach is how much wider than its estimate a mark's label may be
+// drawn: TikZ's \scriptsize beside an axis a two-column paper's column
+// wide takes about 1.4 times labelChar a character.
+const labelReach = 1.5
+
+// box is a rectangle in fractions of the plot: x0, y0, x1, y1, y up.
+type box [4]float64
+
+// meets reports whether b and o overlap.
+func (b box) meets(o box) bool { return b[0] < o[2] && o[0] < b[2] && b[1] < o[3] && o[1] < b[3] }
+
+// bandLabelBox is where band i's name may go: its whole width at the
+// plot's top, bandLabelDepth deep, whatever the backend fits in it; false
+// for a band without a name or outside the axis.
+func (p *plot) bandLabelBox(i int) (box, bool) {
+	b := p.fig.Bands[i]
+	x0, x1 := p.x.frac(p.clampX(b.From)), p.x.frac(p.clampX(b.To))
+	if b.Label == "" || x1 <= x0 {
+		return box{}, false
+	}
+	return box{x0, 1 - bandLabelDepth, x1, 1}, true
+}
+
+// markLabelBox is the box of a mark's label w wide at (x, y), placed at
+// pl.
+func markLabelBox(x, y, w float64, pl placement) box {
+	b := box{x + labelGap, y + labelGap, x + labelGap + w, y + labelGap + labelLine}
+	if pl.left {
+		b[0], b[2] = x-labelGap-w, x-labelGap
+	}
+	if pl.below {
+		b[1], b[3] = y-labelGap-labelLine, y-labelGap
+	}
+	return b
+}
+
 // placeMarks finds where each mark's label goes: of above-left,
 // above-right, below-right and below-left, the first whose box stays in
-// the plot and meets no earlier label and no point of any curve; else the
-// first that meets no earlier label; else the first in the plot.
+// the plot and meets no earlier label, no band's name and no curve; else
+// the first that meets no earlier label and no band's name; else the first
+// in the plot clear of the bands' names. A band whose name a mark's label
+// would still cover, as drawn at its widest, is left unnamed.
 func (p *plot) placeMarks() {
-	var boxes [][4]float64 // x0, y0, x1, y1
-	var points [][2]float64
-	for _, line := range p.lines {
-		for j, pt := range line {
-			points = append(points, [2]float64{p.x.frac(pt.X), p.y.frac(pt.Y)})
-			if j > 0 {
-				// The middle of each segment too, so that a long one counts.
-				prev := line[j-1]
-				points = append(points, [2]float64{(p.x.frac(prev.X) + p.x.frac(pt.X)) / 2, (p.y.frac(prev.Y) + p.y.frac(pt.Y)) / 2})
-			}
+	var boxes []box
+	p.marks = nil
+	curves := p.curveFracs()
+	var bandBoxes []box
+	for i := range p.fig.Bands {
+		if b, ok := p.bandLabelBox(i); ok {
+			bandBoxes = append(bandBoxes, b)
 		}
 	}
-	p.marks = nil
+	// reach is a label's box as wide as the widest backend draws it.
+	reach := func(x, y, w float64, pl placement) box { return markLabelBox(x, y, w*labelReach, pl) }
 	for _, m := range p.fig.Marks {
 		x, y := p.x.frac(m.At.X), p.y.frac(m.At.Y)
 		w := labelChar * float64(len([]rune(doc.PlainText(m.Label, " "))))
-		box := func(pl placement) [4]float64 {
-			b := [4]float64{x + labelGap, y + labelGap, x + labelGap + w, y + labelGap + labelLine}
-			if pl.left {
-				b[0], b[2] = x-labelGap-w, x-labelGap
+		inside := func(b box) bool { return b[0] >= 0 && b[2] <= 1 && b[1] >= 0 && b[3] <= 1 }
+		offBands := func(pl placement) bool {
+			r := reach(x, y, w, pl)
+			for _, o := range bandBoxes {
+				if r.meets(o) {
+					return false
+				}
 			}
-			if pl.below {
-				b[1], b[3] = y-labelGap-labelLine, y-labelGap
-			}
-			return b
+			return true
 		}
-		inside := func(b [4]float64) bool { return b[0] >= 0 && b[2] <= 1 && b[1] >= 0 && b[3] <= 1 }
-		apart := func(b [4]float64) bool {
+		apart := func(b box) bool {
 			for _, o := range boxes {
-				if b[0] < o[2] && o[0] < b[2] && b[1] < o[3] && o[1] < b[3] {
+				if b.meets(o) {
 					return false
 				}
 			}
 			for _, o := range p.fig.Marks {
 				ox, oy := p.x.frac(o.At.X), p.y.frac(o.At.Y)
 				if (ox != x || oy != y) && ox > b[0]-0.01 && ox < b[2]+0.01 && oy > b[1]-0.01 && oy < b[3]+0.01 {
-					return false
-				}
-			}
-			return true
-		}
-		offCurves := func(b [4]float64) bool {
-			for _, pt := range points {
-				if pt[0] > b[0] && pt[0] < b[2] && pt[1] > b[1] && pt[1] < b[3] {
 					return false
 				}
 			}
@@ -188,15 +322,23 @@ func (p *plot) placeMarks() {
 		chosen, found := placement{}, false
 		// On the side away from a close mark, clear of everything, else of
 		// the other labels; then on any side, clear of everything, else of
-		// the other labels, else in the plot.
-		full := func(b [4]float64) bool { return inside(b) && apart(b) && offCurves(b) }
-		labels := func(b [4]float64) bool { return inside(b) && apart(b) }
+		// the other labels, else in the plot; and always clear of the
+		// bands' names.
+		full := func(pl placement) bool {
+			b := markLabelBox(x, y, w, pl)
+			return inside(b) && offBands(pl) && apart(b) && offCurves(b, curves)
+		}
+		labels := func(pl placement) bool {
+			b := markLabelBox(x, y, w, pl)
+			return inside(b) && offBands(pl) && apart(b)
+		}
+		plotted := func(pl placement) bool { return inside(markLabelBox(x, y, w, pl)) && offBands(pl) }
 		for _, tier := range []struct {
 			order []placement
-			ok    func([4]float64) bool
-		}{{side, full}, {side, labels}, {order, full}, {order, labels}, {order, inside}} {
+			ok    func(placement) bool
+		}{{side, full}, {side, labels}, {order, full}, {order, labels}, {order, plotted}} {
 			for _, pl := range tier.order {
-				if tier.ok(box(pl)) {
+				if tier.ok(pl) {
 					chosen, found = pl, true
 					break
 				}
@@ -208,9 +350,71 @@ func (p *plot) placeMarks() {
 		if !found {
 			chosen = placement{left: x > 0.5, below: y > 0.5}
 		}
-		boxes = append(boxes, box(chosen))
+		boxes = append(boxes, markLabelBox(x, y, w, chosen))
 		p.marks = append(p.marks, chosen)
 	}
+	p.bandLabels = make([]bool, len(p.fig.Bands))
+	for i := range p.fig.Bands {
+		b, ok := p.bandLabelBox(i)
+		p.bandLabels[i] = ok
+		for k, m := range p.fig.Marks {
+			w := labelChar * float64(len([]rune(doc.PlainText(m.Label, " "))))
+			if reach(p.x.frac(m.At.X), p.y.frac(m.At.Y), w, p.marks[k]).meets(b) {
+				p.bandLabels[i] = false // only where no placement was clear
+			}
+		}
+	}
+}
+
+// curveFracs is each line's points as fractions of the plot.
+func (p *plot) curveFracs() [][][2]float64 {
+	out := make([][][2]float64, len(p.lines))
+	for i, line := range p.lines {
+		for _, pt := range line {
+			out[i] = append(out[i], [2]float64{p.x.frac(pt.X), p.y.frac(pt.Y)})
+		}
+	}
+	return out
+}
+
+// offCurves reports whether no curve, each a polyline of points in
+// fractions of the plot, passes through b.
+func offCurves(b box, curves [][][2]float64) bool {
+	for _, c := range curves {
+		for j := range c {
+			from := c[max(j-1, 0)]
+			if segmentMeets(b, from, c[j]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// segmentMeets reports whether the segment from a to c passes through b's
+// inside (touching its edge is not meeting it): the segment is clipped to
+// b's slab along each axis in turn (Liang and Barsky's clipping).
+func segmentMeets(b box, a, c [2]float64) bool {
+	lo, hi := 0.0, 1.0
+	for k := range 2 {
+		d := c[k] - a[k]
+		from, to := b[k], b[k+2]
+		if d == 0 {
+			if a[k] <= from || a[k] >= to {
+				return false
+			}
+			continue
+		}
+		t0, t1 := (from-a[k])/d, (to-a[k])/d
+		if t0 > t1 {
+			t0, t1 = t1, t0
+		}
+		lo, hi = math.Max(lo, t0), math.Min(hi, t1)
+		if lo >= hi {
+			return false
+		}
+	}
+	return true
 }
 
 // inRange reports whether x lies on the x axis.

@@ -42,14 +42,15 @@ func figureSVG(f *doc.Figure) []byte {
 	fmt.Fprintf(&b, "<title>%s</title>\n<desc>%s</desc>\n", esc(doc.PlainText(f.Caption, doc.ThinSpace)), writtenBy)
 	fmt.Fprintf(&b, `<rect width="%s" height="%s" fill="white"/>`+"\n", px(svgW), px(height))
 	bottom := svgTop + svgPlotH
-	// Bands, every other one shaded, named at the top where the name fits.
+	// Bands, every other one shaded, named at the top where the name fits
+	// and no mark's label goes.
 	for i, band := range f.Bands {
 		x0, x1 := X(doc.XY{X: p.clampX(band.From)}), X(doc.XY{X: p.clampX(band.To)})
 		if i%2 == 0 {
 			c := bandFill
 			fmt.Fprintf(&b, `<rect x="%s" y="%s" width="%s" height="%s" fill="rgb(%d,%d,%d)"/>`+"\n", px(x0), px(svgTop), px(x1-x0), px(svgPlotH), c[0], c[1], c[2])
 		}
-		if w := float64(utf8.RuneCountInString(band.Label)) * 6.2; w+4 < x1-x0 {
+		if w := float64(utf8.RuneCountInString(band.Label)) * 6.2; p.bandLabels[i] && w+4 < x1-x0 {
 			fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="middle" font-size="10" fill="#555">%s</text>`+"\n", px((x0+x1)/2), px(svgTop+12), esc(band.Label))
 		}
 	}
@@ -89,6 +90,11 @@ func figureSVG(f *doc.Figure) []byte {
 			b.WriteString(px(X(pt)) + "," + px(Y(pt)))
 		}
 		b.WriteString(`"/>` + "\n")
+		if p.legend {
+			for _, j := range p.symbols[i] {
+				b.WriteString(svgSymbol(i, X(line[j]), Y(line[j])))
+			}
+		}
 	}
 	// Marks, their labels on the side with room.
 	for k, m := range f.Marks {
@@ -111,6 +117,7 @@ func figureSVG(f *doc.Figure) []byte {
 			y := bottom + svgAxisBelow + 6 + float64(i)*svgLegendLine
 			fmt.Fprintf(&b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="rgb(%d,%d,%d)" stroke-width="2.2"%s/>`+"\n",
 				px(svgLeft), px(y-4), px(svgLeft+30), px(y-4), c[0], c[1], c[2], svgDash(i))
+			b.WriteString(svgSymbol(i, svgLeft+15, y-4))
 			fmt.Fprintf(&b, `<text x="%s" y="%s">%s</text>`+"\n", px(svgLeft+36), px(y), esc(legendText(s)))
 		}
 	}
@@ -121,6 +128,36 @@ func figureSVG(f *doc.Figure) []byte {
 // writtenBy marks every file memsym writes, so that a later run can tell
 // its own files from a user's.
 const writtenBy = "Written by memsym explain"
+
+// svgSymbolRadius is a series' symbol's radius, in pixels.
+const svgSymbolRadius = 3.6
+
+// svgSymbol draws series i's symbol centred at (x, y).
+func svgSymbol(i int, x, y float64) string {
+	sym := symbolOf(i)
+	c := colour(i)
+	stroke := fmt.Sprintf(`rgb(%d,%d,%d)`, c[0], c[1], c[2])
+	fill := stroke
+	if sym.open {
+		fill = "white"
+	}
+	px := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
+	pts := sym.outline()
+	at := func(k int) string {
+		return px(x+pts[k][0]*svgSymbolRadius) + "," + px(y-pts[k][1]*svgSymbolRadius)
+	}
+	switch {
+	case pts == nil:
+		return fmt.Sprintf(`<circle class="symbol" cx="%s" cy="%s" r="%s" fill="%s" stroke="%s" stroke-width="1.2"/>`+"\n", px(x), px(y), px(svgSymbolRadius), fill, stroke)
+	case sym.stroked():
+		return fmt.Sprintf(`<path class="symbol" d="M%sL%sM%sL%s" fill="none" stroke="%s" stroke-width="1.5"/>`+"\n", at(0), at(1), at(2), at(3), stroke)
+	}
+	var d []string
+	for k := range pts {
+		d = append(d, at(k))
+	}
+	return fmt.Sprintf(`<polygon class="symbol" points="%s" fill="%s" stroke="%s" stroke-width="1.2"/>`+"\n", strings.Join(d, " "), fill, stroke)
+}
 
 // svgDash is a series' stroke-dasharray attribute, "" for a solid line.
 func svgDash(i int) string {

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -36,6 +37,20 @@ func (tikzRenderer) Render(d *doc.Document, dir string, o Options) ([]string, er
 	return writeAll(dir, fs)
 }
 
+// tikzFitMacros are the TeX macros a figure's labels are set with, so
+// that each fits where it goes whatever the column's width:
+// \memsymfit{width}{\centering or \raggedright}{text} sets text as it
+// is, or, when it is longer than the width, in lines the width long whose
+// last's baseline is the box's, so that they stack upwards (pgfplots
+// fixes a legend entry's depth, not its height); and
+// \memsymband{axis width}{share}{name} sets a band's name when it fits in
+// the band, share of the axis wide, with its node's inner xsep of 1pt, and
+// nothing otherwise, as the SVG and the PDF leave out a name too long.
+const tikzFitMacros = "\\def\\memsymfit#1#2#3{\\setbox0=\\hbox{#3}\\dimen0=#1\\relax%\n" +
+	"  \\ifdim\\wd0>\\dimen0 \\vbox{\\hsize=\\dimen0 #2\\noindent#3\\par}\\else\\box0 \\fi}%\n" +
+	"\\def\\memsymband#1#2#3{\\setbox0=\\hbox{#3}\\dimen0=#1\\relax\\dimen0=#2\\dimen0 \\advance\\dimen0 by -2pt\\relax%\n" +
+	"  \\ifdim\\wd0>\\dimen0 \\else\\box0 \\fi}%\n"
+
 // standaloneWidth is the column a figure compiled alone is drawn for: a
 // two-column paper's (252pt in IEEE's, 241pt in ACM's).
 const standaloneWidth = "246pt"
@@ -56,13 +71,15 @@ func tikzFigure(f *doc.Figure, o Options) []byte {
 		c := colour(i)
 		fmt.Fprintf(&b, "\\definecolor{%s%s}{RGB}{%d,%d,%d}%%\n", prefix, letterName(i), c[0], c[1], c[2])
 	}
+	b.WriteString(tikzFitMacros)
 	// The picture is drawn twice: once, into a box, at 0.6 of the column,
 	// to measure what its labels take beside the axis; then with the axis
 	// as wide as the column less that, so that it is never wider than the
 	// column.
 	b.WriteString("\\def\\memsymfigure#1{%\n\\begin{tikzpicture}\n\\begin{axis}[\n")
 	b.WriteString("  scale only axis, width=#1, height=0.5\\columnwidth, clip=false,\n")
-	fmt.Fprintf(&b, "  xlabel={%s}, ylabel={%s},\n", latexInlines(axisLabel(p.x, f.XLabel)), latexInlines(axisLabel(p.y, f.YLabel)))
+	// The y axis' label, turned along the axis, is never longer than it.
+	fmt.Fprintf(&b, "  xlabel={%s}, ylabel={\\memsymfit{0.5\\columnwidth}{\\centering}{%s}},\n", latexInlines(axisLabel(p.x, f.XLabel)), latexInlines(axisLabel(p.y, f.YLabel)))
 	if p.x.log {
 		b.WriteString("  xmode=log, log basis x=2,\n")
 	}
@@ -77,6 +94,9 @@ func tikzFigure(f *doc.Figure, o Options) []byte {
 	if p.legend {
 		b.WriteString("  legend cell align=left, legend style={at={(axis description cs:0,0)}, anchor=north west, yshift=-30pt,\n")
 		b.WriteString("    draw=none, font=\\scriptsize, inner sep=0pt, row sep=-1pt},\n")
+		// A legend's line carries its symbol in its middle, whichever of
+		// the plot's points carry it.
+		b.WriteString("  legend image post style={mark indices={2}},\n")
 	}
 	b.WriteString("]\n")
 	for i, band := range f.Bands {
@@ -84,10 +104,13 @@ func tikzFigure(f *doc.Figure, o Options) []byte {
 		if i%2 == 0 {
 			fmt.Fprintf(&b, "\\fill[black!7] (axis cs:%s,%s) rectangle (axis cs:%s,%s);\n", x0, coord(p.y.lo), x1, coord(p.y.hi))
 		}
-		// A name goes in a band at least a twelfth of the axis wide.
-		if frac := p.x.frac(p.clampX(band.To)) - p.x.frac(p.clampX(band.From)); frac*240 > 3.2*float64(len(band.Label))+4 {
-			mid := band.From.Add(band.To).Quo(poly.Int(2))
-			fmt.Fprintf(&b, "\\node[anchor=north, font=\\tiny, text=black!60, inner sep=2pt] at (axis cs:%s,%s) {%s};\n", coord(mid), coord(p.y.hi), texEscape(band.Label))
+		// A name goes in its band where TeX finds it fits, in a narrow
+		// sans-serif as in the SVG and the PDF.
+		if p.bandLabels[i] {
+			from, to := p.clampX(band.From), p.clampX(band.To)
+			mid := from.Add(to).Quo(poly.Int(2))
+			share := p.x.frac(to) - p.x.frac(from)
+			fmt.Fprintf(&b, "\\node[anchor=north, font=\\tiny\\sffamily, text=black!60, inner xsep=1pt, inner ysep=2pt] at (axis cs:%s,%s) {\\memsymband{#1}{%.6f}{%s}};\n", coord(mid), coord(p.y.hi), share, texEscape(band.Label))
 		}
 	}
 	for _, g := range f.Guides {
@@ -112,7 +135,11 @@ func tikzFigure(f *doc.Figure, o Options) []byte {
 			fmt.Fprintf(&b, "%% %d of the line's %d points, too many for TeX: in each %s of the axis' width the first, the last, the lowest and the highest, every peak among them\n", len(thin), len(line), thinPart)
 			line = thin
 		}
-		fmt.Fprintf(&b, "\\addplot[%s, color=%s%s, mark=none] coordinates {", style, prefix, letterName(i))
+		mark := "mark=none"
+		if p.legend {
+			mark = tikzSymbol(i, symbolIndices(p.lines[i], line, p.symbols[i]))
+		}
+		fmt.Fprintf(&b, "\\addplot[%s, color=%s%s, %s] coordinates {", style, prefix, letterName(i), mark)
 		for j, pt := range line {
 			if j%6 == 0 {
 				b.WriteString("\n ")
@@ -125,7 +152,9 @@ func tikzFigure(f *doc.Figure, o Options) []byte {
 			if s.Formula != nil {
 				entry += ", $" + texPoly(*s.Formula) + "$"
 			}
-			fmt.Fprintf(&b, "\\addlegendentry{%s}\n", entry)
+			// An entry longer than the axis is wide, less its line's
+			// sample, goes on as many lines as it takes.
+			fmt.Fprintf(&b, "\\addlegendentry{\\memsymfit{\\dimexpr#1-%s\\relax}{\\raggedright}{%s}}\n", legendSample, entry)
 		}
 	}
 	for k, m := range f.Marks {
@@ -143,6 +172,10 @@ func tikzFigure(f *doc.Figure, o Options) []byte {
 	b.WriteString("\\ifdefined\\memsymalone\\else\\expandafter\\endinput\\fi%\n\\end{document}\n")
 	return b.Bytes()
 }
+
+// legendSample is the width of a legend entry's line and the space
+// around it.
+const legendSample = "30pt"
 
 // A line of more than maxPlotted points is thinned to at most four points
 // in each of thinColumns columns of the axis, thinPart of its width: a
@@ -187,6 +220,43 @@ func thinLine(line []doc.XY, frac func(poly.Rat) float64) []doc.XY {
 			}
 		}
 		i = j
+	}
+	return out
+}
+
+// tikzMarks are pgfplots' names of the symbols' shapes, those with an
+// inside filled.
+var tikzMarks = map[string]string{"circle": "*", "square": "square*", "triangle": "triangle*", "diamond": "diamond*", "pentagon": "pentagon*", "plus": "+", "cross": "x"}
+
+// tikzSymbol is series i's symbol for pgfplots, drawn at the points of
+// the written line numbered from 1 in at, solid whatever the line's dash.
+func tikzSymbol(i int, at []int) string {
+	sym := symbolOf(i)
+	fill := ""
+	if sym.open {
+		fill = ", fill=white"
+	}
+	nums := make([]string, len(at))
+	for k, j := range at {
+		nums[k] = strconv.Itoa(j + 1)
+	}
+	return fmt.Sprintf("mark=%s, mark size=1.8pt, mark options={solid%s}, mark indices={%s}", tikzMarks[sym.shape], fill, strings.Join(nums, ","))
+}
+
+// symbolIndices returns the indices in written, a line as written (perhaps
+// thinned), of the points of line at its indices at; a point thinned out
+// carries no symbol.
+func symbolIndices(line, written []doc.XY, at []int) []int {
+	var out []int
+	from := 0
+	for _, k := range at {
+		pt := line[k]
+		for j := from; j < len(written); j++ {
+			if written[j].X.Equal(pt.X) && written[j].Y.Equal(pt.Y) {
+				out, from = append(out, j), j+1
+				break
+			}
+		}
 	}
 	return out
 }
@@ -345,10 +415,13 @@ func tikzChapter(d *doc.Document, o Options) []byte {
 	if len(d.Formulas) > 0 || len(d.Numbers) > 0 {
 		fmt.Fprintf(&b, "\\input{%s-formulas}\n", o.stem())
 		for _, f := range d.Formulas {
+			// The label is set ragged, its names free to break after a
+			// dot or a slash, so that a long one never runs into the
+			// margin.
+			fmt.Fprintf(&b, "{\\raggedright\\noindent %s, in bytes:\\par}\n", breakableTeX(capitalTeX(f.Label)))
 			// Set in a ragged paragraph, not a display, a formula breaks
 			// after a + or a candidate's comma when it is wider than the
 			// line, as the peak of many candidates is.
-			fmt.Fprintf(&b, "\\noindent %s, in bytes:\n", capitalTeX(texEscape(f.Label)))
 			fmt.Fprintf(&b, "\\begin{flushleft}\\leftskip=2em $%s$\\end{flushleft}\n", macroName(o.prefix(), f.Key))
 		}
 	}
@@ -357,6 +430,35 @@ func tikzChapter(d *doc.Document, o Options) []byte {
 	}
 	b.WriteString("\\end{document}\n")
 	return b.Bytes()
+}
+
+// nameBreak is where a name may break: a penalty that makes TeX break a
+// ragged line at a space rather than inside a name, even at the cost of
+// a line more, and inside a name only when the name is longer than the
+// line.
+const nameBreak = `\penalty50\relax `
+
+// breakableTeX writes s as LaTeX text in which a name may break after
+// each of its dots and slashes (Linear.apply/\%4), as a URL does: a dot or
+// a slash inside a word, with a letter, a digit, a bracket or a
+// parenthesis before it and a character other than a space after it, but
+// not a decimal point (8.03).
+func breakableTeX(s string) string {
+	var b strings.Builder
+	rs := []rune(s)
+	for i, r := range rs {
+		b.WriteString(texEscape(string(r)))
+		if (r == '.' || r == '/') && i > 0 && i+1 < len(rs) && nameEnd(rs[i-1]) && !unicode.IsSpace(rs[i+1]) && rs[i+1] != '.' &&
+			!(unicode.IsDigit(rs[i-1]) && unicode.IsDigit(rs[i+1])) {
+			b.WriteString(nameBreak)
+		}
+	}
+	return b.String()
+}
+
+// nameEnd reports whether r may end a part of a dotted name.
+func nameEnd(r rune) bool {
+	return r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == ']' || r == ')' || r == '_')
 }
 
 // capitalTeX returns s with its first letter in upper case.
