@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -160,6 +161,10 @@ func TestForEveryOnlyWhenProven(t *testing.T) {
 func TestUndecidedPair(t *testing.T) {
 	in := input(t, "gpt-course")
 	in.Symbolic.Undecided = [][2]int{{0, 2}}
+	// As the engine gives it: no witnesses listed for an undecided pair.
+	in.Symbolic.Witnesses = slices.DeleteFunc(in.Symbolic.Witnesses, func(w explain.Witness) bool {
+		return min(w.Smaller, w.Larger) == 0 && max(w.Smaller, w.Larger) == 2
+	})
 	got := dump(explain.Chapter(in))
 	for _, bad := range []string{"None of the three dominates another", "none of which dominates", "no other candidate is at least as large as it at every point"} {
 		if strings.Contains(got, bad) {
@@ -168,7 +173,8 @@ func TestUndecidedPair(t *testing.T) {
 	}
 	for _, want := range []string{
 		"memsym could neither prove nor refute that one of candidates 1 and 3 dominates the other for every B, T ≥ 1, so both are kept.",
-		"For each of the other two pairs, it found a point with B, T ≥ 1 at which each exceeds the other.",
+		"For each of the other two pairs, it found a point with B, T ≥ 1 at which each exceeds the other:",
+		"- Candidates 1 and 2: 1 exceeds 2 at B = 1, T = 1 (2 072 bytes against 1 080); 2 exceeds 1 at B = 1, T = 100 (662 400 bytes against 444 800).",
 		"no other candidate is proven to be at least as large as it at every point",
 	} {
 		if !strings.Contains(got, want) {
@@ -444,5 +450,27 @@ func TestChapterDeterministic(t *testing.T) {
 		if b := dump(explain.Chapter(in)); a != b {
 			t.Errorf("%s: two chapters of the same program differ", name)
 		}
+	}
+}
+
+// TestWitnesses: the chapter backs "each exceeds the other" with the
+// points memsym found, pair by pair, and each is a point where the larger
+// candidate's polynomial exceeds the smaller's by the bytes it says.
+func TestWitnesses(t *testing.T) {
+	in := input(t, "gpt-course")
+	ws := in.Symbolic.Witnesses
+	if len(ws) != 6 {
+		t.Fatalf("%d witnesses for three kept candidates, want 6", len(ws))
+	}
+	for _, w := range ws {
+		at := w.At.Map()
+		large, err1 := in.Symbolic.Candidates[w.Larger].Poly.EvalInt(at)
+		small, err2 := in.Symbolic.Candidates[w.Smaller].Poly.EvalInt(at)
+		if err1 != nil || err2 != nil || !large.Equal(w.LargerBytes) || !small.Equal(w.SmallerBytes) || large.Cmp(small) <= 0 {
+			t.Errorf("candidate %d over %d at %s: %s against %s, the polynomials give %s against %s", w.Larger+1, w.Smaller+1, w.At, w.LargerBytes, w.SmallerBytes, large, small)
+		}
+	}
+	if got := dump(explain.Chapter(in)); !strings.Contains(got, "- Candidates 2 and 3: 2 exceeds 3 at B = 1, T = 100 (662 400 bytes against 540 800); 3 exceeds 2 at B = 1, T = 1 (4 616 bytes against 1 080).") {
+		t.Errorf("the chapter lists no witnesses:\n%s", got)
 	}
 }

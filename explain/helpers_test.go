@@ -65,6 +65,7 @@ func copyInput(in *explain.Input) *explain.Input {
 		sym := *in.Symbolic
 		sym.Candidates = slices.Clone(sym.Candidates)
 		sym.Undecided = slices.Clone(sym.Undecided)
+		sym.Witnesses = slices.Clone(sym.Witnesses)
 		if sym.Cross != nil {
 			cross := *sym.Cross
 			cross.Segments = slices.Clone(cross.Segments)

@@ -175,6 +175,11 @@ type SymbolicModel struct {
 	// Undecided holds pairs of indices into Candidates of which memsym
 	// could neither prove nor refute that one dominates the other.
 	Undecided [][2]int
+	// Witnesses are, when few candidates are kept (maxWitnessed), the
+	// points memsym found where one kept candidate exceeds another: each
+	// ordered pair whose domination was refuted, in the candidates'
+	// order.
+	Witnesses []Witness
 	// Common, when set, are buffers live at every candidate and larger
 	// than some candidate's Largest, which names the largest of its
 	// others.
@@ -193,6 +198,14 @@ type CandidateRow struct {
 	Label, Path string
 	// Largest is its largest live buffer; nil when it has none.
 	Largest *BufferName
+}
+
+// Witness is a point where candidate Larger's live bytes exceed candidate
+// Smaller's (indices into Candidates), with both there.
+type Witness struct {
+	Smaller, Larger           int
+	At                        record.Point
+	SmallerBytes, LargerBytes poly.Rat
 }
 
 // BufferName names a buffer for a reader: "the attention's

@@ -3,6 +3,7 @@ package explain
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"memsym/count"
@@ -294,8 +295,36 @@ func symbolicInput(m *model.Model, along string, at record.Point, cross *model.C
 	for _, pr := range m.Front.Undecided {
 		s.Undecided = append(s.Undecided, [2]int{index[pr[0]], index[pr[1]]})
 	}
+	if kept := m.Front.Kept; len(kept) <= maxWitnessed {
+		for _, i := range kept {
+			for _, j := range kept {
+				at, ok := m.Front.Witness(i, j)
+				if !ok || slices.Contains(m.Front.Undecided, [2]int{min(i, j), max(i, j)}) {
+					continue // the undecided pairs are said apart
+				}
+				p := make(record.Point, len(m.Vars))
+				for k, v := range m.Vars {
+					x, ok := at[v]
+					if !ok {
+						x = m.Least(v) // neither candidate depends on v
+					}
+					p[k] = record.Dim{Name: v, Value: x}
+				}
+				small, err1 := m.Cands[i].Poly.EvalInt(at)
+				large, err2 := m.Cands[j].Poly.EvalInt(at)
+				if err1 != nil || err2 != nil || large.Cmp(small) <= 0 {
+					return nil, fmt.Errorf("explain: the witness %s of candidates %d and %d does not hold", p, index[i]+1, index[j]+1)
+				}
+				s.Witnesses = append(s.Witnesses, Witness{Smaller: index[i], Larger: index[j], At: p, SmallerBytes: small, LargerBytes: large})
+			}
+		}
+	}
 	return s, nil
 }
+
+// maxWitnessed bounds the kept candidates whose witnesses the chapter
+// lists: four make twelve ordered pairs, a list one reads.
+const maxWitnessed = 4
 
 // crossRowsIndexed returns the kept candidates' rows, with any pruned
 // candidate that holds the peak after them, the crossovers' rows (nil

@@ -1,7 +1,9 @@
 package explain
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"memsym/doc"
 	"memsym/record"
@@ -79,6 +81,9 @@ func (w *writer) candidates() []doc.Block {
 	blocks := []doc.Block{para(found...)}
 	if sym.Kept >= 2 {
 		blocks = append(blocks, para(w.dominanceWords()...))
+		if len(sym.Witnesses) > 0 {
+			blocks = append(blocks, witnessList(sym.Witnesses))
+		}
 	}
 	t := &doc.Table{
 		Caption: inlines("The peak's candidates: live sets that no other is proven to dominate."),
@@ -132,9 +137,9 @@ func (w *writer) dominanceWords() []any {
 	n := sym.Kept
 	if len(sym.Undecided) == 0 {
 		if n == 2 {
-			return []any{"Neither dominates the other: memsym found a point with ", dims, " at which each exceeds the other."}
+			return []any{"Neither dominates the other: memsym found a point with ", dims, " at which each exceeds the other", w.witnessed()}
 		}
-		return []any{"None of the ", doc.Spell(n), " dominates another: for each pair, memsym found a point with ", dims, " at which each exceeds the other."}
+		return []any{"None of the ", doc.Spell(n), " dominates another: for each pair, memsym found a point with ", dims, " at which each exceeds the other", w.witnessed()}
 	}
 	var out []any
 	for i, u := range sym.Undecided {
@@ -147,9 +152,18 @@ func (w *writer) dominanceWords() []any {
 	pairs := n * (n - 1) / 2
 	if rest := pairs - len(sym.Undecided); rest > 0 {
 		out = append(out, " For ", pick(rest == 1, "the other pair", "each of the other "+doc.Spell(rest)+" pairs"),
-			", it found a point with ", dims, " at which each exceeds the other.")
+			", it found a point with ", dims, " at which each exceeds the other", w.witnessed())
 	}
 	return out
+}
+
+// witnessed ends the sentence that says points were found: with a colon
+// when they follow.
+func (w *writer) witnessed() string {
+	if len(w.in.Symbolic.Witnesses) == 0 {
+		return "."
+	}
+	return ":"
 }
 
 // scopeWords says for which values of the other dimensions crossovers
@@ -391,4 +405,35 @@ func (w *writer) drawnAt(c *CrossRows) record.Point {
 		at = append(at, record.Dim{Name: v, Value: x})
 	}
 	return at
+}
+
+// witnessList lists the witnesses pair by pair, the pairs in the
+// candidates' order: "Candidates 1 and 2: 1 exceeds 2 at B = 1, T = 1
+// (12 344 bytes against 6 296), 2 exceeds 1 at B = 1, T = 100 (...)."
+func witnessList(ws []Witness) *doc.List {
+	type pair struct{ a, b int }
+	var order []pair
+	byPair := map[pair][]Witness{}
+	for _, x := range ws {
+		p := pair{min(x.Smaller, x.Larger), max(x.Smaller, x.Larger)}
+		if _, ok := byPair[p]; !ok {
+			order = append(order, p)
+		}
+		byPair[p] = append(byPair[p], x)
+	}
+	slices.SortFunc(order, func(x, y pair) int { return cmp.Or(x.a-y.a, x.b-y.b) })
+	list := &doc.List{}
+	for _, p := range order {
+		item := []any{"Candidates ", p.a + 1, " and ", p.b + 1, ": "}
+		xs := byPair[p]
+		slices.SortFunc(xs, func(x, y Witness) int { return x.Larger - y.Larger })
+		for k, x := range xs {
+			if k > 0 {
+				item = append(item, "; ")
+			}
+			item = append(item, x.Larger+1, " exceeds ", x.Smaller+1, " at ", point(x.At), " (", x.LargerBytes, " bytes against ", x.SmallerBytes, ")")
+		}
+		list.Items = append(list.Items, inlines(append(item, ".")...))
+	}
+	return list
 }

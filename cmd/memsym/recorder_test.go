@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
 )
 
 // fakeRecorder returns the --recorder command of testdata/recorder's fake
