@@ -301,13 +301,16 @@ func (w *writer) sampleXs(c *CrossRows) ([]int64, bool) {
 	log := in.Scale == ScaleLog || (in.Scale == ScaleAuto && first > 0 && first*4 < hi)
 	seen := map[int64]bool{}
 	var xs []int64
+	// From the least value the model holds for: 2 for a block count
+	// whose first and last blocks stand apart.
+	lo := max(in.Least[c.Along], 1)
 	add := func(x int64) {
-		if x >= 1 && x <= hi && !seen[x] {
+		if x >= lo && x <= hi && !seen[x] {
 			seen[x] = true
 			xs = append(xs, x)
 		}
 	}
-	add(1)
+	add(lo)
 	if log {
 		// Four points an octave.
 		for k := 0; ; k++ {

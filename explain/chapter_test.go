@@ -474,3 +474,17 @@ func TestWitnesses(t *testing.T) {
 		t.Errorf("the chapter lists no witnesses:\n%s", got)
 	}
 }
+
+// TestAlongWhereThePeakMoves: without --along the crossovers, and the
+// candidates' figure, go along the last dimension some candidate depends
+// on: gpt-depth's T, where the attention takes the peak from T = 75, not
+// its L, along which every candidate is flat.
+func TestAlongWhereThePeakMoves(t *testing.T) {
+	in := input(t, "gpt-depth")
+	if c := in.Symbolic.Cross; c == nil || c.Along != "T" {
+		t.Fatalf("gpt-depth's crossovers go along %v, want T", c)
+	}
+	if got := dump(explain.Chapter(in)); !strings.Contains(got, "The candidates' live bytes along T at B = 2, L = 3") || !strings.Contains(got, "from T = 75, candidate 2 holds the peak") {
+		t.Errorf("gpt-depth's chapter:\n%s", got)
+	}
+}

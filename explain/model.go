@@ -133,7 +133,7 @@ func Crossovers(m *model.Model, along string, at record.Point) (*model.Crossover
 		return nil, nil
 	}
 	if along == "" {
-		along = m.Vars[len(m.Vars)-1]
+		along = defaultAlong(m)
 	}
 	c, err := m.Crossovers(along, nil)
 	var dep *dominance.DependsError
@@ -151,6 +151,21 @@ func Crossovers(m *model.Model, along string, at record.Point) (*model.Crossover
 		}
 	}
 	return m.Crossovers(along, fixed)
+}
+
+// defaultAlong is the dimension the crossovers go along when none is
+// asked for: the last on which some kept candidate depends, along which
+// the peak can change hands (gpt-depth's T, not its L, which every
+// candidate ignores); else the last.
+func defaultAlong(m *model.Model) string {
+	for i := len(m.Vars) - 1; i >= 0; i-- {
+		for _, k := range m.Front.Kept {
+			if m.Cands[k].Poly.Degree(m.Vars[i]) > 0 {
+				return m.Vars[i]
+			}
+		}
+	}
+	return m.Vars[len(m.Vars)-1]
 }
 
 // leastOf returns the dimensions whose claims hold from a value above 1,
