@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -306,5 +307,24 @@ func TestCutWords(t *testing.T) {
 		if width >= 10 && len(got) != 2 {
 			t.Errorf("width %v: words that fit are cut into %d pieces", width, len(got))
 		}
+	}
+}
+
+// TestUnitStaysWithItsNumber: a size and its unit make one word, which a
+// narrow column never splits ("889" above "MiB"); a unit after a word
+// that is no number stands alone.
+func TestUnitStaysWithItsNumber(t *testing.T) {
+	ws := words([]doc.Inline{doc.Text("(889 MiB) and 1.74 GiB, in MiB")}, font{sans, "", 9}, false)
+	var got []string
+	for _, w := range ws {
+		var s string
+		for _, p := range w.pieces {
+			s += p.text
+		}
+		got = append(got, s)
+	}
+	want := []string{"(889 MiB)", "and", "1.74 GiB,", "in", "MiB"}
+	if !slices.Equal(got, want) {
+		t.Errorf("words %q, want %q", got, want)
 	}
 }

@@ -67,7 +67,13 @@ func words(ins []doc.Inline, base font, keepFormulas bool) []word {
 		cur.pieces = append(cur.pieces, p)
 	}
 	text := func(s string, f font) {
-		for i, part := range strings.Split(s, " ") {
+		parts := strings.Split(s, " ")
+		for i, part := range parts {
+			if i > 0 && unitAfterNumber(parts[i-1], part) {
+				// "889 MiB" is one word: a line never breaks inside it.
+				add(piece{text: " " + part, font: f})
+				continue
+			}
 			if i > 0 {
 				pending = true
 			}
@@ -227,4 +233,17 @@ func lineWidth(m measurer, line []word, base font) float64 {
 		sum += wordWidth(m, w)
 	}
 	return sum
+}
+
+// unitAfterNumber reports whether word is a unit of bytes ("MiB", "GB)",
+// "KiB,") that follows the number prev ends with.
+func unitAfterNumber(prev, word string) bool {
+	if prev == "" || prev[len(prev)-1] < '0' || prev[len(prev)-1] > '9' {
+		return false
+	}
+	switch strings.TrimRight(word, "),;.") {
+	case "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "kB", "MB", "GB", "TB", "PB", "EB":
+		return true
+	}
+	return false
 }
