@@ -8,8 +8,9 @@ import (
 )
 
 // endSignals are the signals that end memsym and, before, the recorders
-// it runs.
-var endSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP}
+// it runs. SIGQUIT ends it as Go's runtime does, with the goroutines'
+// stacks, once the recorders are stopped and the folders removed.
+var endSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
 
 // groupAttr puts a command in a process group of its own, its id the
 // command's process id.
