@@ -317,3 +317,96 @@ func TestUncheckedShown(t *testing.T) {
 		}
 	}
 }
+
+// probe sets a dimension's slider to its ends and its number box to a
+// value past its range and to the range's last, through their input
+// events as a reader would, and writes what the controls then hold as
+// JSON into a pre element of id memsym-probe. It runs after the page's
+// script.
+const probe = `<script>
+(function () {
+  const name = %q;
+  const slider = document.querySelector('input[data-dim="' + name + '"]');
+  const box = document.querySelector('input[data-dimbox="' + name + '"]');
+  const fire = function (e) { e.dispatchEvent(new Event('input', { bubbles: true })); };
+  const out = { boxMin: box.min, boxMax: box.max };
+  slider.value = slider.max; fire(slider); out.top = box.value;
+  slider.value = slider.min; fire(slider); out.bottom = box.value;
+  box.value = '%d'; fire(box); out.pastBad = box.classList.contains('bad');
+  box.value = '%d'; fire(box); out.lastBad = box.classList.contains('bad');
+  out.hint = document.querySelector('[data-hint="' + name + '"]').textContent.split('\u202f').join(' ');
+  const pre = document.createElement('pre');
+  pre.id = 'memsym-probe';
+  pre.textContent = JSON.stringify(out);
+  document.body.append(pre);
+})();
+</script>
+`
+
+var probeOut = regexp.MustCompile(`(?s)<pre id="memsym-probe">(.*?)</pre>`)
+
+// In a browser, a bundled program's slider and number box stop where the
+// program stops running, a value past that is refused, and the hint
+// beside them says why, in the program's words.
+func TestSlidersStopWhereTheProgramDoes(t *testing.T) {
+	bin := tooltest.Need(t, "chromium", "the pages are not opened in a browser")
+	for _, c := range []struct {
+		program     string
+		consts      map[string]int64
+		dim         string
+		min, max    string
+		past, last  int64
+		top, bottom string
+		hint        string
+	}{
+		{"bert-encoder", nil, "T", "1", "512", 513, 512, "512", "1",
+			"1 to 512; recorded at 64, 128, 192; bert-encoder does not run at T = 513: T = 513 is more than P = 512"},
+		{"strided-conv", map[string]int64{"S": 1}, "N", "3", "32768", 2, 3, "32768", "3",
+			"3 to 32 768; recorded at 8, 10, 12; strided-conv does not run at N = 2: K = 3 is more than N = 2"},
+	} {
+		t.Run(c.program, func(t *testing.T) {
+			m, src := buildModelAt(t, c.program, c.consts)
+			pg, err := New(m, Options{Runs: runsOf(src)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := pg.Render(&b); err != nil {
+				t.Fatal(err)
+			}
+			page := strings.Replace(b.String(), "</body>", fmt.Sprintf(probe, c.dim, c.past, c.last)+"</body>", 1)
+			path := filepath.Join(t.TempDir(), c.program+".html")
+			if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			dom, console := chromium(t, bin, "file://"+path)
+			if len(console) > 0 {
+				t.Errorf("the console says:\n%s", strings.Join(console, "\n"))
+			}
+			match := probeOut.FindStringSubmatch(dom)
+			if match == nil {
+				t.Fatalf("the probe wrote nothing; the DOM:\n%.3000s", dom)
+			}
+			var got struct {
+				BoxMin, BoxMax, Top, Bottom string
+				PastBad, LastBad            bool
+				Hint                        string
+			}
+			if err := json.Unmarshal([]byte(html.UnescapeString(match[1])), &got); err != nil {
+				t.Fatal(err)
+			}
+			if got.BoxMin != c.min || got.BoxMax != c.max {
+				t.Errorf("%s's box runs from %s to %s, want %s to %s", c.dim, got.BoxMin, got.BoxMax, c.min, c.max)
+			}
+			if got.Top != c.top || got.Bottom != c.bottom {
+				t.Errorf("%s's slider at its ends sets %s and %s, want %s and %s", c.dim, got.Bottom, got.Top, c.bottom, c.top)
+			}
+			if !got.PastBad || got.LastBad {
+				t.Errorf("%s = %d refused: %v, %s = %d refused: %v; want only the first", c.dim, c.past, got.PastBad, c.dim, c.last, got.LastBad)
+			}
+			if got.Hint != c.hint {
+				t.Errorf("the hint beside %s says\n%q\nwant\n%q", c.dim, got.Hint, c.hint)
+			}
+		})
+	}
+}

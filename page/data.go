@@ -45,9 +45,12 @@ type pageData struct {
 
 type dimData struct {
 	Name  string  `json:"name"`
+	Min   int64   `json:"min"`
 	Max   int64   `json:"max"`
 	Value int64   `json:"value"`
 	Grid  []int64 `json:"grid"`
+	// Stops say why the range stops short, shown beside the slider.
+	Stops []string `json:"stops,omitempty"`
 }
 
 type groupData struct {
@@ -157,7 +160,7 @@ func (pg *Page) data() *pageData {
 	}
 	d.Consts = strings.Join(consts, ", ")
 	for i, dim := range pg.dims {
-		d.Dims = append(d.Dims, dimData{Name: dim.Name, Max: dim.Max, Value: dim.Value, Grid: m.Grid[i]})
+		d.Dims = append(d.Dims, dimData{Name: dim.Name, Min: dim.Min, Max: dim.Max, Value: dim.Value, Grid: m.Grid[i], Stops: dim.Stops})
 	}
 	d.Inputs = t.add(pg.inputsOther)
 	d.Outputs = t.add(pg.outputsOther)

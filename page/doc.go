@@ -4,7 +4,9 @@
 // parameters, inputs, outputs, the peak and the operation that first
 // reaches it, the needs and where they cross the budget, the live bytes
 // over the operations with the calls as bands, and the network as boxes
-// coloured by each call's share of the peak.
+// coloured by each call's share of the peak. Given where the program runs
+// (Options.Runs), each slider stops where it stops running, and the page
+// says why beside it.
 //
 // The page is one file: its style, script and data are inline and it
 // fetches nothing. Its script counts from the model's polynomials in exact

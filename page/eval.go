@@ -27,8 +27,8 @@ type Numbers struct {
 	Formula       string
 	Needs         poly.Rat // Inputs + Peak
 	Shares        []poly.Rat
-	// Over gives, per dimension, the least value from 1 to its Max at
-	// which the needs exceed the budget, the other dimensions as in At;
+	// Over gives, per dimension, the least value from its Min to its Max
+	// at which the needs exceed the budget, the other dimensions as in At;
 	// 0 when there is none.
 	Over []int64
 	// Steps are the training steps' numbers, in the page's order.
@@ -93,8 +93,8 @@ func (pg *Page) params(types []StoredType, at []int64) (bytes, elements poly.Rat
 	return bytes, elements, byGroup, elemsByGroup
 }
 
-// over returns the least value of dimension j from 1 to its Max at which
-// the needs exceed a's budget, the others as in a, or 0: it tries them
+// over returns the least value of dimension j from its Min to its Max at
+// which the needs exceed a's budget, the others as in a, or 0: it tries them
 // all, the needs being the inputs and the largest kept candidate.
 func (pg *Page) over(a Assignment, j int) int64 {
 	m := pg.m
@@ -124,7 +124,7 @@ func (pg *Page) over(a Assignment, j int) int64 {
 			vary = append(vary, varying{p, a.Types[g], count})
 		}
 	}
-	for x := int64(1); x <= pg.dims[j].Max; x++ {
+	for x := pg.dims[j].Min; x <= pg.dims[j].Max; x++ {
 		at[j] = x
 		var top poly.Rat
 		for _, c := range kept {

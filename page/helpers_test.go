@@ -9,6 +9,7 @@ import (
 
 	"memsym/model"
 	"memsym/programs"
+	"memsym/record"
 	"memsym/source"
 )
 
@@ -64,11 +65,18 @@ func buildModelAt(t testing.TB, name string, consts map[string]int64) (*model.Mo
 	return b.m, b.src
 }
 
-// newPage returns the page of a bundled program.
+// runsOf says where a bundled program runs, as memsym page tells its
+// page.
+func runsOf(src *source.Program) func(record.Point) error {
+	return func(p record.Point) error { return source.Limit(src, p) }
+}
+
+// newPage returns the page of a bundled program, its sliders stopping
+// where the program does.
 func newPage(t testing.TB, name string) *Page {
 	t.Helper()
-	m, _ := buildModel(t, name)
-	pg, err := New(m, Options{})
+	m, src := buildModel(t, name)
+	pg, err := New(m, Options{Runs: runsOf(src)})
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -120,8 +128,8 @@ func newStepPage(t testing.TB, p *programs.Program) *Page {
 	if !hasStep(p) {
 		return newPage(t, p.Name)
 	}
-	m, _ := buildModel(t, p.Name)
-	pg, err := New(m, Options{Steps: stepsOf(t, p.Name)})
+	m, src := buildModel(t, p.Name)
+	pg, err := New(m, Options{Steps: stepsOf(t, p.Name), Runs: runsOf(src)})
 	if err != nil {
 		t.Fatalf("%s: %v", p.Name, err)
 	}

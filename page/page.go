@@ -29,6 +29,12 @@ type Options struct {
 	// Steps are training steps of the program to show beside the model,
 	// each with its terms, store and recompute; none for none.
 	Steps []Step
+	// Runs returns nil where the program runs, else why not in the
+	// program's words ("T = 513 is more than P = 512"): each slider then
+	// stops where the program does, and the page says why. Nil when the
+	// source cannot say (recording files, a recorder): the sliders run
+	// from 1.
+	Runs func(record.Point) error
 }
 
 // DefaultMax is a dimension's largest value on the page when Options
@@ -59,11 +65,15 @@ func DefaultMax(m *model.Model, dim string, first int64) int64 {
 	return max(hi, first)
 }
 
-// Dim is one dimension on the page: its slider runs from 1 to Max and
+// Dim is one dimension on the page: its slider runs from Min to Max and
 // starts at Value.
 type Dim struct {
-	Name       string
-	Max, Value int64
+	Name            string
+	Min, Max, Value int64
+	// Stops says why the range stops above 1 or below the page's largest
+	// value, where the program does not run, in the program's words:
+	// "strided-conv does not run at N = 2: K = 3 is more than N = 2".
+	Stops []string
 }
 
 // Page is a model made ready to draw as an interactive page.
@@ -116,7 +126,12 @@ func New(m *model.Model, opt Options) (*Page, error) {
 		if hi < first {
 			return nil, fmt.Errorf("the page's largest %s is %d, below its first value %d", v, hi, first)
 		}
-		pg.dims = append(pg.dims, Dim{Name: v, Max: hi, Value: first})
+		pg.dims = append(pg.dims, Dim{Name: v, Min: 1, Max: hi, Value: first})
+	}
+	if opt.Runs != nil {
+		if err := pg.limitDims(opt.Runs); err != nil {
+			return nil, err
+		}
 	}
 	var err error
 	if pg.groups, err = Groups(m); err != nil {
@@ -204,20 +219,37 @@ func (pg *Page) Render(w io.Writer) error {
 	return err
 }
 
+// FileName returns the file a page named name is written as: name, with
+// ".html" added when it has no extension. A name that holds a directory
+// is an error.
+func FileName(name string) (string, error) {
+	if strings.ContainsRune(name, filepath.Separator) || name == "." || name == ".." {
+		return "", fmt.Errorf("page name %q: expected a file name without a directory", name)
+	}
+	if filepath.Ext(name) == "" {
+		name += ".html"
+	}
+	return name, nil
+}
+
 // Write writes m's page into dir as name (".html" added when name has no
-// extension) and returns its path. A regular file appears whole or not at
-// all; a FIFO or a device there is written in place, a symbolic link's
-// target written (see outfile.Write).
+// extension) and returns its path, as WriteFile does.
 func Write(m *model.Model, dir, name string, opt Options) (string, error) {
 	pg, err := New(m, opt)
 	if err != nil {
 		return "", err
 	}
-	if filepath.Ext(name) == "" {
-		name += ".html"
-	}
-	if strings.ContainsRune(name, filepath.Separator) {
-		return "", fmt.Errorf("page name %q: expected a file name without a directory", name)
+	return pg.WriteFile(dir, name)
+}
+
+// WriteFile writes the page into dir as name (".html" added when name has
+// no extension) and returns its path. A regular file appears whole or not
+// at all; a FIFO or a device there is written in place, a symbolic link's
+// target written (see outfile.Write).
+func (pg *Page) WriteFile(dir, name string) (string, error) {
+	name, err := FileName(name)
+	if err != nil {
+		return "", err
 	}
 	var b bytes.Buffer
 	if err := pg.Render(&b); err != nil {

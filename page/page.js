@@ -180,14 +180,17 @@
   page.append(el('header', {}, [el('h1', { text: data.title + ': memory' }), el('p', { text: subtitle })].concat(data.unchecked
     ? [el('p', { class: 'unchecked', text: 'UNCHECKED: no point off the grid was recorded to check the polynomials (give --check)' })] : [])));
 
-  // Dimensions: a slider (logarithmic beyond 64) and an exact number box.
+  // Dimensions: a slider (logarithmic when its largest value is beyond 64
+  // times its least) and an exact number box, each from the least value
+  // to the largest at which the program runs.
   const dimsCard = el('div', { class: 'card' }, [el('h2', { text: 'Dimensions' })]);
   const dimControls = data.dims.map(function (d, j) {
-    const log = d.max > 64;
-    const slider = el('input', { type: 'range', min: log ? 0 : 1, max: log ? 1000 : d.max, step: 1, 'aria-label': d.name, 'data-dim': d.name });
-    const box = el('input', { type: 'number', min: 1, max: d.max, step: 1, value: d.value, 'aria-label': d.name + ' value', 'data-dimbox': d.name });
-    function toPos(v) { return log ? Math.round(Math.log(v) / Math.log(d.max) * 1000) : v; }
-    function fromPos(p) { return log ? Math.min(d.max, Math.max(1, Math.round(Math.exp(p / 1000 * Math.log(d.max))))) : p; }
+    const log = d.max > 64 * d.min;
+    const span = Math.log(d.max / d.min);
+    const slider = el('input', { type: 'range', min: log ? 0 : d.min, max: log ? 1000 : d.max, step: 1, 'aria-label': d.name, 'data-dim': d.name });
+    const box = el('input', { type: 'number', min: d.min, max: d.max, step: 1, value: d.value, 'aria-label': d.name + ' value', 'data-dimbox': d.name });
+    function toPos(v) { return log ? Math.round(Math.log(v / d.min) / span * 1000) : v; }
+    function fromPos(p) { return log ? Math.min(d.max, Math.max(d.min, Math.round(d.min * Math.exp(p / 1000 * span)))) : p; }
     slider.value = toPos(d.value);
     slider.addEventListener('input', function () {
       const v = fromPos(Number(slider.value));
@@ -198,14 +201,15 @@
     });
     box.addEventListener('input', function () {
       const s = box.value.trim();
-      if (!/^\d+$/.test(s) || BigInt(s) < 1n || BigInt(s) > BigInt(d.max)) { box.classList.add('bad'); return; }
+      if (!/^\d+$/.test(s) || BigInt(s) < BigInt(d.min) || BigInt(s) > BigInt(d.max)) { box.classList.add('bad'); return; }
       box.classList.remove('bad');
       state.x[j] = BigInt(s);
       slider.value = toPos(Number(s));
       schedule();
     });
     dimsCard.append(el('div', { class: 'dim' }, [el('label', { text: d.name }), slider, box]),
-      el('div', { class: 'dim' }, [el('span'), el('span', { class: 'hint', text: '1 to ' + group(BigInt(d.max)) + '; recorded at ' + d.grid.join(', ') })]));
+      el('div', { class: 'dim' }, [el('span'), el('span', { class: 'hint', 'data-hint': d.name,
+        text: [group(BigInt(d.min)) + ' to ' + group(BigInt(d.max)), 'recorded at ' + d.grid.join(', ')].concat(d.stops || []).join('; ') })]));
     return { slider: slider, box: box };
   });
 
@@ -418,17 +422,17 @@
     return r;
   }
 
-  // over returns the least value of dimension j from 1 to its largest at
-  // which the needs exceed the budget, the others at x, or 0. In that
-  // dimension alone every count is a polynomial of degree at most 2 (the
-  // model's are, in each dimension), all over one common denominator L,
-  // but for int4's scales, ⌈e/32⌉ of each buffer. For each kept candidate
-  // k the needs are S_k = A + C_k + I with A the inputs but int4's scales,
-  // C_k the candidate, I the scales; I lies between Il = Σ 4·e/32 and
-  // Il + 4·(the buffers). The least x where A + C_k + Il + 4·buffers
-  // exceeds the budget, and the least where A + C_k + Il does, bound the
-  // answer for k, found from the roots exactly; between them S_k is tried
-  // value by value.
+  // over returns the least value of dimension j from its least to its
+  // largest at which the needs exceed the budget, the others at x, or 0.
+  // In that dimension alone every count is a polynomial of degree at most
+  // 2 (the model's are, in each dimension), all over one common
+  // denominator L, but for int4's scales, ⌈e/32⌉ of each buffer. For each
+  // kept candidate k the needs are S_k = A + C_k + I with A the inputs but
+  // int4's scales, C_k the candidate, I the scales; I lies between
+  // Il = Σ 4·e/32 and Il + 4·(the buffers). The least x where
+  // A + C_k + Il + 4·buffers exceeds the budget, and the least where
+  // A + C_k + Il does, bound the answer for k, found from the roots
+  // exactly; between them S_k is tried value by value.
   function over(x, types, budget, j) {
     const X = x.slice();
     const fixed = restrict(polys[data.inputsOther], X, j);
@@ -479,11 +483,11 @@
       high[0] += 4n * L * buffers * budget.d;
       let from, to;
       if (low.length <= 3) {
-        from = firstAbove(high, 1, top);
+        from = firstAbove(high, data.dims[j].min, top);
         if (from === 0) return; // never over
         to = int4s.length ? firstAbove(low, from, top) || top : from;
       } else {
-        from = 1;
+        from = data.dims[j].min;
         to = top;
       }
       for (let v = from; v <= to && (best === 0 || v < best); v++) {
@@ -783,8 +787,8 @@
         const c = dimControls[j];
         const r = rand();
         if (r < 0.4) { c.slider.value = String(Math.floor(rand() * (Number(c.slider.max) - Number(c.slider.min) + 1)) + Number(c.slider.min)); fire(c.slider); }
-        else if (r < 0.9) { c.box.value = String(Math.max(1, Math.min(d.max, Math.round(Math.exp(rand() * Math.log(d.max)))))); fire(c.box); }
-        else { c.box.value = String(pick([1, d.max].concat(d.grid))); fire(c.box); }
+        else if (r < 0.9) { c.box.value = String(Math.max(d.min, Math.min(d.max, Math.round(d.min * Math.exp(rand() * Math.log(d.max / d.min)))))); fire(c.box); }
+        else { c.box.value = String(pick([d.min, d.max].concat(d.grid))); fire(c.box); }
       });
       document.querySelectorAll('select[data-group]').forEach(function (sel) {
         if (sel.disabled || rand() < 0.3) return;

@@ -5,10 +5,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"memsym/explain"
 	"memsym/model"
 	"memsym/page"
+	"memsym/programs"
 	"memsym/record"
 	"memsym/source"
 )
@@ -30,9 +32,11 @@ the parameters, inputs, outputs, the peak and the operation that reaches
 it, the needs and where they cross the budget, the live bytes over the
 operations and the network coloured by each call's share of the peak, all
 counted exactly from the model's polynomials by the page's own script.
-The model is at one set of constants, --const's or the program's defaults
-(the course GPT: --const D=384 --const H=6 --const L=6). memsym explain
---format page writes the same page beside the chapter.
+A bundled program's sliders stop where it stops running (T ≤ P, N ≥ K),
+and the page says why beside them. The model is at one set of constants,
+--const's or the program's defaults (the course GPT: --const D=384
+--const H=6 --const L=6). memsym explain --format page writes the same
+page beside the chapter.
 
 With --step (a bundled program), the page shows its training step too,
 store and recompute side by side with --remat both: the parameters, the
@@ -81,7 +85,22 @@ func pageCmd(stdout, stderr io.Writer, args []string) error {
 			}
 		}
 	}
-	if sf.program != "" && len(at) == 0 {
+	for _, a := range maxes {
+		if a.value < 1 {
+			return usagef("--max %s=%d: dimensions are integers of at least 1", a.name, a.value)
+		}
+	}
+	if *name == "" {
+		*name = "memory"
+		if sf.program != "" {
+			*name = sf.program
+		}
+	}
+	if _, err := page.FileName(*name); err != nil {
+		return usagef("--name %s: expected a file name without a directory", *name)
+	}
+	atGiven := len(at) > 0
+	if sf.program != "" && !atGiven {
 		p, err := source.NewProgram(sf.program, nil)
 		if err != nil {
 			return err
@@ -95,7 +114,7 @@ func pageCmd(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	opt := page.Options{Title: pageTitle(&sf, files), Max: maxes.values()}
+	opt := page.Options{Title: pageTitle(&sf, files), Max: maxes.values(), Runs: programRuns(src)}
 	if step.step {
 		models, done, err := openStepModels(&step, &sf, files, stderr, false)
 		done()
@@ -112,23 +131,41 @@ func pageCmd(stdout, stderr io.Writer, args []string) error {
 		if err != nil {
 			return usagef("--at %s: %v", at.String(), err)
 		}
+		// A point the program does not run at is the flag's mistake, or
+		// calls for one when it is the program's own point.
+		if err := source.NotRunning(src, p); err != nil {
+			if !atGiven {
+				return usagef("%v: give the page's first point with --at", err)
+			}
+			return usagef("--at %s: %v", p.Key(), err)
+		}
 		opt.At = p
 	}
-	for k := range opt.Max {
-		if !contains(m.Vars, k) {
-			return usagef("--max %s: no dimension %s", k, k)
+	for _, a := range maxes {
+		if !contains(m.Vars, a.name) {
+			return usagef("--max %s: no dimension %s", a.name, a.name)
 		}
 	}
-	if *name == "" {
-		*name = "memory"
-		if sf.program != "" {
-			*name = sf.program
+	for i, v := range m.Vars {
+		hi, ok := opt.Max[v]
+		first := m.Grid[i][0]
+		if opt.At != nil {
+			first, _ = opt.At.Value(v)
 		}
+		if ok && hi < first {
+			return usagef("--max %s=%d: below %s's first value on the page, %d: expected at least %d", v, hi, v, first, first)
+		}
+	}
+	// The page is made before its directory, so that a page refused
+	// leaves none behind.
+	pg, err := page.New(m, opt)
+	if err != nil {
+		return err
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
-	path, err := page.Write(m, *out, *name, opt)
+	path, err := pg.WriteFile(*out, *name)
 	if err != nil {
 		return err
 	}
@@ -151,7 +188,11 @@ func pageTitle(sf *sourceFlags, files []string) string {
 // STEM-page.html, with the training steps the chapter has, and adds its
 // name to written.
 func writeExplainPage(written []string, m *model.Model, dir, stem, program string, at record.Point, steps []explain.StepContent) ([]string, error) {
-	opt := page.Options{Title: program, At: at}
+	runs, err := explainRuns(m, program)
+	if err != nil {
+		return written, fmt.Errorf("writing the page: %w", err)
+	}
+	opt := page.Options{Title: program, At: at, Runs: runs}
 	for _, s := range steps {
 		opt.Steps = append(opt.Steps, page.Step{Name: s.Options.Remat.String(), Model: s.Model})
 	}
@@ -160,4 +201,41 @@ func writeExplainPage(written []string, m *model.Model, dir, stem, program strin
 		return written, fmt.Errorf("writing the page: %w", err)
 	}
 	return append(written, filepath.Base(path)), nil
+}
+
+// programRuns says where src's program runs, for its page (page.Options'
+// Runs): nil for a source other than a bundled program (recording files,
+// a recorder), which cannot say.
+func programRuns(src source.Source) func(record.Point) error {
+	p, ok := src.(*source.Program)
+	if !ok {
+		return nil
+	}
+	return func(pt record.Point) error { return source.Limit(p, pt) }
+}
+
+// explainRuns says where the program of explain's page runs, as memsym
+// page does: explain names the program alone, so the bundled program is
+// made again at the model's constants; nil when the model was not
+// recorded from a bundled program (recording files, a recorder).
+func explainRuns(m *model.Model, program string) (func(record.Point) error, error) {
+	if m.Source != program {
+		return nil, nil
+	}
+	if _, err := programs.Lookup(program); err != nil {
+		return nil, nil
+	}
+	consts := map[string]int64{}
+	for _, c := range m.Header().Consts {
+		v, err := strconv.ParseInt(c.Value, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s's constant %s = %s: expected an integer", program, c.Name, c.Value)
+		}
+		consts[c.Name] = v
+	}
+	src, err := source.NewProgram(program, consts)
+	if err != nil {
+		return nil, err
+	}
+	return programRuns(src), nil
 }

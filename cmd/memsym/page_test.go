@@ -44,14 +44,16 @@ func TestPageCommand(t *testing.T) {
 			t.Errorf("%v: exit %d (%s), want 2", args, code, strings.TrimSpace(errs))
 		}
 	}
-	if _, errs, code := runMemory("page", "--program", "llama2-7b-block", "-o", dir, "--max", "T=8"); code != 1 || !strings.Contains(errs, "below its first value") {
+	if _, errs, code := runMemory("page", "--program", "llama2-7b-block", "-o", dir, "--max", "T=8"); code != 2 || !strings.Contains(errs, "below T's first value") {
 		t.Errorf("--max T=8 under the first value 384: exit %d: %s", code, errs)
 	}
 }
 
 // TestPageRefusesInexactValues: the page's script holds each value as a
 // JavaScript number, exact only to 2^53 − 1, so a larger --max or --at is
-// refused, and nothing is written; 2^53 − 1 itself is taken.
+// refused, and nothing is written; 2^53 − 1 itself is taken, and held
+// where recording files cannot say where the program runs, a bundled
+// program stopping its slider where it stops.
 func TestPageRefusesInexactValues(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {
@@ -70,13 +72,23 @@ func TestPageRefusesInexactValues(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("a refused page wrote %d files", len(entries))
 	}
-	out := mustRunCLI(t, "page", "--program", "gpt-course", "-o", dir, "--max", "T=9007199254740991")
-	page, err := os.ReadFile(filepath.Join(dir, "gpt-course.html"))
-	if err != nil {
-		t.Fatalf("%s: %v", out, err)
-	}
-	if !strings.Contains(string(page), `"max":9007199254740991`) {
-		t.Error("the page does not hold T's largest value, 9007199254740991")
+	files, _ := recordGridAndCheck(t, t.TempDir())
+	for _, c := range []struct {
+		args []string
+		name string
+		max  string
+	}{
+		{files, "memory.html", `"max":9007199254740991`},
+		{[]string{"--program", "gpt-course"}, "gpt-course.html", `"max":1099511627776`}, // 2^40, gpt-course's largest T
+	} {
+		out := mustRunCLI(t, append([]string{"page", "-o", dir, "--max", "T=9007199254740991"}, c.args...)...)
+		page, err := os.ReadFile(filepath.Join(dir, c.name))
+		if err != nil {
+			t.Fatalf("%s: %v", out, err)
+		}
+		if !strings.Contains(string(page), c.max) {
+			t.Errorf("%s: the page does not hold T's largest value, %s", c.name, c.max)
+		}
 	}
 }
 
