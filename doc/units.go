@@ -82,22 +82,34 @@ func (u Units) Bytes(x poly.Rat) string {
 func (u Units) Approx(x poly.Rat) string { return u.approx(x, 3) }
 
 // ApproxBeside is Approx beside a reference, a budget: when three digits
-// would put x's figure on the other side of ref, or on it, while x is not
-// (85909443976 bytes is "80.0 GiB", which reads as a budget of 80 GiB
-// that it is over), it writes as many more digits as it takes: "80.0012
-// GiB".
+// would put x's figure on the other side of ref, or on it, or make it the
+// figure Approx writes for ref, while x is not ref (85909443976 bytes is
+// "80.0 GiB", which reads as a budget of 80 GiB that it is over), it
+// writes as many more digits as it takes: "80.01 GiB". A count of bytes,
+// a multiple of a power of two over its unit, takes few.
 func (u Units) ApproxBeside(x, ref poly.Rat) string {
 	want := x.Cmp(ref)
-	for digits := 3; ; digits++ {
+	first := u.approx(x, 3)
+	if want == 0 {
+		return first
+	}
+	// The value the budget's own figure reads as, which x's must not.
+	refBack, refErr := ParseSize(strings.ReplaceAll(u.Approx(ref), " ", ""))
+	for digits := 3; digits <= maxDigits; digits++ {
 		s := u.approx(x, digits)
-		if s == "" || digits >= 40 {
+		if s == "" {
 			return s
 		}
-		if back, err := ParseSize(strings.ReplaceAll(s, " ", "")); err == nil && back.Cmp(ref) == want {
+		back, err := ParseSize(strings.ReplaceAll(s, " ", ""))
+		if err == nil && back.Cmp(ref) == want && (refErr != nil || !back.Equal(refBack)) {
 			return s
 		}
 	}
+	return first // not told apart in maxDigits: the bytes beside it are
 }
+
+// maxDigits bounds the significant digits ApproxBeside writes.
+const maxDigits = 24
 
 // BytesBeside is Bytes with ApproxBeside's figure.
 func (u Units) BytesBeside(x, ref poly.Rat) string {
@@ -215,7 +227,7 @@ func ParseSize(s string) (poly.Rat, error) {
 	if u := m[3]; len(u) == 2 && strings.Contains("KMGTPE", u[:1]) && u[1] == 'b' {
 		// An upper-case prefix and a lower-case b is how bits are
 		// written: 80 Gb is 10 GB.
-		return poly.Rat{}, fmt.Errorf("%q is a count of bits: for bytes write %sB (powers of 1000) or %siB (powers of 1024)", u, u[:1], u[:1])
+		return poly.Rat{}, fmt.Errorf("%q is a count of bits: for bytes write %sB (powers of 1000) or %siB (powers of 1024)", u, strings.Replace(u[:1], "K", "k", 1), u[:1])
 	}
 	unit, ok := sizeUnits[strings.ToLower(m[3])]
 	if !ok {

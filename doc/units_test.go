@@ -64,13 +64,15 @@ func TestApproxBeside(t *testing.T) {
 		{35500589056, gib80, IEC, "35500589056 bytes (33.1 GiB)"}, // far from it: three digits
 		{80000000001, poly.Int(80000000000), SI, "80000000001 bytes (80.000000001 GB)"},
 		{80000000001, poly.Int(80000000000), Bytes, "80000000001 bytes"},
-		{1000, poly.Int(1001), IEC, "1000 bytes"}, // under one unit: no figure
+		{1000, poly.Int(1001), IEC, "1000 bytes"},                                    // under one unit: no figure
+		{25759061920, poly.Int(25759061920), IEC, "25759061920 bytes (24.0 GiB)"},    // the budget itself, not in whole units
+		{25769977608, poly.Int(25748000000), IEC, "25769977608 bytes (24.0002 GiB)"}, // over a budget Approx also writes 24.0 GiB
 	} {
 		if got := c.units.BytesBeside(poly.Int(c.x), c.ref); got != c.want {
 			t.Errorf("%v.BytesBeside(%d, %s) = %q, want %q", c.units, c.x, c.ref, got, c.want)
 		}
 		// The figure, read back, lies on the value's side of the budget.
-		if a := c.units.ApproxBeside(poly.Int(c.x), c.ref); a != "" {
+		if a := c.units.ApproxBeside(poly.Int(c.x), c.ref); a != "" && !poly.Int(c.x).Equal(c.ref) {
 			back, err := ParseSize(strings.ReplaceAll(a, " ", ""))
 			if err != nil || back.Cmp(c.ref) != poly.Int(c.x).Cmp(c.ref) {
 				t.Errorf("%q reads as %s beside %s: %v", a, back, c.ref, err)
