@@ -38,7 +38,7 @@ func NewProgram(name string, consts map[string]int64) (*Program, error) {
 		}
 		for _, d := range p.Dims {
 			if d.Name == k {
-				return nil, usagef("--const %s: %s is a dimension of %s, not a constant: give its grid with --grid %s=a,b,c, or count one point with memory --dim %s=N", k, k, p.Name, k, k)
+				return nil, usagef("--const %s: %s is a dimension of %s, not a constant: give it as one, --dim %s=N to record a point, --at %s=N to evaluate one, --grid %s=a,b,c for the model's grid", k, k, p.Name, k, k, k)
 			}
 		}
 		if len(names) == 0 {
@@ -107,15 +107,20 @@ func (s *Program) Plan(spec Spec) (*Plan, error) {
 			return nil, usagef("%v", err)
 		}
 	}
-	var checks []record.Point
-	for i, p := range pl.Checks {
-		if err := NotRunning(s, p); err != nil {
-			if i < pl.Defaults {
-				continue
-			}
-			return nil, usagef("--check %s: %v", p.Key(), err)
+	for _, c := range spec.Checks {
+		p, err := align(c, vars) // plan took it
+		if err == nil {
+			err = NotRunning(s, p)
 		}
-		checks = append(checks, p)
+		if err != nil {
+			return nil, usagef("--check %s: %v", c.Key(), err)
+		}
+	}
+	var checks []record.Point
+	for _, p := range pl.Checks {
+		if NotRunning(s, p) == nil {
+			checks = append(checks, p) // else one of memsym's own, left out
+		}
 	}
 	if len(checks) == 0 && pl.Defaults > 0 {
 		if p, ok := innerCheck(pl.Vars, pl.Values); ok && NotRunning(s, p) == nil {

@@ -216,6 +216,8 @@ func TestRefusedBeforeRecording(t *testing.T) {
 		{[]string{"symbolic", "--program", "bert-encoder", "--grid", "T=400,450,600"}, "memsym: bert-encoder does not run at B = 2, T = 600: T = 600 is more than P = 512\n"},
 		{[]string{"symbolic", "--program", "bert-encoder", "--check", "B=3,T=600"}, "memsym: --check B=3,T=600: bert-encoder does not run at B = 3, T = 600: T = 600 is more than P = 512\n"},
 		{[]string{"explain", "-o", filepath.Join(dir, "out"), "--program", "bert-encoder", "--at", "B=2,T=600"}, "memsym: --at B=2,T=600: bert-encoder does not run at B = 2, T = 600: T = 600 is more than P = 512\n"},
+		{[]string{"symbolic", "--program", "bert-encoder", "--grid", "T=400,450,500", "--check", "B=17,T=1053"}, "memsym: --check B=17,T=1053: bert-encoder does not run at B = 17, T = 1053: T = 1053 is more than P = 512\n"}, // one of memsym's own points, given
+		{[]string{"crossover", "--program", "gpt-course", "--along", "T", "--at", "B=0"}, "memsym: --at B=0: dimensions are integers of at least 1\n"},
 		{[]string{"crossover", "--program", "gpt-depth", "--along", "T", "--at", "B=2,L=1"}, "memsym: --at B=2,L=1: L = 1: the model holds for every L ≥ 2, L counting blocks whose first and last stand apart\n"},
 	} {
 		_, errs, code := runCLI(c.args...)
@@ -236,5 +238,24 @@ func TestRefusedBeforeRecording(t *testing.T) {
 	out := mustRunCLI(t, "symbolic", "--program", "bert-encoder", "--grid", "T=400,450,500")
 	if !strings.Contains(out, "T ∈ {400, 450, 500}, checked at B = 9, T = 320\n") {
 		t.Errorf("bert-encoder's grid up to T = 500:\n%s", out)
+	}
+}
+
+// TestProgramPointMistakes: record and memory --step refuse a bundled
+// program's point as the command line's mistake (exit 2), as eval does.
+func TestProgramPointMistakes(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"record", "--program", "gpt-course", "--dim", "B=0"}, "memsym: gpt-course: dimension B = 0: expected an integer from 1 to 1099511627776\n"},
+		{[]string{"record", "--program", "bert-encoder", "--dim", "T=600"}, "memsym: bert-encoder: T = 600 is more than P = 512\n"},
+		{[]string{"memory", "--step", "--program", "gpt-course", "--dim", "X=1"}, "memsym: --dim X: gpt-course has no dimension X; its dimensions are B and T\n"},
+		{[]string{"memory", "--step", "--program", "bert-encoder", "--dim", "T=600"}, "memsym: bert-encoder: T = 600 is more than P = 512\n"},
+	} {
+		out, errs, code := runCLI(c.args...)
+		if code != 2 || errs != c.want || out != "" {
+			t.Errorf("%v: exit %d, %q; want exit 2, %q", c.args, code, errs, c.want)
+		}
 	}
 }

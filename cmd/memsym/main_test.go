@@ -113,7 +113,7 @@ func TestExitCodes(t *testing.T) {
 
 		{[]string{"record", "--program", "gpt-course"}, 0, ""},
 		{[]string{"record"}, 2, "memsym: record needs --program NAME or --torch FILE.py:FUNCTION; memsym programs lists the bundled programs"},
-		{[]string{"record", "--program", "gpt-course", "--dim", "B=0"}, 1, ""},
+		{[]string{"record", "--program", "gpt-course", "--dim", "B=0"}, 2, "memsym: gpt-course: dimension B = 0: expected an integer from 1 to 1099511627776"},
 
 		{[]string{"memory", rec}, 0, ""},
 		{[]string{"memory"}, 2, ""},
@@ -129,7 +129,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"symbolic", "--program", "nope"}, 2, ""},
 		{[]string{"symbolic", "--program", "gpt-course", rec}, 2, "memsym: give recording files, --recorder, --torch or --program, not more than one of them"},
 		{[]string{"symbolic", "--program", "gpt-course", "--const", "Q=1"}, 2, "memsym: --const Q: gpt-course has no constant Q; its constants are D, H and L"},
-		{[]string{"symbolic", "--program", "gpt-course", "--const", "T=1"}, 2, "memsym: --const T: T is a dimension of gpt-course, not a constant: give its grid with --grid T=a,b,c, or count one point with memory --dim T=N"},
+		{[]string{"symbolic", "--program", "gpt-course", "--const", "T=1"}, 2, "memsym: --const T: T is a dimension of gpt-course, not a constant: give it as one, --dim T=N to record a point, --at T=N to evaluate one, --grid T=a,b,c for the model's grid"},
 		{[]string{"symbolic", "--program", "gpt-course", "--grid", "B=1,2"}, 2, `memsym: invalid value "B=1,2" for flag -grid: B: a grid has three values per dimension, found 2; memsym symbolic -h lists the flags`},
 		{[]string{"symbolic", "--program", "gpt-course", "--grid", "B=1,1,2"}, 2, `memsym: invalid value "B=1,1,2" for flag -grid: B: 1 is given twice; a grid has three different values per dimension; memsym symbolic -h lists the flags`},
 		{[]string{"symbolic", "--program", "gpt-course", "--grid", "B=0,1,2"}, 2, `memsym: invalid value "B=0,1,2" for flag -grid: B = 0: dimensions are integers of at least 1; memsym symbolic -h lists the flags`},
@@ -150,7 +150,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"crossover", "--program", "gpt-course", "--along", "X"}, 2, "memsym: --along X: no dimension X (the dimensions are B, T)"},
 		{[]string{"crossover", "--program", "gpt-course", "--along", "T", "--at", "T=3"}, 2, "memsym: --at T=3: T is the dimension gone along: give only the others a value"},
 		{[]string{"crossover", rec, "--along", "T", "--confirm"}, 2, "memsym: --confirm records new points: use it with --program or --recorder"},
-		{[]string{"crossover", "--program", "gpt-course", "--along", "T", "--at", "B=0"}, 1, "memsym: along T: B = 0, but dimensions are integers ≥ 1"},
+		{[]string{"crossover", "--program", "gpt-course", "--along", "T", "--at", "B=0"}, 2, "memsym: --at B=0: dimensions are integers of at least 1"},
 		{[]string{"crossover", "--program", "strided-conv", "--along", "N"}, 1, ""},
 
 		{[]string{"verify", "--program", "mlp-train-step"}, 0, ""},

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"memsym/doc"
 	"memsym/internal/outfile"
@@ -72,16 +73,11 @@ func runRecord(stdout, stderr io.Writer, args []string) error {
 	if *name == "" {
 		return usagef("record needs --program NAME or --torch FILE.py:FUNCTION; memsym programs lists the bundled programs")
 	}
-	src, err := source.NewProgram(*name, consts.values()) // a usage error for an unknown program or constant
+	src, err := programPoint(*name, dims, consts)
 	if err != nil {
 		return err
 	}
 	p := src.P
-	for _, d := range dims {
-		if _, ok := src.Default().Value(d.name); !ok {
-			return usagef("--dim %s: %s has no dimension %s; its dimensions are %s", d.name, p.Name, d.name, doc.AndList(src.Default().Names()))
-		}
-	}
 	if p, err = step.stepOf(p); err != nil {
 		return err
 	}
@@ -107,4 +103,24 @@ func writeRecording(stdout io.Writer, path string, rec *record.Recording) error 
 		return fmt.Errorf("-o %w", err)
 	}
 	return nil
+}
+
+// programPoint checks the bundled program name's point given by --dim over
+// its defaults, with --const, as the command line's mistakes: an unknown
+// program, dimension or constant, a value out of range or a point the
+// program does not run at.
+func programPoint(name string, dims, consts assignments) (*source.Program, error) {
+	src, err := source.NewProgram(name, consts.values()) // a usage error for an unknown program or constant
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range dims {
+		if _, ok := src.Default().Value(d.name); !ok {
+			return nil, usagef("--dim %s: %s has no dimension %s; its dimensions are %s", d.name, name, d.name, doc.AndList(src.Default().Names()))
+		}
+	}
+	if err := src.P.Allows(dims.values(), consts.values()); err != nil {
+		return nil, usagef("%s: %s", name, strings.TrimPrefix(err.Error(), "program "+name+": "))
+	}
+	return src, nil
 }

@@ -102,8 +102,8 @@ func TestRecordCmdErrors(t *testing.T) {
 		{[]string{"record", "--program", "gpt"}, 2, `memsym: no bundled program "gpt": expected one of gpt-course, llama2-7b-block, llama2-7b-block-int4, bert-encoder, encdec-cross, decode-kv-cache, mlp-width, mlp-train-step, conv-same, ssm-scan, moe-layer, views-heavy, mixed-precision, synthetic, layers-as-dim, gpt-depth, strided-conv`},
 		{[]string{"record", "--program", "gpt-course", "--dim", "N=3"}, 2, `memsym: --dim N: gpt-course has no dimension N; its dimensions are B and T`},
 		{[]string{"record", "--program", "gpt-course", "--const", "Q=3"}, 2, `memsym: --const Q: gpt-course has no constant Q; its constants are D, H and L`},
-		{[]string{"record", "--program", "gpt-course", "--const", "D=63"}, 1, "memsym: program gpt-course: D = 63 is not divisible by H = 2"},
-		{[]string{"record", "--program", "gpt-course", "--dim", "B=0"}, 1, "memsym: program gpt-course: dimension B = 0: expected an integer from 1 to 1099511627776"},
+		{[]string{"record", "--program", "gpt-course", "--const", "D=63"}, 2, "memsym: gpt-course: D = 63 is not divisible by H = 2"},
+		{[]string{"record", "--program", "gpt-course", "--dim", "B=0"}, 2, "memsym: gpt-course: dimension B = 0: expected an integer from 1 to 1099511627776"},
 		{[]string{"record", "--program", "gpt-course", "-o", "/nonexistent-dir/r.jsonl"}, 1, ""},
 		{[]string{"record", "-h"}, 0, ""},
 	} {

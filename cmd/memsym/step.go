@@ -125,10 +125,11 @@ func memoryStep(stdout io.Writer, s *stepFlags, program string, dims, consts ass
 	case program != "" && len(files) > 0:
 		return usagef("give a recording file or --program, not both")
 	case program != "":
-		p, err := programs.Lookup(program)
+		src, err := programPoint(program, dims, consts)
 		if err != nil {
-			return usagef("%v", err)
+			return err
 		}
+		p := src.P
 		opts, err := s.options()
 		if err != nil {
 			return err
