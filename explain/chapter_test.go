@@ -173,7 +173,7 @@ func TestUndecidedPair(t *testing.T) {
 	}
 	for _, want := range []string{
 		"memsym could neither prove nor refute that one of candidates 1 and 3 dominates the other for every B, T ≥ 1, so both are kept.",
-		"For each of the other two pairs, it found a point with B, T ≥ 1 at which each exceeds the other:",
+		"For each of the other two pairs, at points with B, T ≥ 1 that it found, each exceeds the other in turn:",
 		"- Candidates 1 and 2: 1 exceeds 2 at B = 1, T = 1 (2 072 bytes against 1 080); 2 exceeds 1 at B = 1, T = 100 (662 400 bytes against 444 800).",
 		"no other candidate is proven to be at least as large as it at every point",
 	} {

@@ -124,7 +124,7 @@ func Build(c *Content) (*Input, error) {
 }
 
 // Crossovers finds the model's crossovers along the dimension along ("":
-// the last): for every value of the others where their order is proven
+// defaultAlong's): for every value of the others where their order is proven
 // not to depend on them, else with the others at at's values (or, for
 // those at leaves out, the grid's smallest). It is nil for a model
 // without dimensions.

@@ -137,9 +137,9 @@ func (w *writer) dominanceWords() []any {
 	n := sym.Kept
 	if len(sym.Undecided) == 0 {
 		if n == 2 {
-			return []any{"Neither dominates the other: memsym found a point with ", dims, " at which each exceeds the other", w.witnessed()}
+			return []any{"Neither dominates the other: at points with ", dims, " that memsym found, each exceeds the other in turn", w.witnessed()}
 		}
-		return []any{"None of the ", doc.Spell(n), " dominates another: for each pair, memsym found a point with ", dims, " at which each exceeds the other", w.witnessed()}
+		return []any{"None of the ", doc.Spell(n), " dominates another: for each pair, at points with ", dims, " that memsym found, each exceeds the other in turn", w.witnessed()}
 	}
 	var out []any
 	for i, u := range sym.Undecided {
@@ -152,7 +152,7 @@ func (w *writer) dominanceWords() []any {
 	pairs := n * (n - 1) / 2
 	if rest := pairs - len(sym.Undecided); rest > 0 {
 		out = append(out, " For ", pick(rest == 1, "the other pair", "each of the other "+doc.Spell(rest)+" pairs"),
-			", it found a point with ", dims, " at which each exceeds the other", w.witnessed())
+			", at points with ", dims, " that it found, each exceeds the other in turn", w.witnessed())
 	}
 	return out
 }

@@ -59,7 +59,7 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 	formats := fs.String("format", strings.Join(reports.Names(), ","), "the `formats` to write, comma-separated")
 	var at assignments
 	fs.Var(&at, "at", "count at this point too: `B=2,T=16`")
-	along := fs.String("along", "", "the `dimension` along which to say where each candidate holds the peak (default: the last)")
+	along := fs.String("along", "", "the `dimension` along which to say where each candidate holds the peak (default: the last one some candidate depends on)")
 	var others constSets
 	fs.Var(&others, "other-consts", "give the crossovers at these constants too: `D=384,H=6,L=6` (repeatable; with --program)")
 	var verifyPoints countFlag

@@ -22,7 +22,7 @@ func init() {
 	})
 }
 
-const verifyUsage = `[--program NAME | --all | --recorder CMD --grid ...] [--points 3] [--seed 1] [--json]
+const verifyUsage = `[--program NAME | --all | --recorder CMD --grid ... | --torch FILE.py:FUNCTION --grid ...] [--points 3] [--seed 1] [--json]
 
 For each program, builds its symbolic model on its grid, then records it at
 --points more assignments, off the grid in every coordinate and spread from
