@@ -204,7 +204,7 @@ func (in *CompareInput) unnamedNote() string {
 	if !in.Unnamed {
 		return ""
 	}
-	return " (the recording's entry names no optimizer, as `M.step(sgd)` would: AdamW's rule is taken)"
+	return " (the recording's entry names no optimizer, as `M.step(sgd)` would: AdamW's rule is taken; a bundled program's step, counted with --program, takes its --optimizer's)"
 }
 
 // countNote says that the states hold a step count, where one does.

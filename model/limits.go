@@ -102,7 +102,8 @@ func (s *Step) PeakFits(budget poly.Rat) func(record.Point) (bool, error) {
 	}
 }
 
-// Below says, for a fit whose answer lies where src's program runs, that
+// Below says, for a fit whose answer (or, when nothing fits, the grid's
+// least value along the line) lies where src's program runs, that
 // the program does not run at the least values along the line: it sets
 // f.RunsFrom to the least value at which it runs, keeps of f.Gaps only
 // the values from it on (what is said of the values below the answer is
@@ -120,7 +121,13 @@ func (m *Model) Below(src source.Source, f *Fit) string {
 	case FitsFrom:
 		x = f.From
 	default:
-		return ""
+		// No answer: the grid's least value along the line, which the
+		// program was recorded at, stands for one it runs at.
+		for i, v := range m.Vars {
+			if v == f.Along {
+				x = m.Grid[i][0]
+			}
+		}
 	}
 	if !runsAt(src, f.Point(m, x)) || runsAt(src, f.Point(m, f.Least)) {
 		return ""

@@ -302,6 +302,10 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 		case model.FitsNone:
 			row = append(row, "none", "", "", "", "", "")
 			switch {
+			case f.RunsFrom > 0 && f.LeastAt < f.RunsFrom:
+				// What the polynomials give below where the program runs
+				// is no figure of the program's.
+				notes = append(notes, fmt.Sprintf("no %s ≥ %d fits %s", dim, least, budget))
 			case f.LeastAt == least:
 				notes = append(notes, fmt.Sprintf("no %s ≥ %d fits %s: %s = %d %s %s", dim, least, budget, dim, least, w.needs, needsWords(a.past, f.Budget, units)))
 			case f.LeastAt > 0:

@@ -72,13 +72,15 @@ func TestProgramLimitsStepChange(t *testing.T) {
 // TestFitWhereBytesAreNegative: at S = 1 strided-conv's polynomials are
 // negative at N = 1, where fit looks one past an answer of none or of
 // N = 1; it answers, saying the needs there are not the program's, rather
-// than failing.
+// than failing, and says of no budget what the polynomials give below
+// N = 3, where the program starts to run.
 func TestFitWhereBytesAreNegative(t *testing.T) {
 	out := mustRunCLI(t, "fit", "--program", "strided-conv", "--const", "S=1", "--along", "N", "--at", "B=1", "--budget", "1000,1640")
 	for _, want := range []string{
 		"  1000 bytes                  none\n",
 		"  1640 bytes (1.60 KiB)          1  not the program's ",
-		"no N ≥ 1 fits 1000 bytes: N = 1 needs what the polynomials do not give (some buffer's bytes are negative there)\n",
+		"no N ≥ 3 fits 1000 bytes\n", // strided-conv runs from N = K = 3
+		"note: strided-conv does not run at B = 1, N = 2: K = 3 is more than N = 2; it runs from N = 3\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("fit lacks %q:\n%s", want, out)

@@ -34,7 +34,7 @@ func (s *sourceFlags) registerSources(fs *flag.FlagSet) {
 	fs.StringVar(&s.program, "program", "", "a bundled program's `name` (memsym programs lists them), recorded at each point")
 	fs.StringVar(&s.recorder, "recorder", "", "a shell `command` run once per point, with {NAME} replaced by each dimension's value ({{ and }} for braces as they are), writing a recording to stdout")
 	fs.StringVar(&s.torch, "torch", "", "a PyTorch model, `FILE.py:FUNCTION [recorder flags]`, recorded on the meta device by the recorder memsym ships (docs/torch.md)")
-	fs.DurationVar(&s.timeout, "timeout", 10*time.Minute, "how long one recorder command may run; 0 for no limit")
+	fs.DurationVar(&s.timeout, "timeout", 10*time.Minute, "how long one --recorder command may run; 0 for no limit")
 	fs.IntVar(&s.jobs, "jobs", source.DefaultJobs(), "how many recorder commands run at once")
 	fs.Var(&s.consts, "const", "a bundled program's constant `K=V` (repeatable)")
 	fs.Var(&s.grid, "grid", "a dimension's three grid values `D=a,b,c` (repeatable; with --program or --recorder)")
