@@ -22,13 +22,8 @@ func runsAt(src source.Source, p record.Point) bool { return source.Limit(src, p
 // step's peak, at most the budget there); "" when the answer lies where
 // the program runs, or src cannot say.
 func (m *Model) Beyond(src source.Source, f *Fit, fits func(record.Point) (bool, error)) string {
-	var x int64
-	switch f.Kind {
-	case FitsUpTo:
-		x = f.Largest
-	case FitsFrom:
-		x = f.From
-	default:
+	x, ok := f.answer()
+	if !ok {
 		return ""
 	}
 	err := source.NotRunning(src, f.Point(m, x))
@@ -114,13 +109,8 @@ func (s *Step) PeakFits(budget poly.Rat) func(record.Point) (bool, error) {
 // such as N ≥ K, a largest such as T ≤ P), which halving finds the start
 // of.
 func (m *Model) Below(src source.Source, f *Fit) string {
-	var x int64
-	switch f.Kind {
-	case FitsUpTo:
-		x = f.Largest
-	case FitsFrom:
-		x = f.From
-	default:
+	x, ok := f.answer()
+	if !ok {
 		// No answer: the grid's least value along the line, which the
 		// program was recorded at, stands for one it runs at.
 		for i, v := range m.Vars {
@@ -152,4 +142,16 @@ func (m *Model) Below(src source.Source, f *Fit) string {
 	}
 	f.Gaps = gaps
 	return fmt.Sprintf("%v; it runs from %s = %d", source.NotRunning(src, f.Point(m, lo)), f.Along, hi)
+}
+
+// answer returns the value a fit answers with: its largest value that
+// fits, or the first of those that all fit; ok is false when none fits.
+func (f *Fit) answer() (x int64, ok bool) {
+	switch f.Kind {
+	case FitsUpTo:
+		return f.Largest, true
+	case FitsFrom:
+		return f.From, true
+	}
+	return 0, false
 }

@@ -1,7 +1,6 @@
 package reports
 
 import (
-	"context"
 	"encoding/xml"
 	"fmt"
 	"math/rand/v2"
@@ -10,7 +9,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"memsym/doc"
@@ -21,40 +19,22 @@ import (
 	"memsym/source"
 )
 
-// variants caches the chapters' inputs of bundled programs at constants,
-// points or steps of their own.
-var variants sync.Map // string → *explain.Input
-
 // variantInput runs a bundled program through the pipeline as `memsym
 // explain --program name --const consts --at at` does, with the step
 // under opts when there are any; consts and at may be nil.
 func variantInput(t testing.TB, name string, consts, at map[string]int64, opts []programs.StepOptions) *explain.Input {
 	t.Helper()
-	key := fmt.Sprint(name, consts, at, opts)
-	if in, ok := variants.Load(key); ok {
-		c := *in.(*explain.Input)
-		return &c
-	}
-	src, err := source.NewProgram(name, consts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	point := src.Default()
-	for k, v := range at {
-		point = point.With(k, v)
-	}
-	r := &explain.Request{Program: name, Source: src, At: point, Verify: 2, Confirm: true, Step: opts}
-	c, err := explain.Gather(context.Background(), r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := explain.Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	variants.Store(key, in)
-	cp := *in
-	return &cp
+	return built(t, fmt.Sprint("variant ", name, consts, at, opts), func() *explain.Request {
+		src, err := source.NewProgram(name, consts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		point := src.Default()
+		for k, v := range at {
+			point = point.With(k, v)
+		}
+		return &explain.Request{Program: name, Source: src, At: point, Verify: 2, Confirm: true, Step: opts}
+	})
 }
 
 // sixBlocks is the course GPT of six blocks, the defect's program: its

@@ -22,7 +22,29 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // inputs caches the chapters' inputs of bundled programs, each made by the
 // real pipeline: recording at a dozen points takes a while.
-var inputs sync.Map
+var inputs sync.Map // string → *explain.Input
+
+// built runs the request request makes through the pipeline as memsym
+// explain does, once per key, and returns a fresh copy of the chapter's
+// input.
+func built(t testing.TB, key string, request func() *explain.Request) *explain.Input {
+	t.Helper()
+	if in, ok := inputs.Load(key); ok {
+		c := *in.(*explain.Input)
+		return &c
+	}
+	c, err := explain.Gather(context.Background(), request())
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := explain.Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs.Store(key, in)
+	cp := *in
+	return &cp
+}
 
 // input runs a bundled program through the pipeline as `memsym explain
 // --program name` does and returns a fresh copy of its chapter's input:
@@ -31,33 +53,21 @@ var inputs sync.Map
 // at its chapter's constants, if any.
 func input(t testing.TB, name string) *explain.Input {
 	t.Helper()
-	if in, ok := inputs.Load(name); ok {
-		c := *in.(*explain.Input)
-		return &c
-	}
-	src, err := source.NewProgram(name, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &explain.Request{Program: name, Source: src, At: src.Default(), Verify: 3, Confirm: true}
-	if ch := src.P.Chapter; ch != nil {
-		other, err := source.NewProgram(name, ch.Consts)
+	return built(t, name, func() *explain.Request {
+		src, err := source.NewProgram(name, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r.Elsewhere = append(r.Elsewhere, other)
-	}
-	c, err := explain.Gather(context.Background(), r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := explain.Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inputs.Store(name, in)
-	cp := *in
-	return &cp
+		r := &explain.Request{Program: name, Source: src, At: src.Default(), Verify: 3, Confirm: true}
+		if ch := src.P.Chapter; ch != nil {
+			other, err := source.NewProgram(name, ch.Consts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Elsewhere = append(r.Elsewhere, other)
+		}
+		return r
+	})
 }
 
 // chapter is the course GPT's chapter, the document most of these tests
