@@ -8,6 +8,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"slices"
 
 	"memsym/dominance"
@@ -252,8 +253,13 @@ func (m *Model) Peak(p record.Point) (poly.Rat, int, error) {
 // blocks[0].ff.up)".
 func (m *Model) Where(op int) string {
 	o := m.Op(op)
+	label := record.Show(o.Label) // quoted when it holds what would break a line
 	if o.Path == "" {
-		return fmt.Sprintf("operation %d (`%s`)", op, o.Label)
+		return fmt.Sprintf("operation %d (%s)", op, label)
 	}
-	return fmt.Sprintf("operation %d (`%s` in %s)", op, o.Label, o.Path)
+	path := o.Path
+	if record.Show(path) != "`"+path+"`" {
+		path = strconv.Quote(path)
+	}
+	return fmt.Sprintf("operation %d (%s in %s)", op, label, path)
 }

@@ -19,13 +19,21 @@ var texChars = map[rune]string{
 	'⁰': `\textsuperscript{0}`, '¹': `\textsuperscript{1}`, '²': `\textsuperscript{2}`, '³': `\textsuperscript{3}`,
 	'⁴': `\textsuperscript{4}`, '⁵': `\textsuperscript{5}`, '⁶': `\textsuperscript{6}`, '⁷': `\textsuperscript{7}`,
 	'⁸': `\textsuperscript{8}`, '⁹': `\textsuperscript{9}`, '⌈': `\ensuremath{\lceil}`, '⌉': `\ensuremath{\rceil}`,
+	// Set otherwise by a roman font in the OT1 encoding, LaTeX's own,
+	// which a paper's preamble may keep: ¡ for <, — for |, ” for ", ‘ for `.
+	'<': `\ensuremath{<}`, '>': `\ensuremath{>}`, '|': `\ensuremath{|}`, '"': `\texttt{\char34}`, '`': "\\texttt{\\char96}",
 }
 
 // texEscape writes s as LaTeX text; a character LaTeX cannot set is
 // written as a question mark.
 func texEscape(s string) string {
 	var b strings.Builder
+	var prev rune
 	for _, r := range s {
+		if prev == '-' && r == '-' {
+			b.WriteString("{}") // "--" is no ligature, en dash, in a name
+		}
+		prev = r
 		if t, ok := texChars[r]; ok {
 			b.WriteString(t)
 		} else if (r >= ' ' && r < 0x7f) || (r >= 0xa0 && r <= 0xff) {

@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"memsym/doc"
@@ -123,7 +124,7 @@ func mdTable(b *bytes.Buffer, t *doc.Table) {
 		for i := 0; i < cols; i++ {
 			text := ""
 			if i < len(cells) {
-				text = mdInlines(cells[i])
+				text = mdCellInlines(cells[i])
 			}
 			if text == "" {
 				b.WriteString("   |")
@@ -161,8 +162,14 @@ func mdTable(b *bytes.Buffer, t *doc.Table) {
 	}
 }
 
-// mdInlines writes inline runs as Markdown.
-func mdInlines(ins []doc.Inline) string {
+// mdInlines writes inline runs as Markdown, outside a table.
+func mdInlines(ins []doc.Inline) string { return mdRuns(ins, false) }
+
+// mdCellInlines writes inline runs as Markdown in a table's cell, where a
+// pipe, even in a code span, must be escaped to stay in its cell.
+func mdCellInlines(ins []doc.Inline) string { return mdRuns(ins, true) }
+
+func mdRuns(ins []doc.Inline, cell bool) string {
 	var b strings.Builder
 	for _, in := range ins {
 		switch in := in.(type) {
@@ -173,7 +180,7 @@ func mdInlines(ins []doc.Inline) string {
 		case doc.Formula:
 			b.WriteString(mdEscape(in.Poly.String()))
 		case doc.Code:
-			b.WriteString(mdCode(string(in)))
+			b.WriteString(mdCode(string(in), cell))
 		case doc.Math:
 			for _, piece := range mathPieces(in, doc.NarrowNoBreakSpace) {
 				if piece.variable {
@@ -187,10 +194,12 @@ func mdInlines(ins []doc.Inline) string {
 	return b.String()
 }
 
-// mdEscape escapes the characters Markdown would read as markup.
+// mdEscape escapes the characters Markdown would read as markup, and
+// writes control characters visibly (Visible), so that a name with a
+// newline in it neither ends a paragraph nor a table's row.
 func mdEscape(s string) string {
 	var b strings.Builder
-	for _, r := range s {
+	for _, r := range Visible(s) {
 		if strings.ContainsRune("\\`*_[]<>#|&~!", r) {
 			b.WriteByte('\\')
 		}
@@ -221,16 +230,44 @@ func mdBlockStart(s string) string {
 	return s
 }
 
-// mdCode writes s as a code span, with enough backticks around it; a pipe
-// is escaped so that a code span in a table cell stays in its cell.
-func mdCode(s string) string {
+// mdCode writes s as a code span, with enough backticks around it and its
+// control characters written visibly (Visible): a newline would end the
+// span, and what follows would be read as Markdown, raw HTML too. In a
+// table's cell a pipe is escaped, so that the span stays in its cell;
+// elsewhere the backslash would show.
+func mdCode(s string, cell bool) string {
+	s = Visible(s)
 	fence := "`"
 	for strings.Contains(s, fence) {
 		fence += "`"
 	}
-	s = strings.ReplaceAll(s, "|", `\|`)
+	if cell {
+		s = strings.ReplaceAll(s, "|", `\|`)
+	}
 	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
 		s = " " + s + " "
 	}
 	return fence + s + fence
 }
+
+// Visible writes the control characters of s (and the line and paragraph
+// separators) as Go writes them in a quoted string, \n, \t, \x01, so that
+// a name from a recording cannot break a line, a row or a span of the
+// chapter.
+func Visible(s string) string {
+	if !strings.ContainsFunc(s, invisible) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if invisible(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func invisible(r rune) bool { return r < 0x20 || r == 0x7f || r == 0x2028 || r == 0x2029 }

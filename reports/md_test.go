@@ -84,7 +84,9 @@ func TestMarkdownEscapes(t *testing.T) {
 		want string
 	}{
 		{[]doc.Inline{doc.Text("a_b*c|d [e] <f> #1 & ~x")}, `a\_b\*c\|d \[e\] \<f\> \#1 \& \~x`},
-		{[]doc.Inline{doc.Code("x|y")}, "`x\\|y`"},
+		{[]doc.Inline{doc.Code("x|y")}, "`x|y`"}, // escaped only in a table's cell
+		{[]doc.Inline{doc.Code("x\n\n<script>y</script>")}, "`x\\n\\n<script>y</script>`"},
+		{[]doc.Inline{doc.Text("h\nnew\x01")}, `h\\nnew\\x01`},
 		{[]doc.Inline{doc.Code("a`b")}, "``a`b``"},
 		{[]doc.Inline{doc.Number{Value: bigInt(86532096)}}, "86\u202f532\u202f096"},
 		{[]doc.Inline{doc.Number{Value: bigInt(3238627392), Human: true}}, "3.2 GB"},

@@ -189,12 +189,13 @@ func tail(s string, n int) string {
 
 func TestTeXEscape(t *testing.T) {
 	for in, want := range map[string]string{
-		"Linear.apply/%5":  `Linear.apply/\%5`,
-		"tok_emb & {x} $y": `tok\_emb \& \{x\} \$y`,
-		"B ≥ 1, T ∈ {1}":   `B \ensuremath{\geq} 1, T \ensuremath{\in} \{1\}`,
-		"blocks ×2":        `blocks \ensuremath{\times}2`,
-		"a\\b^c~":          `a\textbackslash{}b\textasciicircum{}c\textasciitilde{}`,
-		"日本":               "??",
+		"Linear.apply/%5":   `Linear.apply/\%5`,
+		"tok_emb & {x} $y":  `tok\_emb \& \{x\} \$y`,
+		"B ≥ 1, T ∈ {1}":    `B \ensuremath{\geq} 1, T \ensuremath{\in} \{1\}`,
+		"blocks ×2":         `blocks \ensuremath{\times}2`,
+		"a\\b^c~":           `a\textbackslash{}b\textasciicircum{}c\textasciitilde{}`,
+		"日本":                "??",
+		"E*n|t<x>\"p\" --a": `E*n\ensuremath{|}t\ensuremath{<}x\ensuremath{>}\texttt{\char34}p\texttt{\char34} -{}-a`,
 	} {
 		if got := texEscape(in); got != want {
 			t.Errorf("texEscape(%q) = %q, want %q", in, got, want)
