@@ -8,8 +8,8 @@ package model
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"slices"
+	"strconv"
 
 	"memsym/dominance"
 	"memsym/interp"
