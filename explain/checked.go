@@ -27,7 +27,7 @@ func (w *writer) checked() doc.Section {
 	grid := []any{"Each buffer's bytes were interpolated exactly from recordings on a grid of three values per dimension, "}
 	grid = append(grid, gridWords(in.Vars, sym.Grid)...)
 	if sym.Fold == "" {
-		grid = append(grid, ". The operations must be the same at every point, so a dimension that counts a fold's iterations is refused.")
+		grid = append(grid, ". The recordings run the same operations at every point, so each buffer's bytes are one value per point.")
 	} else {
 		grid = append(grid, ". The operations must be the same at every point but for ", doc.Math{doc.V(sym.Fold)},
 			", which counts blocks that repeat one block exactly: its recordings were aligned block by block",

@@ -26,7 +26,7 @@ func init() {
 	})
 }
 
-const explainUsage = `-o DIR [--format md,html,pdf,tikz] [--at B=2,T=16] [--along T] [--other-consts D=384] [--step [--remat both]] [source flags] [R1.jsonl ...]
+const explainUsage = `-o DIR [--format md,html,pdf,tikz,page] [--at B=2,T=16] [--along T] [--other-consts D=384] [--step [--remat both]] [source flags] [R1.jsonl ...]
 
 Writes chapter 13 of a program's explanation: what is counted, the counts at
 one point (with --at, or a bundled program's own point), the memory model as

@@ -261,3 +261,12 @@ func TestProgramPointMistakes(t *testing.T) {
 		}
 	}
 }
+
+// TestRecomputeSavesLittle: a saving under a tenth reads as a share, not
+// as "1.0 times less".
+func TestRecomputeSavesLittle(t *testing.T) {
+	out := mustRunCLI(t, "memory", "--step", "--program", "gpt-course", "--dim", "B=11", "--remat", "both")
+	if !strings.Contains(out, "\nrecompute needs 1.3% less than store, 84192 bytes (82.2 KiB) fewer\n") {
+		t.Errorf("memory --step --remat both at B = 11:\n%s", out)
+	}
+}

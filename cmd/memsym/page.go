@@ -34,8 +34,9 @@ operations and the network coloured by each call's share of the peak, all
 counted exactly from the model's polynomials by the page's own script.
 A bundled program's sliders stop where it stops running (T ≤ P, N ≥ K),
 and the page says why beside them. The model is at one set of constants,
---const's or the program's defaults (the course GPT: --const D=384
---const H=6 --const L=6). memsym explain --format page writes the same
+--const's or the program's defaults (memsym programs lists them; the
+course GPT's are D = 64, H = 2, L = 2, and --const D=384,H=6,L=6 gives the
+course's own). memsym explain --format page writes the same
 page beside the chapter.
 
 With --step (a bundled program), the page shows its training step too,

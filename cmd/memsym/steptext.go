@@ -72,9 +72,13 @@ func stepText(title string, cols []stepColumn, units doc.Units) string {
 	b.WriteString(alignColumns(dropEmptyColumns(rows, align)))
 	if len(cols) == 2 {
 		a, r := cols[0].c.Peak.Terms.Sum(), cols[1].c.Peak.Terms.Sum()
-		if r.Cmp(a) < 0 {
+		switch {
+		case r.Cmp(a) < 0 && a.Cmp(r.Mul(poly.Frac(11, 10))) < 0:
+			// A saving under a tenth reads as a share, not "1.0 times".
+			fmt.Fprintf(&b, "recompute needs %s less than store, %s fewer\n", doc.Percent(a.Sub(r), a), units.Bytes(a.Sub(r)))
+		case r.Cmp(a) < 0:
 			fmt.Fprintf(&b, "recompute needs %s times less than store, %s fewer\n", doc.Times(a, r), units.Bytes(a.Sub(r)))
-		} else {
+		default:
 			fmt.Fprintf(&b, "recompute saves nothing here: the step's peak is in the %s phase, which recomputing does not lower\n", cols[1].c.Peak.Phase)
 		}
 	}
