@@ -88,7 +88,7 @@ func (d *pdfDoc) boxesFigure(f *doc.Figure) {
 	}
 	capFont := font{sans, "", 9}
 	caption := append([]doc.Inline{doc.Text(fmt.Sprintf("Figure %s. ", numbered(d.chapter, d.figures)))}, f.Caption...)
-	capLines := lineBreak(d, words(caption, capFont, false), d.textWidth(), capFont)
+	capLines := textLines(d, words(caption, capFont, false), d.textWidth(), capFont)
 	h := float64(bx.Height) * scale
 	d.room(h + 4 + float64(len(capLines))*lineHeight(capFont) + 2)
 	x0, y0 := pdfMargin, d.y+1

@@ -77,8 +77,14 @@ func pdfBytes(chapter *doc.Document, o Options) ([]byte, error) {
 	f.SetFooterFunc(func() {
 		f.SetFont(sans, "", 8)
 		f.SetTextColor(110, 110, 110)
-		label := pdfSafe(fmt.Sprintf("%s · page %d", chapterTitle(chapter), f.PageNo()))
 		w, h := f.GetPageSize()
+		title, page := []rune(pdfSafe(chapterTitle(chapter))), fmt.Sprintf(" · page %d", f.PageNo())
+		label := string(title) + page
+		for len(title) > 0 && f.GetStringWidth(label) > w-2*pdfMargin {
+			// A title too long for the line, cut short.
+			title = title[:len(title)-1]
+			label = string(title) + "…" + page
+		}
 		f.Text((w-f.GetStringWidth(label))/2, h-pdfFooter/2, label)
 		f.SetTextColor(0, 0, 0)
 	})
@@ -148,7 +154,7 @@ func (d *pdfDoc) heading(text string, level int, size, after float64) {
 	d.y += 2
 	d.f.SetFont(sans, "B", size)
 	d.f.Bookmark(pdfSafe(text), level, d.y)
-	lines := lineBreak(d, words([]doc.Inline{doc.Text(text)}, f, false), d.textWidth(), f)
+	lines := textLines(d, words([]doc.Inline{doc.Text(text)}, f, false), d.textWidth(), f)
 	for _, l := range lines {
 		d.drawLine(l, pdfMargin, d.y+lh*0.75, f)
 		d.y += lh
@@ -161,7 +167,7 @@ func (d *pdfDoc) heading(text string, level int, size, after float64) {
 func (d *pdfDoc) paragraphBlock(p *doc.Paragraph, next doc.Block) {
 	f := font{sans, "", pdfBodyPt}
 	if next != nil && endsWithColon(p.Inlines) {
-		lines := lineBreak(d, words(p.Inlines, f, false), d.textWidth(), f)
+		lines := textLines(d, words(p.Inlines, f, false), d.textWidth(), f)
 		d.room(float64(len(lines)+3) * lineHeight(f))
 	}
 	d.paragraph(p.Inlines, f, 0)
@@ -179,7 +185,7 @@ func endsWithColon(ins []doc.Inline) bool {
 // paragraph writes inline runs as a paragraph indented by indent.
 func (d *pdfDoc) paragraph(ins []doc.Inline, f font, indent float64) {
 	lh := lineHeight(f)
-	for _, l := range lineBreak(d, words(ins, f, false), d.textWidth()-indent, f) {
+	for _, l := range textLines(d, words(ins, f, false), d.textWidth()-indent, f) {
 		d.room(lh)
 		d.drawLine(l, pdfMargin+indent, d.y+lh*0.75, f)
 		d.y += lh

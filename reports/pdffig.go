@@ -35,7 +35,7 @@ func (d *pdfDoc) figure(f *doc.Figure) {
 	}
 	capFont := font{sans, "", 9}
 	caption := append([]doc.Inline{doc.Text(fmt.Sprintf("Figure %s. ", numbered(d.chapter, d.figures)))}, f.Caption...)
-	capLines := lineBreak(d, words(caption, capFont, false), d.textWidth(), capFont)
+	capLines := textLines(d, words(caption, capFont, false), d.textWidth(), capFont)
 	d.room(figH + legendH + float64(len(capLines))*lineHeight(capFont) + 2)
 	x0, y0 := pdfMargin+figLeft, d.y+figTopInset
 	w, h := d.textWidth()-figLeft-figRight, figH-figTopInset-figBottom

@@ -67,7 +67,7 @@ func (d *pdfDoc) table(t *doc.Table) {
 	capFont := font{sans, "", 9}
 	if len(t.Caption) > 0 {
 		label := []doc.Inline{doc.Text(fmt.Sprintf("Table %s. ", numbered(d.chapter, d.tables)))}
-		caption = lineBreak(d, words(append(label, t.Caption...), capFont, false), d.textWidth(), capFont)
+		caption = textLines(d, words(append(label, t.Caption...), capFont, false), d.textWidth(), capFont)
 	}
 	capHeight := float64(len(caption))*lineHeight(capFont) + 1
 	total := capHeight

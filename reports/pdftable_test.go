@@ -328,3 +328,27 @@ func TestUnitStaysWithItsNumber(t *testing.T) {
 		t.Errorf("words %q, want %q", got, want)
 	}
 }
+
+// TestPDFLongNames: a name of 500 characters, in the chapter's title, a
+// heading, a paragraph and a code span, stays within the margins, cut
+// into lines, and the footer's title is cut short to fit.
+func TestPDFLongNames(t *testing.T) {
+	long := strings.Repeat("VeryLongModuleName", 28) // 504 characters
+	d := &doc.Document{Number: 13, Title: "What " + long + " needs", Sections: []doc.Section{{
+		Title: "About " + long,
+		Blocks: []doc.Block{
+			&doc.Paragraph{Inlines: []doc.Inline{doc.Text("It runs " + long + " and "), doc.Code(long), doc.Text(".")}},
+		},
+	}}}
+	dir, _ := render(t, "pdf", d)
+	pages := checkOnPage(t, "long names", filepath.Join(dir, "chapter13.pdf"))
+	var all strings.Builder
+	for _, words := range pages {
+		for _, w := range words {
+			all.WriteString(w.Text)
+		}
+	}
+	if n := strings.Count(all.String(), long); n < 3 {
+		t.Errorf("the long name is whole %d times in the PDF's text, want at least 3 (heading, paragraph, code)", n)
+	}
+}

@@ -197,6 +197,13 @@ func wordWidth(m measurer, w word) float64 {
 	return sum
 }
 
+// textLines is lineBreak for running text, headings and captions: a word
+// wider than the line (a name of 500 characters) is cut to fit rather than
+// run past the page's edge.
+func textLines(m measurer, ws []word, width float64, base font) [][]word {
+	return lineBreak(m, cutWords(m, ws, width), width, base)
+}
+
 // lineBreak fills lines of at most width greedily; a word wider than the
 // line gets a line of its own.
 func lineBreak(m measurer, ws []word, width float64, base font) [][]word {
