@@ -20,6 +20,28 @@ func AndList(words []string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
+// Joined joins items as AndList joins words, sep between them and " and "
+// before the last, for prose whose items are inlines, numbers or text: an
+// item that is a []any is spliced in whole. Joined(", ", "B", "S", "T")
+// is "B", ", ", "S", " and ", "T".
+func Joined(sep string, items ...any) []any {
+	var out []any
+	for i, item := range items {
+		switch {
+		case i > 0 && i == len(items)-1:
+			out = append(out, " and ")
+		case i > 0:
+			out = append(out, sep)
+		}
+		if parts, ok := item.([]any); ok {
+			out = append(out, parts...)
+		} else {
+			out = append(out, item)
+		}
+	}
+	return out
+}
+
 // Plural writes a count in digits and the noun that agrees with it:
 // Plural(1, "pair", "pairs") is "1 pair", Plural(2, "pair", "pairs") is
 // "2 pairs" and Plural(0, "pair", "pairs") is "0 pairs".

@@ -2,6 +2,7 @@ package doc_test
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -90,6 +91,24 @@ func TestCapital(t *testing.T) {
 	for in, want := range map[string]string{"": "", "four buffers": "Four buffers", "One": "One", "x": "X"} {
 		if got := doc.Capital(in); got != want {
 			t.Errorf("Capital(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestJoined(t *testing.T) {
+	for _, c := range []struct {
+		sep   string
+		items []any
+		want  []any
+	}{
+		{", ", nil, nil},
+		{", ", []any{"B"}, []any{"B"}},
+		{", ", []any{"B", "T"}, []any{"B", " and ", "T"}},
+		{"; ", []any{"B", 2, "T"}, []any{"B", "; ", 2, " and ", "T"}},
+		{", ", []any{[]any{1, " byte"}, []any{2, " bytes"}}, []any{1, " byte", " and ", 2, " bytes"}},
+	} {
+		if got := doc.Joined(c.sep, c.items...); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Joined(%q, %v) = %v, want %v", c.sep, c.items, got, c.want)
 		}
 	}
 }

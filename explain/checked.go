@@ -95,12 +95,6 @@ func (w *writer) checked() doc.Section {
 func gridWords(vars []string, grid [][]int64) []any {
 	var parts []any
 	for i, values := range grid {
-		switch {
-		case i > 0 && i == len(grid)-1:
-			parts = append(parts, " and ")
-		case i > 0:
-			parts = append(parts, ", ")
-		}
 		m := doc.Math{doc.V(vars[i]), doc.S("∈"), doc.S("{")}
 		for j, v := range values {
 			if j > 0 {
@@ -110,27 +104,20 @@ func gridWords(vars []string, grid [][]int64) []any {
 		}
 		parts = append(parts, append(m, doc.S("}")))
 	}
-	return parts
+	return doc.Joined(", ", parts...)
 }
 
 // pointList writes points as a list, "(B = 64, T = 1 024) and (B = 115,
 // T = 1 795)", each in parentheses where there are several of more than
 // one dimension.
 func pointList(points []record.Point) []any {
-	var out []any
-	n := len(points)
-	for i, p := range points {
-		switch {
-		case i > 0 && i == n-1:
-			out = append(out, " and ")
-		case i > 0:
-			out = append(out, "; ")
-		}
-		if len(p) > 1 && n > 1 {
-			out = append(out, append(append(doc.Math{doc.S("(")}, point(p)...), doc.S(")")))
+	var items []any
+	for _, p := range points {
+		if len(p) > 1 && len(points) > 1 {
+			items = append(items, append(append(doc.Math{doc.S("(")}, point(p)...), doc.S(")")))
 		} else {
-			out = append(out, point(p))
+			items = append(items, point(p))
 		}
 	}
-	return out
+	return doc.Joined("; ", items...)
 }

@@ -351,16 +351,12 @@ func (w *writer) stepChecks() []any {
 	if len(checked) == 0 {
 		out = append(out, "No recording of the step off the grid was checked against them: they are UNCHECKED.")
 	} else {
-		out = append(out, "They were checked against recordings of the step at ")
-		for i, p := range checked {
-			switch {
-			case i > 0 && i == len(checked)-1:
-				out = append(out, " and ")
-			case i > 0:
-				out = append(out, "; ")
-			}
-			out = append(out, point(p))
+		var points []any
+		for _, p := range checked {
+			points = append(points, point(p))
 		}
+		out = append(out, "They were checked against recordings of the step at ")
+		out = append(out, doc.Joined("; ", points...)...)
 		out = append(out, ", off the grid.")
 	}
 	n, bad := 0, 0

@@ -231,15 +231,7 @@ func (w *writer) holders(cands []CandidateRow, c *CrossRows) []doc.Block {
 	}
 	var sentence []any
 	sentence = append(sentence, doc.Capital(doc.Inflect(k, "candidate ", "candidates ")))
-	for i, n := range never {
-		switch {
-		case i > 0 && i == len(never)-1:
-			sentence = append(sentence, " and ")
-		case i > 0:
-			sentence = append(sentence, ", ")
-		}
-		sentence = append(sentence, n)
-	}
+	sentence = append(sentence, doc.Joined(", ", never...)...)
 	sentence = append(sentence, " ", doc.Inflect(k, "holds", "hold"), " the peak at no ", atLeast(c.Least, []string{c.Along}))
 	if len(c.Fixed) > 0 {
 		sentence = append(sentence, " at ", point(c.Fixed))

@@ -116,17 +116,11 @@ func atLeast(least map[string]int64, names []string) doc.Math {
 
 // variables writes names as mathematics, joined as a reader does: B and T.
 func variables(names []string) []doc.Inline {
-	var out []any
-	for i, n := range names {
-		switch {
-		case i > 0 && i == len(names)-1:
-			out = append(out, " and ")
-		case i > 0:
-			out = append(out, ", ")
-		}
-		out = append(out, doc.Math{doc.V(n)})
+	var items []any
+	for _, n := range names {
+		items = append(items, doc.Math{doc.V(n)})
 	}
-	return inlines(out...)
+	return inlines(doc.Joined(", ", items...)...)
 }
 
 // constants writes constants as given, as mathematics: D = 64, H = 2.
@@ -169,16 +163,11 @@ func madeBy(entry, path string) []doc.Inline {
 // `probabilities` (B · H · T² reals)", "`up xW` and `up` in
 // `blocks[0].ff.up` (B · T · 4D reals each)".
 func bufferWords(n *BufferName) []doc.Inline {
-	var names []any
-	for i, name := range n.Names {
-		switch {
-		case i > 0 && i == len(n.Names)-1:
-			names = append(names, " and ")
-		case i > 0:
-			names = append(names, ", ")
-		}
-		names = append(names, doc.Code(name))
+	var codes []any
+	for _, name := range n.Names {
+		codes = append(codes, doc.Code(name))
 	}
+	names := doc.Joined(", ", codes...)
 	var out []any
 	switch {
 	case n.Call != "":

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"memsym/count"
+	"memsym/doc"
 	"memsym/poly"
 	"memsym/programs"
 	"memsym/record"
@@ -142,7 +143,7 @@ func (in *CompareInput) stepWhy(estimate poly.Poly) []any {
 		return []any{"the rule adds every term, but the gradient, the activations and the optimizer's new values are never all live at once"}
 	}
 	t := in.PeakAt.Terms
-	var parts [][]any
+	var parts []any
 	if t.Batch.Sign() > 0 {
 		parts = append(parts, []any{t.Batch, " bytes of the batch"})
 	}
@@ -153,17 +154,8 @@ func (in *CompareInput) stepWhy(estimate poly.Poly) []any {
 		parts = append(parts, []any{t.Kept, " bytes kept by the forward for the backward (no activations estimated)"})
 	}
 	what := []any{"nothing the rule does not count"}
-	if n := len(parts); n > 0 {
-		what = []any{"what the rule does not count, "}
-		for i, p := range parts {
-			switch {
-			case i > 0 && i == n-1:
-				what = append(what, " and ")
-			case i > 0:
-				what = append(what, ", ")
-			}
-			what = append(what, p...)
-		}
+	if len(parts) > 0 {
+		what = append([]any{"what the rule does not count, "}, doc.Joined(", ", parts...)...)
 	}
 	out := []any{fmt.Sprintf("the exact peak is larger: at it (operation %d, the %s phase) the step holds ", in.PeakAt.Op, in.PeakAt.Phase)}
 	out = append(out, what...)
