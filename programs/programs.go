@@ -248,14 +248,10 @@ func (p *Program) values(dims, consts map[string]int64) (values, error) {
 	for _, d := range p.Dims {
 		dimMax[d.Name] = d.Limit()
 	}
-	constMax := make(map[string]int64, len(p.Consts))
-	for _, c := range p.Consts {
-		constMax[c.Name] = c.Limit()
-	}
 	if err := p.set(v, "dimension", dims, p.dimNames(), dimMax); err != nil {
 		return nil, err
 	}
-	if err := p.set(v, "constant", consts, p.constNames(), constMax); err != nil {
+	if err := p.setConsts(v, consts); err != nil {
 		return nil, err
 	}
 	if p.check != nil {
@@ -270,11 +266,16 @@ func (p *Program) values(dims, consts map[string]int64) (values, error) {
 // range, as Allows does, without the constraints that tie the constants
 // to the dimensions (T ≤ P), which need a point.
 func (p *Program) CheckConsts(consts map[string]int64) error {
-	max := make(map[string]int64, len(p.Consts))
+	return p.setConsts(make(values), consts)
+}
+
+// setConsts is set for the constants, each within its range.
+func (p *Program) setConsts(v values, consts map[string]int64) error {
+	limits := make(map[string]int64, len(p.Consts))
 	for _, c := range p.Consts {
-		max[c.Name] = c.Limit()
+		limits[c.Name] = c.Limit()
 	}
-	return p.set(make(values), "constant", consts, p.constNames(), max)
+	return p.set(v, "constant", consts, p.constNames(), limits)
 }
 
 // set puts given into v after checking each name is one of known and each
