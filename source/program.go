@@ -47,7 +47,7 @@ func NewProgram(name string, consts map[string]int64) (*Program, error) {
 		return nil, usagef("--const %s: %s has no constant %s; its constants are %s", k, p.Name, k, doc.AndList(names))
 	}
 	if err := p.CheckConsts(consts); err != nil {
-		return nil, usagef("--const: %v", strings.TrimPrefix(err.Error(), "program "+p.Name+": "))
+		return nil, usagef("--const: %v", programWords(p, err))
 	}
 	return &Program{P: p, Consts: consts}, nil
 }
@@ -71,7 +71,13 @@ func Limit(src Source, p record.Point) error {
 	if err == nil {
 		return nil
 	}
-	return errors.New(strings.TrimPrefix(err.Error(), "program "+s.P.Name+": "))
+	return programWords(s.P, err)
+}
+
+// programWords is one of p's errors in the program's words, without the
+// "program NAME: " the programs package says it with.
+func programWords(p *programs.Program, err error) error {
+	return errors.New(strings.TrimPrefix(err.Error(), "program "+p.Name+": "))
 }
 
 // NotRunning is Limit as a sentence: "bert-encoder does not run at B = 1,

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
 	"memsym/doc"
 	"memsym/internal/outfile"
@@ -119,8 +118,12 @@ func programPoint(name string, dims, consts assignments) (*source.Program, error
 			return nil, usagef("--dim %s: %s has no dimension %s; its dimensions are %s", d.name, name, d.name, doc.AndList(src.Default().Names()))
 		}
 	}
-	if err := src.P.Allows(dims.values(), consts.values()); err != nil {
-		return nil, usagef("%s: %s", name, strings.TrimPrefix(err.Error(), "program "+name+": "))
+	p := src.Default()
+	for _, d := range dims {
+		p = p.With(d.name, d.value)
+	}
+	if err := source.Limit(src, p); err != nil {
+		return nil, usagef("%s: %v", name, err)
 	}
 	return src, nil
 }
