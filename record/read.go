@@ -201,7 +201,6 @@ func (f *File) Err() error {
 
 // Close closes the file, if it is not closed yet.
 func (f *File) Close() error {
-	f.Scanner.unmap()
 	if f.c == nil {
 		return nil
 	}

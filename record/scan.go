@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
-	"os"
 	"unsafe"
 )
 
@@ -80,8 +79,6 @@ type Scanner struct {
 	dtypeLast DType
 
 	shapes *shapeMemo // the shapes Follow read, made when it first reads one
-	source *mapSource // the file, to map at the first Follow
-	mapped *mapping   // the file, when it is read where it is mapped
 
 	skipFast int  // lines to read before trying fastRecord in place again
 	slowOnly bool // for tests: parse reads every line, as the reference
@@ -93,9 +90,6 @@ func NewScanner(r io.Reader, file string) *Scanner {
 	for i := range s.keyPat {
 		s.keyPat[i] = noKeyPat
 	}
-	if f, ok := r.(*os.File); ok {
-		s.mappable(f)
-	}
 	return s
 }
 
@@ -103,14 +97,6 @@ func NewScanner(r io.Reader, file string) *Scanner {
 // whether there is one. It returns false at the end of the input or at the
 // first error, which Err returns.
 func (s *Scanner) Scan() bool {
-	if s.mapped != nil {
-		return s.scanMapped()
-	}
-	return s.scan()
-}
-
-// scan is Scan on the Scanner's buffer.
-func (s *Scanner) scan() bool {
 	if s.done {
 		return false
 	}

@@ -104,17 +104,6 @@ func (s *Scanner) Keep(t *Templates) {
 // returns the index in t of the first line it did not read, and sizes.
 // Record is left as it was; Keep is not for the records Follow read.
 func (s *Scanner) Follow(t *Templates, from int, sizes []poly.Rat) (int, []poly.Rat) {
-	if s.source != nil {
-		s.mapRest()
-	}
-	if s.mapped != nil {
-		return s.followMapped(t, from, sizes)
-	}
-	return s.follow(t, from, sizes)
-}
-
-// follow is Follow on the Scanner's buffer.
-func (s *Scanner) follow(t *Templates, from int, sizes []poly.Rat) (int, []poly.Rat) {
 	n := from
 	if s.done || n >= len(t.lines) || len(t.recs) > 0 {
 		return n, sizes
