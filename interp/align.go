@@ -29,8 +29,9 @@ type place struct {
 // share: the fixed operations and buffers and the blocks' runs, each
 // identified by a key.
 type template struct {
-	opKeys  []string // per operation slot
-	opRun   []int    // per operation slot: its run, −1 for a fixed one
+	opKeys  []string       // per operation slot
+	opRun   []int          // per operation slot: its run, −1 for a fixed one
+	opPhase []record.Phase // per operation slot: its phase in a step
 	bufKeys []string
 	bufRun  []int
 	runs    []runShape
@@ -169,7 +170,7 @@ func layoutOf(rec *record.Recording, name string, n int64, prefix string, hint *
 				return nil, err
 			}
 			l.ops[i] = place{slot: len(t.opKeys)}
-			t.opKeys, t.opRun = append(t.opKeys, key), append(t.opRun, -1)
+			t.opKeys, t.opRun, t.opPhase = append(t.opKeys, key), append(t.opRun, -1), append(t.opPhase, o.Phase)
 			continue
 		case cur != nil && k == cur.index:
 			cur.pos++
@@ -196,7 +197,7 @@ func layoutOf(rec *record.Recording, name string, n int64, prefix string, hint *
 		r := &t.runs[cur.run]
 		if cur.iter == 0 {
 			l.ops[i] = place{slot: len(t.opKeys)}
-			t.opKeys, t.opRun = append(t.opKeys, key), append(t.opRun, cur.run)
+			t.opKeys, t.opRun, t.opPhase = append(t.opKeys, key), append(t.opRun, cur.run), append(t.opPhase, o.Phase)
 			continue
 		}
 		if cur.pos >= r.width {
@@ -207,6 +208,9 @@ func layoutOf(rec *record.Recording, name string, n int64, prefix string, hint *
 		if t.opKeys[slot] != key {
 			f := &rec.Ops[first]
 			return nil, l.misaligned(i, fmt.Sprintf("the first iteration's operation %d there is %q%s", first+1, f.Label, inPath(f.Path)))
+		}
+		if t.opPhase[slot] != o.Phase {
+			return nil, l.misaligned(i, fmt.Sprintf("it is in %s, the first iteration's operation %d in %s", phaseName(o.Phase), first+1, phaseName(t.opPhase[slot])))
 		}
 		l.ops[i] = place{slot: slot, iter: cur.iter}
 	}
@@ -240,6 +244,11 @@ func (l *layout) alignTo(ref *layout) error {
 			return fmt.Errorf("%s: the recording ends where the recording at %s has %q: a dimension that changes the operations must count blocks that repeat one block exactly, else make it a constant", l.name, ref.point(), want)
 		}
 		return l.misaligned(op, fmt.Sprintf("the recording at %s has %q there", ref.point(), strings.Replace(want, " @ ", " in ", 1)))
+	}
+	for s, ph := range a.opPhase {
+		if ph != b.opPhase[s] {
+			return l.misaligned(l.firstOp(s), fmt.Sprintf("it is in %s, where the recording at %s has its operation in %s", phaseName(ph), ref.point(), phaseName(b.opPhase[s])))
+		}
 	}
 	if len(a.runs) != len(b.runs) {
 		return fmt.Errorf("%s: the recording has %d runs of iterations, the recording at %s %d: a dimension that changes the operations must count blocks that repeat one block exactly, else make it a constant", l.name, len(a.runs), ref.point(), len(b.runs))

@@ -17,6 +17,7 @@ const (
 	whyOps    = "a dimension that changes the operations (such as a fold's iteration count) cannot be interpolated: make it a constant"
 	whyHeader = "the recordings must all be of one program, entry, realization and constants"
 	whySize   = "a buffer's size must be written one way at every point, by a shape or in bytes, its values alone differing"
+	whyPhase  = "a step's operations must be in the same phases at every point, as the phases' peaks are read from one recording"
 )
 
 // walker compares one more recording with the structure record by record.
@@ -163,8 +164,18 @@ func (w *walker) compareOp(op, so *record.Op, line int) error {
 		return d(fmt.Sprintf(" (%q) writes", so.Label), ids(so.Writes), ids(op.Writes))
 	case op.Launch != so.Launch:
 		return d(fmt.Sprintf(" (%q) launches", so.Label), launches(so.Launch), launches(op.Launch))
+	case op.Phase != so.Phase:
+		return w.differWhy(line, so.Line, fmt.Sprintf("operation %d (%q) is in", n, so.Label), phaseName(so.Phase), phaseName(op.Phase), whyPhase)
 	}
 	return nil
+}
+
+// phaseName writes a phase as "the forward phase", or "no phase".
+func phaseName(p record.Phase) string {
+	if p == record.NoPhase {
+		return "no phase"
+	}
+	return "the " + p.String() + " phase"
 }
 
 // differ reports that the recording read differs from the structure.

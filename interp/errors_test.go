@@ -241,3 +241,50 @@ func TestBuildCatchesCubic(t *testing.T) {
 		t.Errorf("without a check point: %v", err)
 	}
 }
+
+// stepPhases records a step of two operations in B: f, then its
+// vector-Jacobian product. At B = odd, f is in the backward phase
+// instead of the forward.
+func stepPhases(odd int64) func(b int64) *record.Recording {
+	return func(b int64) *record.Recording {
+		r := record.NewStepRecorder("Test.step", []record.Dim{{Name: "B", Value: b}}, nil, "f64")
+		w := r.Param("w", "", f64, 4)
+		x := r.Temp("x", "", f64, b, 4)
+		r.SetPhase(record.Forward)
+		if b == odd {
+			r.SetPhase(record.Backward)
+		}
+		r.Op("f", "", []int64{w}, []int64{x})
+		g := r.Temp("g", "", f64, 4)
+		r.SetPhase(record.Backward)
+		r.Op("f (vjp)", "", []int64{x, w}, []int64{g})
+		r.Result(g)
+		rec, err := r.Finish()
+		if err != nil {
+			panic(err)
+		}
+		return rec
+	}
+}
+
+// TestBuildRefusesDifferentPhases: an operation in another phase at one
+// point, of the grid or a check point, is refused, as a step's phases
+// are read from the first point's recording; whether the recordings are
+// read by comparison or record by record.
+func TestBuildRefusesDifferentPhases(t *testing.T) {
+	for _, odd := range []int64{3, 5} {
+		rec := stepPhases(odd)
+		var grid []textFile
+		for _, b := range []int64{1, 2, 3} {
+			grid = append(grid, textOf(t, rec(b)))
+		}
+		checks := []textFile{textOf(t, rec(5))}
+		want := fmt.Sprintf(`B = %d:4 and B = 1:4 differ: operation 1 ("f") is in the forward phase at B = 1 but the backward phase at B = %d; `+whyPhase, odd, odd)
+		for _, hidden := range []bool{false, true} {
+			_, err := Build(scanned(grid, hidden), scanned(checks, hidden))
+			if err == nil || err.Error() != want {
+				t.Errorf("B = %d in the backward phase, hidden %v:\ngot  %v\nwant %s", odd, hidden, err, want)
+			}
+		}
+	}
+}

@@ -350,3 +350,116 @@ func TestFoldLayoutsAsWritten(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldRefusesDifferentPhases: the course GPT's training step with its
+// loss in the backward phase at one point, of the grid or a check point,
+// is refused, as the phases' peaks are read from the structure's
+// recording.
+func TestFoldRefusesDifferentPhases(t *testing.T) {
+	at := gptDepthAt(t, true)
+	odd := func(b, tt, l int64) func(b, tt, l int64) *record.Recording {
+		return func(b2, tt2, l2 int64) *record.Recording {
+			rec := at(b2, tt2, l2)
+			if b2 == b && tt2 == tt && l2 == l {
+				last := 0
+				for i, o := range rec.Ops {
+					if o.Phase == record.Forward {
+						last = i
+					}
+				}
+				rec.Ops[last].Phase = record.Backward
+			}
+			return rec
+		}
+	}
+	const why = `("Loss.cross_entropy" in loss) does not align: it is in the backward phase, where the recording at %s has its operation in the forward phase`
+	for _, c := range []struct {
+		at    [3]int64
+		check bool
+		want  string
+	}{
+		{[3]int64{2, 4, 2}, false, "B = 2, T = 4, L = 2:127: operation 46 " + fmt.Sprintf(why, "B = 1, T = 4, L = 2")},
+		{[3]int64{5, 7, 5}, true, "check:286: operation 106 " + fmt.Sprintf(why, "B = 1, T = 4, L = 4")},
+	} {
+		rec := odd(c.at[0], c.at[1], c.at[2])
+		grid := gptGrid(at, [3]int64{2, 3, 4})
+		if !c.check {
+			grid = gptGrid(rec, [3]int64{2, 3, 4})
+		}
+		_, err := Build(grid, []Source{source("check", rec(5, 7, 5))})
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("the loss in the backward phase at %v:\ngot  %v\nwant %s...", c.at, err, c.want)
+		}
+	}
+}
+
+// chainStep records a step of L linear layers on x [B, 8], the forward
+// keeping nothing for the backward; at the point B = 2, L = oddL the last
+// layer's forward operation is in the backward phase, as the first
+// layer's is not.
+func chainStep(oddL int64) func(b, l int64) *record.Recording {
+	return func(b, l int64) *record.Recording {
+		r := record.NewStepRecorder("Test.step", []record.Dim{{Name: "B", Value: b}, {Name: "L", Value: l}}, nil, "f64")
+		const d = 8
+		in := r.Input("tokens", "", f64, b, d)
+		r.SetPhase(record.Forward)
+		x := r.Temp("x", "", f64, b, d)
+		r.Op("embed", "", []int64{in}, []int64{x})
+		var ws []int64
+		for i := range l {
+			g := fmt.Sprintf("layers[%d]", i)
+			w := r.Param("weight", g, f64, d, d)
+			z := r.Temp("z", g, f64, b, d)
+			if l == oddL && b == 2 && i == l-1 {
+				r.SetPhase(record.Backward)
+			}
+			r.Op("Linear.apply", g, []int64{x, w}, []int64{z})
+			ws = append(ws, w)
+			x = z
+		}
+		r.SetPhase(record.Backward)
+		gx := r.Temp("gloss", "", f64, b, d)
+		r.Op("loss (vjp)", "", []int64{x}, []int64{gx})
+		for i := l - 1; i >= 0; i-- {
+			g := fmt.Sprintf("layers[%d]", i)
+			gz := r.Temp("gz", g, f64, b, d)
+			r.Op("Linear.apply (vjp)", g, []int64{gx, ws[i]}, []int64{gz})
+			gx = gz
+		}
+		r.Result(gx)
+		rec, err := r.Finish()
+		if err != nil {
+			panic(err)
+		}
+		return rec
+	}
+}
+
+// TestFoldRefusesPhaseWithinRun: an iteration whose operation is in
+// another phase than the first iteration's, at one point of the grid, is
+// refused; the same step with its phases alike at every point is not.
+func TestFoldRefusesPhaseWithinRun(t *testing.T) {
+	for _, c := range []struct {
+		oddL int64
+		want string
+	}{
+		{0, ""},
+		{3, `B = 2, L = 3:13: operation 4 ("Linear.apply" in layers[2]) does not align: it is in the backward phase, the first iteration's operation 2 in the forward phase`},
+	} {
+		at := chainStep(c.oddL)
+		var grid []Source
+		for _, b := range []int64{1, 2, 3} {
+			for _, l := range []int64{2, 3, 4} {
+				rec := at(b, l)
+				grid = append(grid, source(pointName(rec.Header.Dims), rec))
+			}
+		}
+		_, err := Build(grid, []Source{source("check", at(5, 7))})
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("phases alike: %v", err)
+		case c.want != "" && (err == nil || !strings.HasPrefix(err.Error(), c.want)):
+			t.Errorf("the last layer in the backward phase at B = 2, L = 3:\ngot  %v\nwant %s...", err, c.want)
+		}
+	}
+}
