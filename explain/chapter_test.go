@@ -488,3 +488,124 @@ func TestAlongWhereThePeakMoves(t *testing.T) {
 		t.Errorf("gpt-depth's chapter:\n%s", got)
 	}
 }
+
+// The sentence on who made the peak goes down the calls by the largest
+// share: a deep call with less than a shallower one beside it is not the
+// one named, as layers.attn.qk (10 800) was when layers.mlp made 14 400.
+func TestHolderSentenceFollowsLargestShare(t *testing.T) {
+	in := input(t, "gpt-course")
+	pc := *in.Point
+	pc.Peak = poly.Int(25200)
+	pc.Calls = []explain.CallRow{
+		{Path: "", Depth: 0, Share: poly.Int(0), OwnPeak: poly.Int(0), Iterations: 1},
+		{Path: "layers", Depth: 1, Share: poly.Int(25200), OwnPeak: poly.Int(25200), Iterations: 1},
+		{Path: "layers.attn", Depth: 2, Share: poly.Int(10800), OwnPeak: poly.Int(10800), Iterations: 1},
+		{Path: "layers.attn.qk", Depth: 3, Share: poly.Int(10800), OwnPeak: poly.Int(10800), Iterations: 1},
+		{Path: "layers.mlp", Depth: 2, Share: poly.Int(14400), OwnPeak: poly.Int(14400), Iterations: 1},
+		{Path: "head", Depth: 1, Share: poly.Int(0), OwnPeak: poly.Int(360), Iterations: 1},
+	}
+	in.Point = &pc
+	got := dump(explain.Chapter(in))
+	want := "Of the 25 200 bytes live at the peak, layers made 25 200 (100 %), layers.mlp 14 400 of them."
+	if !strings.Contains(got, want) {
+		t.Errorf("the chapter lacks %q:\n%s", want, got)
+	}
+}
+
+// A fold of one iteration (layers[0] alone) is named as a fold in the
+// calls' table and sentence, as the calls' figure titles its box: "layers
+// ×1" in all three, never "layers" beside a box "layers ×1".
+func TestFoldOfOneIteration(t *testing.T) {
+	in := input(t, "gpt-course")
+	pc := *in.Point
+	pc.Peak = poly.Int(25200)
+	pc.Calls = []explain.CallRow{
+		{Path: "", Depth: 0, Share: poly.Int(0), OwnPeak: poly.Int(0), Iterations: 1},
+		{Path: "layers", Depth: 1, Share: poly.Int(25200), OwnPeak: poly.Int(25200), Iterations: 1, Fold: true},
+		{Path: "layers.mlp", Depth: 2, Share: poly.Int(25200), OwnPeak: poly.Int(25200), Iterations: 1},
+	}
+	in.Point = &pc
+	got := dump(explain.Chapter(in))
+	for _, want := range []string{
+		"| layers ×1 | 25 200 | 100 | 25 200 |",
+		"Of the 25 200 bytes live at the peak, layers ×1 made 25 200 (100 %), layers.mlp 25 200 of them.",
+		`"layers ×1"`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the chapter lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// One live-bytes polynomial pruned is "for one of them", not "for each of
+// one of them".
+func TestOnePruned(t *testing.T) {
+	in := input(t, "gpt-course")
+	in.Symbolic.Pruned = 1
+	got := dump(explain.Chapter(in))
+	if want := "and memsym proved, for one of them, that another is at least as large at every point with B, T ≥ 1; so the peak is the largest of the other three"; !strings.Contains(got, want) {
+		t.Errorf("the chapter lacks %q:\n%s", want, got)
+	}
+}
+
+// Counted at L = 1, below the L ≥ 2 that gpt-depth's model holds from,
+// the chapter still confirms its crossovers, found for every L ≥ 2, by
+// recordings at L = 2 and draws its candidates there: at L = 1 the
+// recordings contradicted polynomials that were never claimed there.
+func TestConfirmedWhereTheModelHolds(t *testing.T) {
+	src, err := source.NewProgram("gpt-depth", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &explain.Request{Program: "gpt-depth", Source: src, At: src.Default().With("L", 1), Confirm: true}
+	c, err := explain.Gather(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := explain.Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := dump(explain.Chapter(in))
+	for _, want := range []string{
+		"## 13.2 At B = 2, T = 16, L = 1",
+		"| B = 2, T = 74, L = 2 | 725 792 at operation 19 | 725 792 at operation 19, candidate 3 | agrees |",
+		"| B = 2, T = 75, L = 2 | 738 600 at operation 12 | 738 600 at operation 12, candidate 2 | agrees |",
+		"The candidates' live bytes along T at B = 2, L = 2",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the chapter lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "contradict") {
+		t.Errorf("the chapter says a recording contradicts the crossovers:\n%s", got)
+	}
+}
+
+// When every recording beside the crossover contradicts it, the chapter
+// says so of both, not "Two of them".
+func TestConfirmationsAllContradicted(t *testing.T) {
+	in := input(t, "gpt-course")
+	in.Symbolic.Cross.Confirmed[0].PeakOp = 18
+	in.Symbolic.Cross.Confirmed[1].PeakOp = 13
+	got := dump(explain.Chapter(in))
+	if want := "two recordings in all (Table 13.6). Both contradict the crossovers."; !strings.Contains(got, want) {
+		t.Errorf("the chapter lacks %q:\n%s", want, got)
+	}
+}
+
+// Checked at one point off the grid, every buffer's bytes there "are"
+// what the polynomials give; and the padding's example is in a size, T,
+// not in gpt-depth's count of blocks L.
+func TestCheckedWords(t *testing.T) {
+	in := input(t, "gpt-course")
+	in.Symbolic.Checked = in.Symbolic.Checked[:1]
+	got := dump(explain.Chapter(in))
+	if want := "The polynomials were checked against a recording at one point off the grid, B = 64, T = 1 024: every buffer's bytes there are what the polynomials give."; !strings.Contains(got, want) {
+		t.Errorf("the chapter lacks %q:\n%s", want, got)
+	}
+	got = text(t, "gpt-depth")
+	if want := "a size padded to a multiple of 64, ⌈T/64⌉ · 64, is T wherever T is a multiple of 64"; !strings.Contains(got, want) {
+		t.Errorf("the chapter lacks %q:\n%s", want, got)
+	}
+}

@@ -38,8 +38,15 @@ func (w *writer) checked() doc.Section {
 	if n := len(sym.Checked); n > 0 {
 		off := []any{"The polynomials were checked against ", pick(n == 1, "a recording at one point", "recordings at "+doc.Spell(n)+" points"), " off the grid, "}
 		off = append(off, pointList(sym.Checked)...)
+		// The padding's example is in the last dimension that is a size,
+		// not a count of blocks (gpt-depth's T, not its L).
 		x := in.Vars[len(in.Vars)-1]
-		off = append(off, ": every buffer's bytes there ", pick(n == 1, "is", "are"), " what the polynomials give. ",
+		for _, v := range in.Vars {
+			if v != sym.Fold {
+				x = v
+			}
+		}
+		off = append(off, ": every buffer's bytes there are what the polynomials give. ",
 			"A few points that agree are evidence, not proof: a size padded to a multiple of 64, ⌈"+x+"/64⌉ · 64, is "+x+" wherever "+x+" is a multiple of 64, so a check point that shares a divisor with the grid's step can miss the padding.")
 		s.Blocks = append(s.Blocks, para(off...))
 	} else {

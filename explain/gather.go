@@ -105,7 +105,7 @@ func confirm(ctx context.Context, m *model.Model, src source.Source, c *model.Cr
 	if !asked {
 		return nil, "none was asked for", nil
 	}
-	out, err := m.Confirm(ctx, src, c, m.ConfirmBase(c, at))
+	out, err := m.Confirm(ctx, src, c, m.ConfirmBase(c, within(m, at)))
 	if errors.Is(err, source.ErrCannotRecord) {
 		return nil, "recordings read from files cannot be made at new points", nil
 	}
@@ -114,6 +114,19 @@ func confirm(ctx context.Context, m *model.Model, src source.Source, c *model.Cr
 		return nil, past.Error(), nil
 	}
 	return out, "", err
+}
+
+// within returns at with each dimension raised to the least value the
+// model holds from (gpt-depth's L ≥ 2): a crossover found for every L ≥ 2
+// is confirmed by recordings where it is claimed, never at L = 1, and the
+// candidates are drawn there.
+func within(m *model.Model, at record.Point) record.Point {
+	least := leastOf(m)
+	out := make(record.Point, len(at))
+	for i, d := range at {
+		out[i] = record.Dim{Name: d.Name, Value: max(d.Value, least[d.Name])}
+	}
+	return out
 }
 
 func contains(list []string, s string) bool {

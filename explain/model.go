@@ -125,9 +125,9 @@ func Build(c *Content) (*Input, error) {
 
 // Crossovers finds the model's crossovers along the dimension along ("":
 // defaultAlong's): for every value of the others where their order is proven
-// not to depend on them, else with the others at at's values (or, for
-// those at leaves out, the grid's smallest). It is nil for a model
-// without dimensions.
+// not to depend on them, else with the others at at's values, raised to
+// the least the model holds from (or, for those at leaves out, the grid's
+// smallest). It is nil for a model without dimensions.
 func Crossovers(m *model.Model, along string, at record.Point) (*model.Crossovers, error) {
 	if len(m.Vars) == 0 {
 		return nil, nil
@@ -146,7 +146,7 @@ func Crossovers(m *model.Model, along string, at record.Point) (*model.Crossover
 			continue
 		}
 		fixed[v] = m.Grid[i][0]
-		if x, ok := at.Value(v); ok {
+		if x, ok := within(m, at).Value(v); ok {
 			fixed[v] = x
 		}
 	}

@@ -158,9 +158,11 @@ func percent(part, whole poly.Rat) string {
 }
 
 // holderSentence names the top-level call with the largest share and,
-// inside it, the deepest call with the largest share: "Of the 149 504
-// bytes live at the peak, blocks ×2 made 147 456 (98.6 %), blocks.ff.up
-// 131 072 of them."
+// inside it, the call that made the most of it, found by going down from
+// it to the call with the largest share among those directly inside, for
+// as long as one has a share: "Of the 149 504 bytes live at the peak,
+// blocks ×2 made 147 456 (98.6 %), blocks.ff.up 131 072 of them." A
+// deeper call with less than a shallower one beside it is never named.
 func (w *writer) holderSentence() *doc.Paragraph {
 	in := w.in
 	pc := in.Point
@@ -176,15 +178,20 @@ func (w *writer) holderSentence() *doc.Paragraph {
 	t := pc.Calls[top]
 	parts := []any{"Of the ", pc.Peak, " bytes live at the peak, ", callName(in.Entry, t), " made ", t.Share, " (", percent(t.Share, pc.Peak), " %)"}
 	inner := -1
-	for i := top + 1; i < len(pc.Calls) && pc.Calls[i].Depth > t.Depth; i++ {
-		c := pc.Calls[i]
-		if c.Share.Sign() <= 0 {
-			continue
+	for at := top; ; {
+		// The calls directly inside the call at at follow it, each
+		// before the calls inside it.
+		next := -1
+		for i := at + 1; i < len(pc.Calls) && pc.Calls[i].Depth > pc.Calls[at].Depth; i++ {
+			c := pc.Calls[i]
+			if c.Depth == pc.Calls[at].Depth+1 && c.Share.Sign() > 0 && (next < 0 || c.Share.Cmp(pc.Calls[next].Share) > 0) {
+				next = i
+			}
 		}
-		if inner < 0 || c.Depth > pc.Calls[inner].Depth ||
-			(c.Depth == pc.Calls[inner].Depth && c.Share.Cmp(pc.Calls[inner].Share) > 0) {
-			inner = i
+		if next < 0 {
+			break
 		}
+		inner, at = next, next
 	}
 	if inner >= 0 {
 		parts = append(parts, ", ", doc.Code(pc.Calls[inner].Path), " ", pc.Calls[inner].Share, " of them")

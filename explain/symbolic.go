@@ -73,7 +73,7 @@ func (w *writer) candidates() []doc.Block {
 	case sym.Kept == 1:
 		found = append(found, ": the peak is that one, candidate 1 of ", name, ", everywhere.")
 	case sym.Pruned > 0:
-		found = append(found, ", and memsym proved, for each of ", doc.Spell(sym.Pruned), " of them, that another is at least as large at every point with ", dims,
+		found = append(found, ", and memsym proved, for ", pick(sym.Pruned == 1, "", "each of "), doc.Spell(sym.Pruned), " of them, that another is at least as large at every point with ", dims,
 			"; so the peak is the largest of the other ", doc.Spell(sym.Kept), " (", name, ").")
 	default:
 		found = append(found, ", and the peak is the largest of them (", name, ").")
@@ -296,7 +296,10 @@ func (w *writer) confirmations(c *CrossRows, consts []NameValue) []doc.Block {
 			intro = append(intro, "were made. ")
 		}
 	}
-	if bad > 0 {
+	switch {
+	case bad > 0 && bad == n:
+		intro = append(intro, pick(n == 2, "Both contradict", "All "+doc.Spell(n)+" contradict"), " the crossovers.")
+	case bad > 0:
 		intro = append(intro, doc.Capital(doc.Spell(bad)), " of them ", doc.Inflect(bad, "contradicts", "contradict"), " the crossovers.")
 	}
 	caption := []any{"Recordings on both sides of ", pick(one, "the crossover", "each crossover"), " along ", doc.Math{doc.V(c.Along)}}
@@ -391,7 +394,7 @@ func (w *writer) drawnAt(c *CrossRows) record.Point {
 			x = y
 		} else if in.Point != nil {
 			if y, ok := in.Point.At.Value(v); ok {
-				x = y
+				x = max(y, in.Least[v]) // where the model holds
 			}
 		}
 		at = append(at, record.Dim{Name: v, Value: x})

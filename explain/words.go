@@ -140,12 +140,13 @@ func constants(cs []NameValue) []doc.Inline {
 }
 
 // callName writes a call's path for a reader: the entry's own operations
-// for "", and the path with its fold's iterations ("blocks ×2").
+// for "", and the path with its fold's iterations ("blocks ×2", "blocks
+// ×1" for a fold of one iteration, as the calls' figure titles its box).
 func callName(entry string, c CallRow) []doc.Inline {
 	if c.Path == "" {
 		return inlines(doc.Code(entry), "'s own")
 	}
-	if c.Iterations > 1 {
+	if c.Fold {
 		return inlines(doc.Code(c.Path), fmt.Sprintf(" ×%d", c.Iterations))
 	}
 	return inlines(doc.Code(c.Path))

@@ -105,6 +105,9 @@ func newLogAxis(lo, hi poly.Rat, bytes bool) axis {
 		t := tick{at: v, num: doc.Group(v, doc.ThinSpace)}
 		if bytes {
 			scale, unit := binaryScale(v)
+			if v.Equal(poly.Int(1)) {
+				unit = "byte" // 1 byte, not 1 bytes
+			}
 			t.num, t.unit = doc.Fixed(v.Quo(scale), 6), unit
 		}
 		a.ticks = append(a.ticks, t)

@@ -52,6 +52,7 @@ func TestNewLogAxis(t *testing.T) {
 		{1, 100, false, "1 4 16 64"},
 		{3000, 20000000000, true, "32 KiB 1 MiB 32 MiB 1 GiB 32 GiB"},
 		{1000, 1100000, true, "1 KiB 4 KiB 16 KiB 64 KiB 256 KiB 1 MiB"},
+		{1, 20000000, true, "1 byte 32 bytes 1 KiB 32 KiB 1 MiB 32 MiB"},
 	} {
 		a := newLogAxis(poly.Int(c.lo), poly.Int(c.hi), c.bytes)
 		var labels []string

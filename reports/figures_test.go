@@ -483,17 +483,119 @@ func TestTikZStepChapterFits(t *testing.T) {
 	}
 }
 
-// A name breaks after its dots and slashes, discouraged; a number's
-// decimal point, a sentence's end and a slash between spaces do not.
+// A name breaks after its dots, slashes and underscores, discouraged; a
+// number's decimal point, a sentence's end, a slash between spaces and an
+// underscore between digits do not; "--" stays two hyphens.
 func TestBreakableTeX(t *testing.T) {
 	for in, want := range map[string]string{
 		"operation 132 (Linear.apply/%4 (vjp))": `operation 132 (Linear.` + nameBreak + `apply/` + nameBreak + `\%4 (vjp))`,
-		"in blocks[0].attn_norm":                `in blocks[0].` + nameBreak + `attn\_norm`,
+		"in blocks[0].attn_norm":                `in blocks[0].` + nameBreak + `attn\_` + nameBreak + `norm`,
+		"deep_path_segment_":                    `deep\_` + nameBreak + `path\_` + nameBreak + `segment\_`,
+		"x_1_2 a--b":                            `x\_` + nameBreak + `1\_2 a-{}-b`,
 		"8.03 MiB, B / T, the end.":             `8.03 MiB, B / T, the end.`,
 		"AdamW.update":                          `AdamW.` + nameBreak + `update`,
 	} {
 		if got := breakableTeX(in); got != want {
 			t.Errorf("breakableTeX(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// No series' symbol is drawn on a mark's label: the candidates 3000,
+// 100 · T and T² once carried a square on the 1 of T = 101 and a circle
+// by counted, in the SVG as in TikZ, where pgfplots draws symbols last.
+func TestSymbolsClearMarkLabels(t *testing.T) {
+	xs := []int64{1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 13, 16, 19, 20, 23, 27, 30, 31, 32, 38, 45, 50, 54, 64, 76, 90, 100, 101, 108, 128,
+		152, 181, 215, 256, 304, 362, 431, 512, 609, 724, 861, 1024, 1218, 1448, 1722, 2048, 2435, 2896, 3445, 4096}
+	f := &doc.Figure{Name: "candidates", XLabel: inlinesOf("T"), YLabel: inlinesOf("live bytes"), YBytes: true, LogX: true, LogY: true}
+	for i, bytes := range []func(x int64) int64{
+		func(int64) int64 { return 3000 }, func(x int64) int64 { return 100 * x }, func(x int64) int64 { return x * x },
+	} {
+		s := doc.Series{Label: fmt.Sprintf("candidate %d", i+1)}
+		for _, x := range xs {
+			s.Points = append(s.Points, doc.XY{X: poly.Int(x), Y: poly.Int(bytes(x))})
+		}
+		f.Series = append(f.Series, s)
+	}
+	f.Marks = []doc.Mark{
+		{At: doc.XY{X: poly.Int(31), Y: poly.Int(3100)}, Label: inlinesOf("T = 31")},
+		{At: doc.XY{X: poly.Int(101), Y: poly.Int(10201)}, Label: inlinesOf("T = 101")},
+		{At: doc.XY{X: poly.Int(50), Y: poly.Int(5000)}, Label: inlinesOf("counted")},
+	}
+	svg := figureSVG(f)
+	texts, boxes := svgTextBoxes(t, svg)
+	var centres [][2]float64
+	for _, m := range regexp.MustCompile(`<circle class="symbol" cx="([0-9.]+)" cy="([0-9.]+)"`).FindAllSubmatch(svg, -1) {
+		x, _ := strconv.ParseFloat(string(m[1]), 64)
+		y, _ := strconv.ParseFloat(string(m[2]), 64)
+		centres = append(centres, [2]float64{x, y})
+	}
+	for _, m := range regexp.MustCompile(`<polygon class="symbol" points="([^"]+)"`).FindAllSubmatch(svg, -1) {
+		var c [2]float64
+		pts := strings.Fields(string(m[1]))
+		for _, p := range pts {
+			x, y, _ := strings.Cut(p, ",")
+			fx, _ := strconv.ParseFloat(x, 64)
+			fy, _ := strconv.ParseFloat(y, 64)
+			c[0], c[1] = c[0]+fx/float64(len(pts)), c[1]+fy/float64(len(pts))
+		}
+		centres = append(centres, c)
+	}
+	if len(centres) < 3*symbolsPerLine {
+		t.Fatalf("the SVG draws %d symbols, want at least %d", len(centres), 3*symbolsPerLine)
+	}
+	for i, text := range texts {
+		if text != "T = 31" && text != "T = 101" && text != "counted" {
+			continue
+		}
+		b := boxes[i].grow(svgSymbolRadius)
+		for _, c := range centres {
+			if c[0] > b[0] && c[0] < b[2] && c[1] > b[1] && c[1] < b[3] {
+				t.Errorf("a symbol at (%.1f, %.1f) is drawn on the label %q at %v", c[0], c[1], text, boxes[i])
+			}
+		}
+	}
+}
+
+// The live bytes of a long program, thousands of calls each a band, compile
+// in TikZ: the bands narrower than a column are shaded as one and get no
+// name's node, where one \fill and one \node a band exceeded TeX's memory.
+func TestTikZManyBandsCompile(t *testing.T) {
+	tooltest.Need(t, "pdflatex", "the TikZ figure is not compiled")
+	d := explain.Chapter(variantInput(t, "synthetic", map[string]int64{"N": 20000}, nil, nil))
+	if n := len(figureNamed(t, d, "live").Bands); n < 4000 {
+		t.Fatalf("the figure has %d bands: the test tells nothing", n)
+	}
+	dir, _ := render(t, "tikz", d)
+	if tex := read(t, dir, "chapter13-live.tex"); strings.Count(string(tex), `\fill`) > 100 || strings.Count(string(tex), `\node`) > 100 {
+		t.Errorf("the figure draws %d rectangles and %d nodes", strings.Count(string(tex), `\fill`), strings.Count(string(tex), `\node`))
+	}
+	pdflatex(t, dir, t.TempDir(), "chapter13-live.tex")
+}
+
+// A mark's label stays in the plot as wide as a backend draws it: the
+// peak's label of gpt-depth's live bytes, at operation 19 of 80, once ran
+// left past the y axis onto its tick 150 in the SVG.
+func TestMarkLabelsClearTicks(t *testing.T) {
+	f := figureNamed(t, explain.Chapter(input(t, "gpt-depth")), "live")
+	texts, boxes := svgTextBoxes(t, figureSVG(f))
+	isMark := map[string]bool{}
+	for _, m := range f.Marks {
+		isMark[doc.PlainText(m.Label, " ")] = true
+	}
+	seen := 0
+	for i := range texts {
+		if !isMark[texts[i]] {
+			continue
+		}
+		seen++
+		for j := range texts {
+			if j != i && boxes[i].meets(boxes[j]) {
+				t.Errorf("the SVG's %q at %v meets %q at %v", texts[i], boxes[i], texts[j], boxes[j])
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatalf("the SVG sets no mark's label: %q", texts)
 	}
 }

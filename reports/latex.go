@@ -69,7 +69,9 @@ func latexInlines(ins []doc.Inline) string {
 		case doc.Math:
 			b.WriteString("$" + texMath(in) + "$")
 		case doc.Code:
-			b.WriteString(`\texttt{` + texEscape(string(in)) + "}")
+			// A name may break after its dots, slashes and underscores,
+			// as in a caption, rather than run into the margin.
+			b.WriteString(`\texttt{` + breakableTeX(string(in)) + "}")
 		}
 	}
 	return b.String()
@@ -117,7 +119,8 @@ func texVar(name string) string {
 }
 
 // texNumber writes an exact number for math mode: its digits grouped by
-// \, and a fraction as \tfrac.
+// \, and a fraction as a text-style \frac, LaTeX's own, so that a formula
+// needs no package (amsmath's \tfrac is the same fraction).
 func texNumber(x poly.Rat) string {
 	if x.IsInt() {
 		return doc.Group(x, doc.LaTeXThinSpace)
@@ -126,7 +129,7 @@ func texNumber(x poly.Rat) string {
 	if x.Sign() < 0 {
 		sign, x = "-", x.Neg()
 	}
-	return sign + `\tfrac{` + doc.Group(poly.FromBigInt(x.Num()), doc.LaTeXThinSpace) + "}{" + doc.Group(poly.FromBigInt(x.Den()), doc.LaTeXThinSpace) + "}"
+	return sign + `{\textstyle\frac{` + doc.Group(poly.FromBigInt(x.Num()), doc.LaTeXThinSpace) + "}{" + doc.Group(poly.FromBigInt(x.Den()), doc.LaTeXThinSpace) + "}}"
 }
 
 // texPoly writes a polynomial for LaTeX's math mode, its coefficients'

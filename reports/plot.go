@@ -142,18 +142,31 @@ const (
 // the points nearest to symbolsPerLine places evenly along the x axis,
 // each series' places shifted from the one before's by a share of the
 // space between them, so that lines that run together show their symbols
-// side by side; a point by a mark (a crossover's circle) is passed over,
-// so that no symbol hides one.
+// side by side; a point by a mark (a crossover's circle) or under a
+// mark's label, as wide as the widest backend draws it, is passed over,
+// so that no symbol hides one or is drawn over its words.
 func (p *plot) placeSymbols() {
 	n := len(p.lines)
 	p.symbols = make([][]int, n)
 	var marks [][2]float64
-	for _, m := range p.fig.Marks {
-		marks = append(marks, [2]float64{p.x.frac(m.At.X), p.y.frac(m.At.Y)})
+	var labels []box
+	for k, m := range p.fig.Marks {
+		x, y := p.x.frac(m.At.X), p.y.frac(m.At.Y)
+		marks = append(marks, [2]float64{x, y})
+		w := labelChar * float64(len([]rune(doc.PlainText(m.Label, " "))))
+		labels = append(labels, markLabelBox(x, y, w*labelReach, p.marks[k]))
 	}
 	byMark := func(pt [2]float64) bool {
 		for _, m := range marks {
 			if math.Hypot(pt[0]-m[0], pt[1]-m[1]) < symbolClear {
+				return true
+			}
+		}
+		// A symbol's half width, about symbolClear/2 of the plot, off
+		// every label.
+		r := symbolClear / 2
+		for _, b := range labels {
+			if pt[0] > b[0]-r && pt[0] < b[2]+r && pt[1] > b[1]-r && pt[1] < b[3]+r {
 				return true
 			}
 		}
@@ -258,9 +271,10 @@ func markLabelBox(x, y, w float64, pl placement) box {
 
 // placeMarks finds where each mark's label goes: of above-left,
 // above-right, below-right and below-left, the first whose box stays in
-// the plot and meets no earlier label, no band's name and no curve; else
-// the first that meets no earlier label and no band's name; else the first
-// in the plot clear of the bands' names. A band whose name a mark's label
+// the plot, as wide as the widest backend draws it, and meets no earlier
+// label, no band's name and no curve; else the first that meets no
+// earlier label and no band's name; else the first in the plot clear of
+// the bands' names. A band whose name a mark's label
 // would still cover, as drawn at its widest, is left unnamed.
 func (p *plot) placeMarks() {
 	var boxes []box
@@ -323,16 +337,19 @@ func (p *plot) placeMarks() {
 		// On the side away from a close mark, clear of everything, else of
 		// the other labels; then on any side, clear of everything, else of
 		// the other labels, else in the plot; and always clear of the
-		// bands' names.
+		// bands' names. In the plot means as wide as the widest backend
+		// draws the label, so that it never runs past the y axis into its
+		// ticks' numbers.
+		inPlot := func(pl placement) bool { return inside(reach(x, y, w, pl)) }
 		full := func(pl placement) bool {
 			b := markLabelBox(x, y, w, pl)
-			return inside(b) && offBands(pl) && apart(b) && offCurves(b, curves)
+			return inPlot(pl) && offBands(pl) && apart(b) && offCurves(b, curves)
 		}
 		labels := func(pl placement) bool {
 			b := markLabelBox(x, y, w, pl)
-			return inside(b) && offBands(pl) && apart(b)
+			return inPlot(pl) && offBands(pl) && apart(b)
 		}
-		plotted := func(pl placement) bool { return inside(markLabelBox(x, y, w, pl)) && offBands(pl) }
+		plotted := func(pl placement) bool { return inPlot(pl) && offBands(pl) }
 		for _, tier := range []struct {
 			order []placement
 			ok    func(placement) bool

@@ -99,18 +99,35 @@ func tikzFigure(f *doc.Figure, o Options) []byte {
 		b.WriteString("  legend image post style={mark indices={2}},\n")
 	}
 	b.WriteString("]\n")
-	for i, band := range f.Bands {
+	share := func(i int) float64 { return p.x.frac(p.clampX(f.Bands[i].To)) - p.x.frac(p.clampX(f.Bands[i].From)) }
+	for i := 0; i < len(f.Bands); i++ {
+		band := f.Bands[i]
+		// A run of bands each narrower than a column of the axis, as a
+		// long program's thousands of calls are, is one rectangle of
+		// half the shade, as its stripes look: TeX holds no more than a
+		// few thousand rectangles and names in a picture.
+		if j := i; share(i) < 1.0/thinColumns {
+			for j < len(f.Bands) && share(j) < 1.0/thinColumns {
+				j++
+			}
+			if j-i > 1 {
+				fmt.Fprintf(&b, "%% operations of %d calls, each narrower than a %s of the axis' width, shaded together\n", j-i, thinPart)
+				fmt.Fprintf(&b, "\\fill[black!3.5] (axis cs:%s,%s) rectangle (axis cs:%s,%s);\n", coord(p.clampX(band.From)), coord(p.y.lo), coord(p.clampX(f.Bands[j-1].To)), coord(p.y.hi))
+				i = j - 1
+				continue
+			}
+		}
 		x0, x1 := coord(p.clampX(band.From)), coord(p.clampX(band.To))
 		if i%2 == 0 {
 			fmt.Fprintf(&b, "\\fill[black!7] (axis cs:%s,%s) rectangle (axis cs:%s,%s);\n", x0, coord(p.y.lo), x1, coord(p.y.hi))
 		}
 		// A name goes in its band where TeX finds it fits, in a narrow
-		// sans-serif as in the SVG and the PDF.
-		if p.bandLabels[i] {
+		// sans-serif as in the SVG and the PDF; a band too narrow for it
+		// even on a page's width gets no node.
+		if p.bandLabels[i] && share(i)*widestAxis >= bandNameLeast(band.Label) {
 			from, to := p.clampX(band.From), p.clampX(band.To)
 			mid := from.Add(to).Quo(poly.Int(2))
-			share := p.x.frac(to) - p.x.frac(from)
-			fmt.Fprintf(&b, "\\node[anchor=north, font=\\tiny\\sffamily, text=black!60, inner xsep=1pt, inner ysep=2pt] at (axis cs:%s,%s) {\\memsymband{#1}{%.6f}{%s}};\n", coord(mid), coord(p.y.hi), share, texEscape(band.Label))
+			fmt.Fprintf(&b, "\\node[anchor=north, font=\\tiny\\sffamily, text=black!60, inner xsep=1pt, inner ysep=2pt] at (axis cs:%s,%s) {\\memsymband{#1}{%.6f}{%s}};\n", coord(mid), coord(p.y.hi), share(i), texEscape(band.Label))
 		}
 	}
 	for _, g := range f.Guides {
@@ -172,6 +189,15 @@ func tikzFigure(f *doc.Figure, o Options) []byte {
 	b.WriteString("\\ifdefined\\memsymalone\\else\\expandafter\\endinput\\fi%\n\\end{document}\n")
 	return b.Bytes()
 }
+
+// widestAxis is, in points, wider than any axis a figure is drawn with:
+// a page's text, 7 inches.
+const widestAxis = 7 * 72.27
+
+// bandNameLeast is, in points, less than the least width in which
+// \memsymband sets a band's name: a point a character, narrower than any
+// character in \tiny, and the node's inner xsep on each side.
+func bandNameLeast(name string) float64 { return float64(len([]rune(name))) + 2 }
 
 // legendSample is the width of a legend entry's line and the space
 // around it.
@@ -332,6 +358,36 @@ func macroName(prefix, key string) string {
 
 var digitNames = []string{"Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"}
 
+// macroNames names the macro of each of d's formulas and numbers, and of
+// the peak and of the formulas' ID, by its key: macroName's, except that a
+// key whose name an earlier key took (the constants d_model and dModel are
+// both ConstdModel, the dimensions x1 and xOne both PointxOne) takes the
+// first of that name followed by B, C, ... that none took, so that no two
+// of one file's macros share a name.
+func macroNames(d *doc.Document, prefix string) map[string]string {
+	names := map[string]string{}
+	taken := map[string]bool{}
+	add := func(key string) {
+		if _, ok := names[key]; ok {
+			return
+		}
+		name := macroName(prefix, key)
+		for i := 1; taken[name]; i++ {
+			name = macroName(prefix, key) + letterName(i)
+		}
+		names[key], taken[name] = name, true
+	}
+	add("FormulasID")
+	add("Peak")
+	for _, f := range d.Formulas {
+		add(f.Key)
+	}
+	for _, n := range d.Numbers {
+		add(n.Key)
+	}
+	return names
+}
+
 // formulasDefine is the macro every formulas file defines its macros
 // with: it defines a name not yet defined, leaves one defined the same
 // alone (so that a file may be \input twice), and stops with an error at
@@ -358,13 +414,14 @@ const formulasDefine = "\\long\\gdef\\memsym@define#1#2{%\n" +
 func tikzFormulas(d *doc.Document, o Options) []byte {
 	var defs bytes.Buffer
 	prefix := o.prefix()
+	names := macroNames(d, prefix)
 	var candidates []string
 	for _, f := range d.Formulas {
-		name := macroName(prefix, f.Key)
+		name := names[f.Key]
 		fmt.Fprintf(&defs, "%% %s\n", texComment(f.Label))
 		body := texPoly(f.Poly)
 		if f.PlusPeak {
-			body += " + " + macroName(prefix, "Peak")
+			body += " + " + names["Peak"]
 		}
 		fmt.Fprintf(&defs, "\\memsym@define%s{%s}\n", name, body)
 		if f.Candidate {
@@ -374,10 +431,16 @@ func tikzFormulas(d *doc.Document, o Options) []byte {
 	if len(candidates) > 0 {
 		// A line may break after each candidate's comma, as after a +.
 		defs.WriteString("% the peak: the largest of the candidates\n")
-		fmt.Fprintf(&defs, "\\memsym@define%s{\\max\\{%s\\}}\n", macroName(prefix, "Peak"), strings.Join(candidates, ",\\allowbreak\\ "))
+		fmt.Fprintf(&defs, "\\memsym@define%s{\\max\\{%s\\}}\n", names["Peak"], strings.Join(candidates, ",\\allowbreak\\ "))
 	}
 	for _, n := range d.Numbers {
-		fmt.Fprintf(&defs, "%% %s\n\\memsym@define%s{%s}\n", texComment(n.Label), macroName(prefix, n.Key), texNumber(n.Value))
+		// A number goes anywhere, in text as in math: a fraction, such
+		// as half a byte, in math mode of its own.
+		body := texNumber(n.Value)
+		if !n.Value.IsInt() {
+			body = `\ensuremath{` + body + "}"
+		}
+		fmt.Fprintf(&defs, "%% %s\n\\memsym@define%s{%s}\n", texComment(n.Label), names[n.Key], body)
 	}
 	sum := sha256.Sum256(defs.Bytes())
 	var b bytes.Buffer
@@ -390,7 +453,7 @@ func tikzFormulas(d *doc.Document, o Options) []byte {
 	b.WriteString("\\begingroup\\catcode`\\@=11\\relax\n")
 	b.WriteString(formulasDefine)
 	b.WriteString("% what these macros are of: another chapter's formulas under this prefix differ\n")
-	fmt.Fprintf(&b, "\\memsym@define%s{%x}\n", macroName(prefix, "FormulasID"), sum[:8])
+	fmt.Fprintf(&b, "\\memsym@define%s{%x}\n", names["FormulasID"], sum[:8])
 	b.Write(defs.Bytes())
 	b.WriteString("\\endgroup\n")
 	return b.Bytes()
@@ -408,12 +471,13 @@ func tikzChapter(d *doc.Document, o Options) []byte {
 	}
 	b.WriteString("\\begin{document}\n")
 	if d.Number > 0 {
-		fmt.Fprintf(&b, "\\section{%s}\n", texEscape(d.Title))
+		fmt.Fprintf(&b, "\\section{%s}\n", breakableTeX(d.Title))
 	} else {
-		fmt.Fprintf(&b, "\\section*{%s}\n", texEscape(d.Title))
+		fmt.Fprintf(&b, "\\section*{%s}\n", breakableTeX(d.Title))
 	}
 	if len(d.Formulas) > 0 || len(d.Numbers) > 0 {
 		fmt.Fprintf(&b, "\\input{%s-formulas}\n", o.stem())
+		names := macroNames(d, o.prefix())
 		for _, f := range d.Formulas {
 			// The label is set ragged, its names free to break after a
 			// dot or a slash, so that a long one never runs into the
@@ -422,7 +486,7 @@ func tikzChapter(d *doc.Document, o Options) []byte {
 			// Set in a ragged paragraph, not a display, a formula breaks
 			// after a + or a candidate's comma when it is wider than the
 			// line, as the peak of many candidates is.
-			fmt.Fprintf(&b, "\\begin{flushleft}\\leftskip=2em $%s$\\end{flushleft}\n", macroName(o.prefix(), f.Key))
+			fmt.Fprintf(&b, "\\begin{flushleft}\\leftskip=2em $%s$\\end{flushleft}\n", names[f.Key])
 		}
 	}
 	for _, nf := range figureNames(d, o) {
@@ -439,16 +503,20 @@ func tikzChapter(d *doc.Document, o Options) []byte {
 const nameBreak = `\penalty50\relax `
 
 // breakableTeX writes s as LaTeX text in which a name may break after
-// each of its dots and slashes (Linear.apply/\%4), as a URL does: a dot or
-// a slash inside a word, with a letter, a digit, a bracket or a
-// parenthesis before it and a character other than a space after it, but
-// not a decimal point (8.03).
+// each of its dots, slashes and underscores (Linear.apply/\%4,
+// attn_norm), as a URL does: a dot, a slash or an underscore inside a
+// word, with a letter, a digit, a bracket, a parenthesis or an underscore
+// before it and a character other than a space after it, but not a
+// decimal point (8.03).
 func breakableTeX(s string) string {
 	var b strings.Builder
 	rs := []rune(s)
 	for i, r := range rs {
+		if i > 0 && rs[i-1] == '-' && r == '-' {
+			b.WriteString("{}") // as texEscape: "--" is no en dash in a name
+		}
 		b.WriteString(texEscape(string(r)))
-		if (r == '.' || r == '/') && i > 0 && i+1 < len(rs) && nameEnd(rs[i-1]) && !unicode.IsSpace(rs[i+1]) && rs[i+1] != '.' &&
+		if (r == '.' || r == '/' || r == '_') && i > 0 && i+1 < len(rs) && nameEnd(rs[i-1]) && !unicode.IsSpace(rs[i+1]) && rs[i+1] != '.' &&
 			!(unicode.IsDigit(rs[i-1]) && unicode.IsDigit(rs[i+1])) {
 			b.WriteString(nameBreak)
 		}

@@ -163,10 +163,10 @@ func TestTeXPoly(t *testing.T) {
 	for in, want := range map[string]string{
 		"27648*B*T + 8*T^2": `27\,648\,BT + 8\,T^{2}`,
 		"85745664 + 3072*T": `3\,072\,T + 85\,745\,664`,
-		"1/2*T^2 - 3*Cin":   `\tfrac{1}{2}\,T^{2} - 3\,\mathit{Cin}`,
+		"1/2*T^2 - 3*Cin":   `{\textstyle\frac{1}{2}}\,T^{2} - 3\,\mathit{Cin}`,
 		"-B":                `-B`,
 		"0":                 `0`,
-		"12345/2":           `\tfrac{12\,345}{2}`,
+		"12345/2":           `{\textstyle\frac{12\,345}{2}}`,
 		"d_model*B":         `\mathit{d\_model}B`,
 	} {
 		p, err := poly.Parse(in)
@@ -373,4 +373,121 @@ func minRat(a, b poly.Rat) poly.Rat {
 		return a
 	}
 	return b
+}
+
+// A figure whose formulas have fractions (the int4 Llama's half bytes)
+// compiles alone, as its header says, with no package but pgfplots; and
+// the formulas file needs no package, as its header says: a formula's
+// fraction in math mode and a number's, half a byte, in running text.
+func TestTikZFractionsNeedNoPackage(t *testing.T) {
+	tooltest.Need(t, "pdflatex", "the fractions are not compiled")
+	t.Run("figure alone", func(t *testing.T) {
+		dir, _ := render(t, "tikz", explain.Chapter(input(t, "llama2-7b-block-int4")))
+		if !strings.Contains(string(read(t, dir, "chapter13-candidates.tex")), `frac{1}{2}`) {
+			t.Fatalf("the candidates' figure has no fraction: the test tells nothing")
+		}
+		pdflatex(t, dir, t.TempDir(), "chapter13-candidates.tex")
+	})
+	t.Run("formulas in a paper", func(t *testing.T) {
+		half := poly.Int(3).Quo(poly.Int(2))
+		p, err := poly.Parse("1/2*B*T + 3/2*T")
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := &doc.Document{
+			Title:    "Memory: what F needs",
+			Formulas: []doc.NamedFormula{{Key: "PeakA", Label: "candidate 1", Poly: p, Candidate: true}},
+			Numbers:  []doc.NamedNumber{{Key: "PeakAtPoint", Label: "the peak's bytes", Value: half}},
+		}
+		dir, _ := render(t, "tikz", d)
+		tex := "\\documentclass{article}\n\\begin{document}\n\\input{chapter13-formulas}\n" +
+			"The peak is $\\memsymPeak$, here \\memsymPeakAtPoint~bytes.\n\\end{document}\n"
+		if err := os.WriteFile(filepath.Join(dir, "paper.tex"), []byte(tex), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if ok, log := pdflatexRun(t, dir, "paper.tex"); !ok {
+			t.Fatalf("a paper without amsmath quoting fractions did not compile:\n%s", tail(log, 20))
+		}
+	})
+}
+
+// Two constants or two dimensions whose names spell one macro (d_model
+// and dModel, x1 and xOne) get macros of their own in one formulas file,
+// which compiles, each macro giving its own number: never the error that
+// blames another program's file under the same prefix.
+func TestTikZMacroNamesDistinct(t *testing.T) {
+	d := &doc.Document{
+		Title: "Memory: what F needs",
+		Numbers: []doc.NamedNumber{
+			{Key: "Constd_model", Label: "the constant d_model", Value: poly.Int(8)},
+			{Key: "ConstdModel", Label: "the constant dModel", Value: poly.Int(9)},
+			{Key: "ConstdModelB", Label: "the constant dModelB", Value: poly.Int(10)},
+			{Key: "Pointx1", Label: "the counted point's x1", Value: poly.Int(11)},
+			{Key: "PointxOne", Label: "the counted point's xOne", Value: poly.Int(12)},
+		},
+	}
+	names := macroNames(d, "p")
+	seen := map[string]string{}
+	for _, n := range d.Numbers {
+		if k, ok := seen[names[n.Key]]; ok {
+			t.Errorf("%s and %s are both %s", k, n.Key, names[n.Key])
+		}
+		seen[names[n.Key]] = n.Key
+	}
+	if names["Constd_model"] != `\pConstdModel` || names["Pointx1"] != `\pPointxOne` {
+		t.Errorf("the first of two keys does not keep its name: %v", names)
+	}
+	tooltest.Need(t, "pdflatex", "the formulas file is not compiled")
+	dir, _ := renderWith(t, "tikz", d, Options{TeXPrefix: "p"})
+	var body strings.Builder
+	for _, n := range d.Numbers {
+		body.WriteString(strings.ReplaceAll(n.Key, "_", "") + " is " + names[n.Key] + ".\n\n")
+	}
+	tex := "\\documentclass{article}\n\\begin{document}\n\\input{chapter13-formulas}\n" + body.String() + "\\end{document}\n"
+	if err := os.WriteFile(filepath.Join(dir, "paper.tex"), []byte(tex), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ok, log := pdflatexRun(t, dir, "paper.tex")
+	if !ok {
+		t.Fatalf("one program's formulas file did not compile:\n%s", tail(log, 20))
+	}
+	tooltest.Need(t, "pdftotext", "the numbers are not checked")
+	text, err := exec.Command("pdftotext", "-enc", "UTF-8", filepath.Join(dir, "paper.pdf"), "-").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := strings.Join(strings.Fields(string(text)), " ")
+	for _, n := range d.Numbers {
+		if want := strings.ReplaceAll(n.Key, "_", "") + " is " + n.Value.String() + "."; !strings.Contains(flat, want) {
+			t.Errorf("the paper lacks %q:\n%s", want, flat)
+		}
+	}
+}
+
+// Names in Python's style, long and joined by underscores rather than
+// dots, break at their underscores in the TikZ document's title, formulas'
+// labels and captions rather than run into the margin.
+func TestTikZUnderscoreNamesFit(t *testing.T) {
+	tooltest.Need(t, "pdflatex", "the TikZ document's lines are not measured")
+	long := "a_very_long_buffer_name" + strings.Repeat("_that_goes_on_and_on", 6)
+	p, err := poly.Parse("4*B*T")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := explain.Chapter(input(t, "gpt-course"))
+	d.Title = "Memory: what transformer_decoder_block_with_rotary_embeddings_apply needs"
+	d.Formulas = append(d.Formulas, doc.NamedFormula{Key: "Long", Label: "the live set at operation 2 (MLP_very_long_op_label_very_long_op_label_very_long_op_label), whose largest live buffer is " + long, Poly: p})
+	for _, f := range d.Figures() {
+		f.Caption = append(f.Caption, doc.Text(", made by "), doc.Code(long))
+	}
+	dir, _ := render(t, "tikz", d)
+	ok, log := pdflatexRun(t, dir, "chapter13-tikz.tex")
+	if !ok {
+		t.Fatalf("chapter13-tikz.tex did not compile:\n%s", tail(log, 20))
+	}
+	for _, m := range overfullPattern.FindAllStringSubmatch(log, -1) {
+		if w, _ := strconv.ParseFloat(m[1], 64); w > 2 {
+			t.Errorf("chapter13-tikz.tex: %s", m[0])
+		}
+	}
 }
