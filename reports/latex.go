@@ -133,8 +133,9 @@ func texNumber(x poly.Rat) string {
 }
 
 // texPoly writes a polynomial for LaTeX's math mode, its coefficients'
-// digits grouped by \, and its variables side by side:
-// 27\,648\,BT + 8\,T^{2}.
+// digits grouped by \, and its variables side by side, a thin space
+// beside a name of more than one letter, which would otherwise run into
+// the next: 27\,648\,BT + 8\,T^{2}, \mathit{d\_model}\,B.
 func texPoly(p poly.Poly) string {
 	terms := p.Terms()
 	if len(terms) == 0 {
@@ -165,10 +166,15 @@ func texPoly(p poly.Poly) string {
 				b.WriteString(`\,`)
 			}
 		}
+		prev := "" // the variable written last in this term
 		for j, e := range t.Exp {
 			if e == 0 {
 				continue
 			}
+			if prev != "" && (len(prev) > 1 || len(vars[j]) > 1) {
+				b.WriteString(`\,`) // x_1 xOne, not x_1xOne
+			}
+			prev = vars[j]
 			b.WriteString(texVar(vars[j]))
 			if e > 1 {
 				fmt.Fprintf(&b, "^{%d}", e)

@@ -167,7 +167,9 @@ func TestTeXPoly(t *testing.T) {
 		"-B":                `-B`,
 		"0":                 `0`,
 		"12345/2":           `{\textstyle\frac{12\,345}{2}}`,
-		"d_model*B":         `\mathit{d\_model}B`,
+		"d_model*B":         `\mathit{d\_model}\,B`,
+		"4*x_1*xOne^2":      `4\,\mathit{x\_1}\,\mathit{xOne}^{2}`,
+		"B*T*d_model":       `BT\,\mathit{d\_model}`,
 	} {
 		p, err := poly.Parse(in)
 		if err != nil {
