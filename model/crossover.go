@@ -29,7 +29,11 @@ type DependsError = dominance.DependsError
 // a *DependsError when the holder may depend on a free dimension.
 func (m *Model) Crossovers(dim string, fixed map[string]int64) (*Crossovers, error) {
 	if !contains(m.Vars, dim) {
-		return nil, fmt.Errorf("no dimension %s (the dimensions are %v)", dim, m.Vars)
+		return nil, fmt.Errorf("no dimension %s (the dimensions are %s)", dim, m.varList())
+	}
+	if len(m.Front.Kept) == 0 {
+		// As Piecewise says it: there is nothing to cross over.
+		return nil, fmt.Errorf("the program has no operations, so no peak to follow along %s", dim)
 	}
 	return m.alongAll(m.Cands, m.Front, dim, fixed)
 }

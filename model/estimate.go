@@ -61,15 +61,21 @@ type CompareInput struct {
 	Act      record.DType          // the activations' stored type
 	// ParamType, GradType and StateType are the stored types of the
 	// parameters, the gradient and the states (but the step count),
-	// zero when they are of several types.
+	// zero when they are of several types or there are none (untyped).
 	ParamType, GradType, StateType record.DType
+	// counted holds, by kind ("params", "gradient", "states"), how many
+	// of its buffers there are and how many of them have a type: a step
+	// without a backward phase has no gradient at all.
+	counted map[string]*typeOf
 	// StepCount is true when some state is a scalar, as AdamW's step
 	// count is.
 	StepCount bool
 	// Unnamed is true for a recording whose optimizer is not known: not
-	// a bundled program's, and its entry names none (recordedOptimizer).
-	// The states' rule is then AdamW's, and the row says so.
+	// a bundled program's, and its entry names none (optimizerOf), or
+	// one memsym has no rule for, Named. The states' rule is then
+	// AdamW's, and the row says so.
 	Unnamed bool
+	Named   string
 
 	ParamElements                            poly.Poly
 	Params, Gradient, States, Kept, InLayers poly.Poly
@@ -98,7 +104,7 @@ func Compare(in CompareInput) (*Comparison, error) {
 			Why: "the rule stores parameters in fp16, 2 bytes; here " + in.typesOf("params")},
 		{Term: "gradient", Rule: "4·P (fp32)", Estimate: c(4), Exact: in.Gradient,
 			Why: "the rule has an fp32 gradient for every parameter; here " + in.typesOf("gradient") + frozenNote(in.Frozen)},
-		{Term: "optimizer's states", Rule: statesRule, Estimate: states, Exact: in.States, Why: statesWhy + in.unnamedNote() + "; here " + in.typesOf("states") + in.countNote()},
+		{Term: "optimizer's states", Rule: statesRule, Estimate: states, Exact: in.States, Why: statesWhy + in.unnamedNote() + "; here " + in.typesOf("states") + in.masterNote() + in.countNote()},
 	}
 	static := rows[0].Estimate.Add(rows[1].Estimate).Add(rows[2].Estimate)
 	exactStatic := in.Params.Add(in.Gradient).Add(in.States)
@@ -179,15 +185,17 @@ func handbookStates(o programs.Optimizer, p poly.Poly) (poly.Poly, string, strin
 
 // optimizerOf returns the optimizer that a step's recording names in its
 // entry, "MLP.step(sgd)" as memsym's PyTorch recorder writes it; else
-// AdamW, with unnamed true.
-func optimizerOf(h *record.Header) (o programs.Optimizer, unnamed bool) {
+// AdamW, with unnamed true and, when the entry names an optimizer memsym
+// has no rule for ("MLP.step(rmsprop)"), that name.
+func optimizerOf(h *record.Header) (o programs.Optimizer, unnamed bool, named string) {
 	e := h.Entry
 	if i := strings.LastIndex(e, ".step("); i >= 0 && strings.HasSuffix(e, ")") {
-		if o, err := programs.ParseOptimizer(e[i+len(".step(") : len(e)-1]); err == nil {
-			return o, false
+		named = e[i+len(".step(") : len(e)-1]
+		if o, err := programs.ParseOptimizer(named); err == nil {
+			return o, false, ""
 		}
 	}
-	return programs.AdamW, true
+	return programs.AdamW, true, named
 }
 
 // unnamedNote says, for a recording that does not name its optimizer,
@@ -195,6 +203,9 @@ func optimizerOf(h *record.Header) (o programs.Optimizer, unnamed bool) {
 func (in *CompareInput) unnamedNote() string {
 	if !in.Unnamed {
 		return ""
+	}
+	if in.Named != "" {
+		return fmt.Sprintf(" (the recording's entry names the optimizer %s, for which memsym has no rule: AdamW's rule is taken)", record.Show(in.Named))
 	}
 	return " (the recording's entry names no optimizer, as `M.step(sgd)` would: AdamW's rule is taken; a bundled program's step, counted with --program, takes its --optimizer's)"
 }
@@ -207,6 +218,17 @@ func (in *CompareInput) countNote() string {
 	return ", and the step count"
 }
 
+// masterNote says, for a step that keeps a master copy of the parameters
+// among its states (--types master=...), that the states hold it too: the
+// rule has no such state.
+func (in *CompareInput) masterNote() string {
+	m := in.Opts.Types.Master
+	if m.IsZero() {
+		return ""
+	}
+	return fmt.Sprintf(", a master copy of the parameters (%s) besides", m)
+}
+
 func frozenNote(frozen poly.Poly) string {
 	if frozen.IsZero() {
 		return ""
@@ -217,7 +239,12 @@ func frozenNote(frozen poly.Poly) string {
 // typesOf says in words the stored type of a kind of buffer.
 func (in *CompareInput) typesOf(kind string) string {
 	d := map[string]record.DType{"params": in.ParamType, "gradient": in.GradType, "states": in.StateType}[kind]
-	if d.IsZero() {
+	switch c := in.counted[kind]; {
+	case c != nil && c.n == 0:
+		return "none"
+	case c != nil && c.typed == 0:
+		return "given in bytes, without a type"
+	case d.IsZero():
 		return "of several types"
 	}
 	return fmt.Sprintf("%s, %s bytes", d, poly.Frac(int64(d.Bits), 8))
@@ -313,7 +340,7 @@ func CompareAt(rec *record.Recording, s *count.Step, p *programs.Program, opts p
 	if p != nil {
 		in.Shape = p.Transformer
 	} else {
-		in.Opts.Optimizer, in.Unnamed = optimizerOf(&rec.Header)
+		in.Opts.Optimizer, in.Unnamed, in.Named = optimizerOf(&rec.Header)
 	}
 	lives := count.Lifetimes(rec)
 	bytes := func(i int) poly.Poly { return poly.Const(rec.Buffers[i].Bytes) }
@@ -329,7 +356,7 @@ func (s *Step) Compare(p *programs.Program, opts programs.StepOptions, act recor
 	if p != nil {
 		in.Shape = p.Transformer
 	} else {
-		in.Opts.Optimizer, in.Unnamed = optimizerOf(s.Header())
+		in.Opts.Optimizer, in.Unnamed, in.Named = optimizerOf(s.Header())
 	}
 	omitted := ""
 	if in.Shape != nil && slices.Contains(s.Vars, in.Shape.L) {
@@ -355,10 +382,13 @@ func (in *CompareInput) fill(rec *record.Recording, class []count.Class, lives [
 	types := map[count.Class]*typeOf{count.ClassParam: {}, count.ClassGradient: {}, count.ClassState: {}}
 	for i := range rec.Buffers {
 		b := &rec.Buffers[i]
-		if t, ok := types[class[i]]; ok && !(class[i] == count.ClassState && len(b.Shape) == 0) {
+		// A scalar state is a step count; a state given in bytes (no
+		// shape at all) is not one.
+		scalarState := class[i] == count.ClassState && b.Shape != nil && len(b.Shape) == 0
+		if t, ok := types[class[i]]; ok && !scalarState {
 			t.see(b.DType)
 		}
-		if class[i] == count.ClassState && len(b.Shape) == 0 && !b.IsView {
+		if scalarState && !b.IsView {
 			in.StepCount = true
 		}
 		var elements poly.Poly
@@ -387,15 +417,22 @@ func (in *CompareInput) fill(rec *record.Recording, class []count.Class, lives [
 	}
 	in.Frozen = in.ParamElements.Sub(gradElements)
 	in.ParamType, in.GradType, in.StateType = types[count.ClassParam].t, types[count.ClassGradient].t, types[count.ClassState].t
+	in.counted = map[string]*typeOf{"params": types[count.ClassParam], "gradient": types[count.ClassGradient], "states": types[count.ClassState]}
 }
 
-// typeOf finds the one type of some buffers, zero when they have several.
+// typeOf finds the one type of some buffers, zero when they have several;
+// n counts the buffers, typed those of a type (not given in bytes).
 type typeOf struct {
-	t     record.DType
-	mixed bool
+	t        record.DType
+	mixed    bool
+	n, typed int
 }
 
 func (t *typeOf) see(d record.DType) {
+	t.n++
+	if !d.IsZero() {
+		t.typed++
+	}
 	switch {
 	case t.mixed:
 	case t.t.IsZero():

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"memsym/count"
 	"memsym/programs"
 	"memsym/record"
 )
@@ -49,5 +50,109 @@ func TestCompareRecordedOptimizer(t *testing.T) {
 	unnamed := states("GPT.apply", programs.SGD)
 	if unnamed.Rule != "8·P (two fp32 moments)" || !strings.Contains(unnamed.Why, "names no optimizer") {
 		t.Errorf("unnamed: %s; %s", unnamed.Rule, unnamed.Why)
+	}
+	// An optimizer memsym has no rule for is named, not said to be
+	// missing.
+	unknown := states("GPT.step(rmsprop)", programs.SGD)
+	if unknown.Rule != "8·P (two fp32 moments)" || strings.Contains(unknown.Why, "names no optimizer") ||
+		!strings.Contains(unknown.Why, "(the recording's entry names the optimizer `rmsprop`, for which memsym has no rule: AdamW's rule is taken)") {
+		t.Errorf("an unknown optimizer: %s; %s", unknown.Rule, unknown.Why)
+	}
+}
+
+// TestCompareWithoutGradient: a step whose backward phase is empty has no
+// gradient at all; its row says so rather than that the gradient is of
+// several types.
+func TestCompareWithoutGradient(t *testing.T) {
+	rec, err := record.Read(strings.NewReader(`{"memsym": 2, "entry": "F.step(sgd)", "dims": {"B": 2}}
+{"buffer": 1, "dtype": "f32", "shape": [2], "role": "param", "name": "w"}
+{"buffer": 2, "dtype": "f32", "shape": [2], "name": "y"}
+{"op": "f", "reads": [1], "writes": [2], "phase": "forward"}
+{"buffer": 3, "dtype": "f32", "shape": [2], "role": "state", "name": "m"}
+{"op": "sgd", "reads": [1, 2, 3], "writes": [1, 3], "phase": "optimizer"}
+{"result": [1, 3]}
+`), "r.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := count.StepAt(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmp, err := CompareAt(rec, s, nil, programs.StepOptions{}, record.DType{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"parameters":         "the rule stores parameters in fp16, 2 bytes; here f32, 4 bytes",
+		"gradient":           "the rule has an fp32 gradient for every parameter; here none; 2 of the parameters' elements are not trained and have none",
+		"optimizer's states": "the rule has one fp32 state per parameter; here f32, 4 bytes",
+	}
+	for _, r := range cmp.Rows {
+		if w, ok := want[r.Term]; ok && r.Why != w {
+			t.Errorf("%s: %q, want %q", r.Term, r.Why, w)
+		}
+	}
+}
+
+// TestCompareMasterCopy: a step that keeps a master copy of the parameters
+// among its states says so in the states' row, whose exact bytes hold it
+// and the rule's do not.
+func TestCompareMasterCopy(t *testing.T) {
+	p, err := programs.Lookup("gpt-course")
+	if err != nil {
+		t.Fatal(err)
+	}
+	types, err := programs.ParseTypes("params=bf16,activations=bf16,gradient=f32,states=f32,master=f32")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := programs.StepOptions{Optimizer: programs.AdamW, Types: types}
+	pt, err := RecordStepAt(p, nil, nil, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmp, err := CompareAt(pt.Rec, pt.Count, p, opts, ActType(p, opts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "the rule has two fp32 moments per parameter; here f32, 4 bytes, a master copy of the parameters (f32) besides, and the step count"
+	for _, r := range cmp.Rows {
+		if r.Term == "optimizer's states" && r.Why != want {
+			t.Errorf("states: %q, want %q", r.Why, want)
+		}
+	}
+}
+
+// TestCompareStateInBytes: a state given in bytes, without a shape, is not
+// a scalar, so not a step count: the states' row says they are given in
+// bytes, and names no step count.
+func TestCompareStateInBytes(t *testing.T) {
+	rec, err := record.Read(strings.NewReader(`{"memsym": 2, "entry": "F.step(sgd)", "dims": {"B": 2}}
+{"buffer": 1, "dtype": "f32", "shape": [2], "role": "param", "name": "w"}
+{"buffer": 2, "dtype": "f32", "shape": [2], "name": "y"}
+{"op": "f", "reads": [1], "writes": [2], "phase": "forward"}
+{"buffer": 3, "dtype": "f32", "shape": [2], "name": "dw"}
+{"op": "f (vjp)", "reads": [2, 1], "writes": [3], "phase": "backward"}
+{"buffer": 4, "bytes": 8, "role": "state", "name": "m"}
+{"op": "sgd", "reads": [1, 3, 4], "writes": [1, 4], "phase": "optimizer"}
+{"result": [1, 4]}
+`), "r.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := count.StepAt(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmp, err := CompareAt(rec, s, nil, programs.StepOptions{}, record.DType{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "the rule has one fp32 state per parameter; here given in bytes, without a type"
+	for _, r := range cmp.Rows {
+		if r.Term == "optimizer's states" && r.Why != want {
+			t.Errorf("states: %q, want %q", r.Why, want)
+		}
 	}
 }

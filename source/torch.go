@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"memsym/interp"
 	"memsym/record"
@@ -25,6 +26,9 @@ type Torch struct {
 	Args string
 	// Jobs is how many processes run at once; 0 means DefaultJobs.
 	Jobs int
+	// Timeout is how long one process may run, recording its batch of
+	// points; 0: no limit.
+	Timeout time.Duration
 	// Progress, when set, is told of each batch recorded.
 	Progress func(done, total int)
 	scratch
@@ -140,15 +144,25 @@ func (s *Torch) run(ctx context.Context, py string, batch []record.Point, out st
 	cmd := exec.Command("sh", "-c", line)
 	cmd.Env = append(os.Environ(), "PYTHONPATH="+s.dir)
 	tail := &tailBuffer{max: 2000}
-	// In a process group of its own, killed whole when another batch fails
-	// or the process ends: torch's workers do not outlive it.
+	parent := ctx
+	if s.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.Timeout)
+		defer cancel()
+	}
+	// In a process group of its own, killed whole when another batch fails,
+	// the timeout passes or the process ends: torch's workers do not
+	// outlive it.
 	if err := runGroup(ctx, cmd, nil, tail); err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
+		if parent.Err() != nil {
+			return parent.Err()
 		}
 		at := batch[0].String()
 		if len(batch) > 1 {
 			at += fmt.Sprintf(" and %d more points", len(batch)-1)
+		}
+		if ctx.Err() == context.DeadlineExceeded {
+			return fmt.Errorf("the PyTorch recorder at %s did not finish within %s and was stopped%s", at, s.Timeout, tail.quote())
 		}
 		return fmt.Errorf("the PyTorch recorder at %s failed (%v)%s", at, err, tail.quote())
 	}

@@ -27,8 +27,8 @@ Builds the symbolic model as memsym symbolic does, then, along one dimension,
 gives the exact integers from which each candidate holds the peak. The other
 dimensions are fixed by --at or, where the order of the candidates does not
 depend on them, hold for all their values >= 1. --confirm records at the
-integers on both sides of each crossover (with --program or --recorder) and
-shows where the recorded peak is.
+integers on both sides of each crossover (with --program, --recorder or
+--torch) and shows where the recorded peak is.
 `
 
 func crossoverCmd(stdout, stderr io.Writer, args []string) error {
@@ -49,7 +49,7 @@ func crossoverCmd(stdout, stderr io.Writer, args []string) error {
 		return usagef("crossover needs --along DIM, the dimension to go along")
 	}
 	if *confirm && len(files) > 0 {
-		return usagef("--confirm records new points: use it with --program or --recorder")
+		return usagef("--confirm records new points: use it with --program, --recorder or --torch")
 	}
 	m, src, err := buildModel(&sf, files, stderr)
 	defer src.Close()

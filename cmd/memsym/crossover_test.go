@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"sort"
 	"strings"
 	"testing"
@@ -105,5 +106,22 @@ func TestCrossoverFiles(t *testing.T) {
 	unchecked := title + "\n  UNCHECKED: no point off the grid was recorded to check the polynomials (give --check)\n" + rest
 	if got := mustRunCLI(t, append([]string{"crossover", "--along", "T"}, files...)...); got != unchecked {
 		t.Errorf("from files without a check:\n%s\nwant:\n%s", got, unchecked)
+	}
+}
+
+// TestCrossoverNothingToConfirmJSON: with --confirm but no crossover
+// along the dimension, the JSON has no "confirmed", as docs/json.md says,
+// and the text says there is nothing to confirm.
+func TestCrossoverNothingToConfirmJSON(t *testing.T) {
+	args := []string{"crossover", "--program", "gpt-course", "--along", "B", "--at", "T=100", "--confirm"}
+	if out := mustRunCLI(t, args...); !strings.HasSuffix(out, "\nnothing to confirm: no crossover along B\n") {
+		t.Errorf("text:\n%s", out)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(mustRunCLI(t, append(args, "--json")...)), &got); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := got["confirmed"]; ok {
+		t.Errorf("confirmed given with nothing to confirm: %v", got["confirmed"])
 	}
 }

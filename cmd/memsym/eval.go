@@ -87,9 +87,14 @@ func evalCmd(stdout, stderr io.Writer, args []string) error {
 		return usagef("--at %s: %v", at.String(), err)
 	}
 	if err := source.NotRunning(src, p); err != nil {
-		return err
+		// The flag's mistake, as page and explain say it.
+		return usagef("--at %s: %v", at.String(), err)
 	}
 	t, err := m.Eval(p)
+	var neg *model.NegativeError
+	if errors.As(err, &neg) {
+		return usagef("%v", err) // a point refused, as where the program does not run
+	}
 	if err != nil {
 		return err
 	}

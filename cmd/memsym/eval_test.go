@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -143,5 +144,26 @@ func TestEvalAlongOneDimension(t *testing.T) {
 	want := "at most the largest of operations 15, 18 and 25, which hold the peak along B\n"
 	if !strings.Contains(out, want) || strings.Contains(out, "every other dimension") {
 		t.Errorf("got\n%s\nwant a line ending %q, and no word of other dimensions", out, want)
+	}
+}
+
+// TestEvalNegativeBytesIsUsage: a point where some buffer's polynomial is
+// negative, as strided-conv's at S = 1, N = 1 read from recording files
+// (which cannot say where the program runs), is refused as bad usage, as
+// a point where the program does not run is.
+func TestEvalNegativeBytesIsUsage(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for _, b := range []int{1, 2, 3} {
+		for _, n := range []int{8, 10, 12} {
+			path := filepath.Join(dir, fmt.Sprintf("b%d-n%d.jsonl", b, n))
+			mustRunCLI(t, "record", "--program", "strided-conv", "--const", "S=1", "--dim", fmt.Sprintf("B=%d,N=%d", b, n), "-o", path)
+			files = append(files, path)
+		}
+	}
+	out, errs, code := runCLI(append([]string{"eval", "--at", "B=5,N=1"}, files...)...)
+	want := "memsym: at B = 5, N = 1 buffer 4 \"conv\", made by operation 1 (`Conv1d.apply` in conv), has bytes 64 · B · N − 128 · B, which is −320 there: "
+	if code != 2 || out != "" || !strings.HasPrefix(errs, want) || strings.Count(errs, "\n") != 1 {
+		t.Errorf("exit %d, stdout %q, stderr %q, want exit 2 and %q...", code, out, errs, want)
 	}
 }

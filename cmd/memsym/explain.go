@@ -63,8 +63,8 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 	var others constSets
 	fs.Var(&others, "other-consts", "give the crossovers at these constants too: `D=384,H=6,L=6` (repeatable; with --program)")
 	var verifyPoints countFlag
-	fs.Var(&verifyPoints, "verify", "check the model at `n` more points (default 3 with --program or --recorder, 0 with files)")
-	confirm := fs.Bool("confirm", true, "record on both sides of each crossover (with --program or --recorder)")
+	fs.Var(&verifyPoints, "verify", "check the model at `n` more points (default 3 with --program, --recorder or --torch, 0 with files)")
+	confirm := fs.Bool("confirm", true, "record on both sides of each crossover (with --program, --recorder or --torch)")
 	name := fs.String("name", reports.DefaultStem, "the `stem` of the files' names")
 	texPrefix := fs.String("tex-prefix", reports.DefaultTeXPrefix, "the `prefix` of the LaTeX macros' names, letters alone: each program's chapter in one paper needs its own")
 	scale := fs.String("scale", "auto", "the candidates' figure's axes: `auto`, linear or log")
@@ -109,7 +109,7 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 		return usagef("--scale %s: expected auto, linear or log", *scale)
 	}
 	if len(files) > 0 && len(at) > 0 {
-		return usagef("--at records a point: use it with --program or --recorder (or count a file with memsym memory)")
+		return usagef("--at records a point: use it with --program, --recorder or --torch (or count a file with memsym memory)")
 	}
 	if len(others) > 0 && sf.program == "" {
 		return usagef("--other-consts records the program at other constants: use it with --program")
@@ -122,7 +122,7 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 		}
 	}
 	if n > 0 && len(files) > 0 {
-		return usagef("--verify records new points: use it with --program or --recorder")
+		return usagef("--verify records new points: use it with --program, --recorder or --torch")
 	}
 
 	src, spec, err := sf.open(files, stderr)

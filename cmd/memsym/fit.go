@@ -32,9 +32,9 @@ is said so.
 
 A budget is a number of bytes, perhaps with a unit: 80GiB (powers of
 1024), 80GB (powers of 1000), 8e10, 1.5GiB. --confirm records the program
-at each answer and one past it (with --program or --recorder) and checks
-that the recorded needs are the model's and fall on the predicted side of
-the budget.
+at each answer and one past it (with --program, --recorder or --torch) and
+checks that the recorded needs are the model's and fall on the predicted
+side of the budget.
 
 With --step, the largest T whose training step's peak fits each budget
 (docs/step.md): the step's peak holds the parameters, the optimizer's
@@ -70,7 +70,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 		return usagef("fit needs --along DIM, the dimension to find the largest value of")
 	}
 	if *confirm && len(files) > 0 {
-		return usagef("--confirm records new points: use it with --program or --recorder")
+		return usagef("--confirm records new points: use it with --program, --recorder or --torch")
 	}
 	if step.step {
 		return fitStep(stdout, stderr, &step, &sf, files, budgets, *along, at, *confirm, *asJSON, *units)
@@ -96,7 +96,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 	for _, b := range budgets {
 		f, err := m.Fit(*along, fixed, b)
 		if err != nil {
-			return err
+			return underBudget(err, b, budgets, *units)
 		}
 		fits = append(fits, f)
 		limits = append(limits, m.Beyond(src, f, m.NeedsFit(b)))
@@ -135,8 +135,12 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 		}
 	} else {
 		io.WriteString(stdout, fitText(m, fits, *units))
-		writeNotes(stdout, limits, budgets, notConfirmed(*confirm))
-		writeNotes(stdout, pasts, budgets, "")
+		var names []string
+		for _, f := range fits {
+			names = append(names, budgetLabel(f.Budget, *units, needsOf(f.At), needsOf(f.Past)))
+		}
+		writeNotes(stdout, limits, names, notConfirmed(*confirm))
+		writeNotes(stdout, pasts, names, "")
 		writeFirstNote(stdout, belows)
 		for i := range checks {
 			if checks[i] != nil {
@@ -166,6 +170,15 @@ func parseBudgets(args []string) ([]poly.Rat, error) {
 		return nil, usagef("fit needs --budget SIZE, such as --budget 80GiB")
 	}
 	return out, nil
+}
+
+// underBudget returns err, a fit's failure under budget b, naming b
+// when there are several budgets, as the notes under the table do.
+func underBudget(err error, b poly.Rat, budgets []poly.Rat, units doc.Units) error {
+	if len(budgets) < 2 {
+		return err
+	}
+	return fmt.Errorf("under %s, %w", budgetName(b, units), err)
 }
 
 // fitText writes the answers as a table, one row per budget, then what the
@@ -211,6 +224,19 @@ type fitAnswer struct {
 	binds     int
 	where     string
 	bindsNote string // said after where, such as "in the backward phase"
+}
+
+// bindsCell names what binds one past a's answer: the operation holding
+// the peak there; "no operations" for a program without any, where the
+// inputs alone bind; nothing where the model does not give the needs.
+func bindsCell(a fitAnswer) string {
+	switch {
+	case a.binds > 0:
+		return fmt.Sprintf("operation %d", a.binds)
+	case a.past != nil:
+		return "no operations"
+	}
+	return ""
 }
 
 // fitWords say what is fitted: the needs, or a step's peak.
@@ -278,7 +304,7 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 	}
 	for _, a := range answers {
 		f := a.f
-		budget := budgetName(f.Budget, units)
+		budget := budgetLabel(f.Budget, units, a.at, a.past)
 		row := []string{"  " + budget}
 		least := leastOf(f)
 		downTo := ""
@@ -291,8 +317,8 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 			row = append(row, fmt.Sprint(f.Largest))
 			row = append(row, needsCells(a.at, f.Budget, units)...)
 			row = append(row, needsCells(a.past, f.Budget, units)...)
-			row = append(row, fmt.Sprintf("operation %d", a.binds))
-			if !containsInt(ops, a.binds) {
+			row = append(row, bindsCell(a))
+			if a.binds > 0 && !containsInt(ops, a.binds) {
 				ops = append(ops, a.binds)
 				wheres = append(wheres, a.where+a.bindsNote)
 			}
@@ -391,10 +417,82 @@ func budgetName(x poly.Rat, units doc.Units) string {
 	return units.Bytes(x)
 }
 
+// budgetLabel is budgetName for a budget written beside needs: when its
+// figure in units is not exact, it takes the digits it needs to read on
+// the right side of each of the needs' figures (as needsCells writes
+// them), so that needs of "74.505 GiB" that fit are not shown under a
+// budget of "74.5 GiB" (80000000000 bytes, 74.50581 GiB). Nil needs are
+// left out.
+func budgetLabel(budget poly.Rat, units doc.Units, needs ...*poly.Rat) string {
+	name := budgetName(budget, units)
+	short := units.Approx(budget)
+	if short == "" || name == short {
+		return name // exact in its unit, or no unit to write
+	}
+	var figures []poly.Rat
+	var sides []int
+	for _, x := range needs {
+		if x == nil {
+			continue
+		}
+		f, err := parseFigure(units.ApproxBeside(*x, budget))
+		if err != nil {
+			continue
+		}
+		figures, sides = append(figures, f), append(sides, budget.Cmp(*x))
+	}
+	reads := func(s string) bool {
+		b, err := parseFigure(s)
+		if err != nil {
+			return false
+		}
+		for i, f := range figures {
+			if sides[i] != 0 && b.Cmp(f) != sides[i] {
+				return false
+			}
+		}
+		return true
+	}
+	if reads(short) {
+		return name
+	}
+	// More digits of the budget in the same unit, until its figure falls
+	// between the needs' figures as the needs fall beside the budget.
+	_, unit, _ := strings.Cut(short, " ")
+	one, err := parseFigure("1 " + unit)
+	if err != nil {
+		return name
+	}
+	for digits := 4; digits <= 24; digits++ {
+		if s := doc.Significant(budget.Quo(one), digits) + " " + unit; reads(s) {
+			return doc.Decimal(budget) + " bytes (" + s + ")"
+		}
+	}
+	return name
+}
+
+// needsOf returns the needs of t, nil for none.
+func needsOf(t *model.Terms) *poly.Rat {
+	if t == nil {
+		return nil
+	}
+	return &t.Needs
+}
+
+// parseFigure reads back a figure that doc.Units writes, "74.5 GiB".
+func parseFigure(s string) (poly.Rat, error) {
+	return doc.ParseSize(strings.ReplaceAll(s, " ", ""))
+}
+
 // fitConfirmText says, for each recording made to confirm a fit, what it
 // needs and whether that is as predicted.
 func fitConfirmText(f *model.Fit, checks []model.FitCheck, w fitWords, units doc.Units) string {
 	var b strings.Builder
+	var predicted []*poly.Rat
+	for i := range checks {
+		predicted = append(predicted, &checks[i].Predicted)
+	}
+	budget := budgetLabel(f.Budget, units, predicted...)
 	for i := range checks {
 		c := &checks[i]
 		side := "fits"
@@ -415,8 +513,12 @@ func fitConfirmText(f *model.Fit, checks []model.FitCheck, w fitWords, units doc
 			}
 			verdict = "NOT as predicted: " + strings.Join(diffs, "; ")
 		}
-		fmt.Fprintf(&b, "confirmed at %s: recorded %s %s, the peak at operation %d, %s %s, %s\n",
-			c.Point, w.what, units.BytesBeside(c.Needs, f.Budget), c.PeakOp, side, budgetName(f.Budget, units), verdict)
+		peak := fmt.Sprintf("the peak at operation %d", c.PeakOp)
+		if c.PeakOp == 0 {
+			peak = "no operations"
+		}
+		fmt.Fprintf(&b, "confirmed at %s: recorded %s %s, %s, %s %s, %s\n",
+			c.Point, w.what, units.BytesBeside(c.Needs, f.Budget), peak, side, budget, verdict)
 	}
 	return b.String()
 }

@@ -211,3 +211,86 @@ func TestFitJSONExtremes(t *testing.T) {
 		t.Errorf("T² − 10·T + 30 under 4 bytes: %+v", none)
 	}
 }
+
+// TestNoOperations: a program whose recordings have no operation (a
+// function that returns its input) has a peak of 0 and nothing holding it,
+// which symbolic, fit (with --confirm) and crossover say in words rather
+// than as "the largest of 0", "operation 0" or a bare "binds at B + 1:".
+func TestNoOperations(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	rec := `printf '{{"memsym": 1, "dims": {{"B": %s}}}}\n{{"buffer": 1, "dtype": "f32", "shape": [%s], "role": "input"}}\n{{"result": [1]}}\n' {B} {B}`
+	src := []string{"--recorder", rec, "--grid", "B=1,2,3"}
+	out := mustRunCLI(t, append([]string{"symbolic"}, src...)...)
+	checkLinesInOrder(t, out, []string{"  inputs      4 · B", "  peak        0: no operations"})
+	if strings.Contains(out, "the largest of 0") {
+		t.Errorf("symbolic:\n%s", out)
+	}
+	out = mustRunCLI(t, append([]string{"fit", "--along", "B", "--budget", "100", "--confirm"}, src...)...)
+	checkLinesInOrder(t, out, []string{
+		"  100 bytes         25   100 bytes       104 bytes  no operations",
+		"every smaller B fits too",
+		"confirmed at B = 25: recorded needs 100 bytes, no operations, fits 100 bytes, as predicted",
+		"confirmed at B = 26: recorded needs 104 bytes, no operations, does not fit 100 bytes, as predicted",
+	})
+	if strings.Contains(out, "operation 0") || strings.Contains(out, "binds at") {
+		t.Errorf("fit:\n%s", out)
+	}
+	_, errs, code := runCLI(append([]string{"crossover", "--along", "B"}, src...)...)
+	if want := "memsym: the program has no operations, so no peak to follow along B\n"; code != 1 || errs != want {
+		t.Errorf("crossover: exit %d, stderr %q, want %q", code, errs, want)
+	}
+}
+
+// TestFitFailureNamesBudget: when one budget of several has no answer
+// memsym can give (the largest value past int64), the error says which,
+// as the notes under the table do; with one budget it needs not.
+func TestFitFailureNamesBudget(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fit", "--program", "mlp-train-step", "--along", "B", "--budget", "1GiB,1e30"},
+			"memsym: under 1000000000000000000000000000000 bytes (867361737988 EiB), the largest B that fits is 74716078900179318589360030, beyond the largest dimension memsym handles (9223372036854775807)\n"},
+		{[]string{"fit", "--step", "--program", "gpt-course", "--along", "B", "--at", "T=16", "--budget", "1GiB,1e30"},
+			"memsym: under 1000000000000000000000000000000 bytes (867361737988 EiB), the largest B that fits is 3127502001601281024819846, beyond the largest dimension memsym handles (9223372036854775807)\n"},
+		{[]string{"fit", "--program", "mlp-train-step", "--along", "B", "--budget", "1e30"},
+			"memsym: the largest B that fits is 74716078900179318589360030, beyond the largest dimension memsym handles (9223372036854775807)\n"},
+	} {
+		out, errs, code := runCLI(c.args...)
+		if code != 1 || out != "" || errs != c.want {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q, want %q", c.args, code, out, errs, c.want)
+		}
+	}
+}
+
+// TestFitNotesNameBudgets: with several budgets, a note under the table
+// names its budget as the table's row does ("80 GiB"), not in bytes.
+func TestFitNotesNameBudgets(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fit", "--program", "bert-encoder", "--along", "T", "--at", "B=1", "--budget", "80GiB,10MiB"},
+			"note: under 80 GiB, bert-encoder does not run at B = 1, T = 51766: T = 51766 is more than P = 512; it runs at T = 512 but not at T = 513, and T = 512 fits"},
+		{[]string{"fit", "--step", "--program", "bert-encoder", "--along", "T", "--at", "B=1", "--budget", "80GiB,10MiB"},
+			"note: under 80 GiB, bert-encoder does not run at B = 1, T = 36434: T = 36434 is more than P = 512; it runs at T = 512 but not at T = 513, and T = 512 fits"},
+	} {
+		out := mustRunCLI(t, c.args...)
+		checkLinesInOrder(t, out, []string{"  80 GiB ", c.want})
+	}
+}
+
+// TestFitBudgetFigure: a budget not exact in the units (80GB in binary
+// units) is written with the digits its figure needs to fall between the
+// needs' figures beside it, as the needs fall beside the budget: needs of
+// 74.5058 GiB that fit are not shown under "74.5 GiB", nor needs of
+// 37.253 GiB that do not fit under "37.3 GiB".
+func TestFitBudgetFigure(t *testing.T) {
+	out := mustRunCLI(t, "fit", "--program", "gpt-course", "--along", "B", "--at", "T=16", "--budget", "80GB,40GB", "--confirm")
+	checkLinesInOrder(t, out, []string{
+		"  80000000000 bytes (74.506 GiB)     1083176  79999951872 bytes  (74.5058 GiB)  80000025728 bytes  (74.51 GiB)   operation 19",
+		"  40000000000 bytes (37.2529 GiB)     541582  39999985408 bytes  (37.25 GiB)    40000059264 bytes  (37.253 GiB)  operation 19",
+		"confirmed at B = 1083176, T = 16: recorded needs 79999951872 bytes (74.5058 GiB), the peak at operation 19, fits 80000000000 bytes (74.506 GiB), as predicted",
+		"confirmed at B = 541583, T = 16: recorded needs 40000059264 bytes (37.253 GiB), the peak at operation 19, does not fit 40000000000 bytes (37.2529 GiB), as predicted",
+	})
+}

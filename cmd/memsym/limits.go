@@ -3,20 +3,18 @@ package main
 import (
 	"fmt"
 	"io"
-
-	"memsym/doc"
-	"memsym/poly"
 )
 
 // writeNotes writes a note for each budget that has one, notes' i-th for
-// budget i, named when there are several, each followed by suffix.
-func writeNotes(w io.Writer, notes []string, budgets []poly.Rat, suffix string) {
+// budget i, named when there are several as the table names it (names,
+// budgetLabel), each followed by suffix.
+func writeNotes(w io.Writer, notes, names []string, suffix string) {
 	for i, l := range notes {
 		if l == "" {
 			continue
 		}
-		if len(budgets) > 1 {
-			l = "under " + doc.Decimal(budgets[i]) + " bytes, " + l
+		if len(names) > 1 {
+			l = "under " + names[i] + ", " + l
 		}
 		fmt.Fprintf(w, "note: %s%s\n", l, suffix)
 	}

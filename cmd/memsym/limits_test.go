@@ -9,13 +9,13 @@ import (
 )
 
 // TestProgramLimits: bert-encoder runs only for T ≤ P = 512. eval refuses
-// a point past it; fit's answer past it is noted with the last T it runs
+// a point past it, as bad usage of --at; fit's answer past it is noted with the last T it runs
 // at, and --confirm does not try to record there; an answer within the
 // limits gets no note.
 func TestProgramLimits(t *testing.T) {
 	_, errs, code := runCLI("eval", "--program", "bert-encoder", "--at", "B=1,T=100000")
-	if want := "memsym: bert-encoder does not run at B = 1, T = 100000: T = 100000 is more than P = 512\n"; code != 1 || errs != want {
-		t.Errorf("eval past P: exit %d, %q; want exit 1, %q", code, errs, want)
+	if want := "memsym: --at B=1,T=100000: bert-encoder does not run at B = 1, T = 100000: T = 100000 is more than P = 512\n"; code != 2 || errs != want {
+		t.Errorf("eval past P: exit %d, %q; want exit 2, %q", code, errs, want)
 	}
 	note := "note: bert-encoder does not run at B = 1, T = 51766: T = 51766 is more than P = 512; it runs at T = 512 but not at T = 513, and T = 512 fits"
 	out := mustRunCLI(t, "fit", "--program", "bert-encoder", "--along", "T", "--at", "B=1", "--budget", "80GiB")
@@ -42,8 +42,8 @@ func TestProgramLimits(t *testing.T) {
 // T ≤ P as the forward's do.
 func TestProgramLimitsStep(t *testing.T) {
 	_, errs, code := runCLI("eval", "--step", "--program", "bert-encoder", "--at", "B=8,T=1000")
-	if want := "memsym: bert-encoder does not run at B = 8, T = 1000: T = 1000 is more than P = 512\n"; code != 1 || errs != want {
-		t.Errorf("eval --step past P: exit %d, %q; want exit 1, %q", code, errs, want)
+	if want := "memsym: --at B=8,T=1000: bert-encoder does not run at B = 8, T = 1000: T = 1000 is more than P = 512\n"; code != 2 || errs != want {
+		t.Errorf("eval --step past P: exit %d, %q; want exit 2, %q", code, errs, want)
 	}
 	note := "note: bert-encoder does not run at B = 8, T = 12768: T = 12768 is more than P = 512; it runs at T = 512 but not at T = 513, and T = 512 fits"
 	out := mustRunCLI(t, "fit", "--step", "--program", "bert-encoder", "--budget", "80GiB", "--along", "T", "--at", "B=8", "--confirm")

@@ -149,7 +149,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"crossover", "--program", "gpt-course"}, 2, "memsym: crossover needs --along DIM, the dimension to go along"},
 		{[]string{"crossover", "--program", "gpt-course", "--along", "X"}, 2, "memsym: --along X: no dimension X (the dimensions are B, T)"},
 		{[]string{"crossover", "--program", "gpt-course", "--along", "T", "--at", "T=3"}, 2, "memsym: --at T=3: T is the dimension gone along: give only the others a value"},
-		{[]string{"crossover", rec, "--along", "T", "--confirm"}, 2, "memsym: --confirm records new points: use it with --program or --recorder"},
+		{[]string{"crossover", rec, "--along", "T", "--confirm"}, 2, "memsym: --confirm records new points: use it with --program, --recorder or --torch"},
 		{[]string{"crossover", "--program", "gpt-course", "--along", "T", "--at", "B=0"}, 2, "memsym: --at B=0: dimensions are integers of at least 1"},
 		{[]string{"crossover", "--program", "strided-conv", "--along", "N"}, 1, ""},
 

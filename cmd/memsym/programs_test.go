@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -134,4 +136,40 @@ func TestWithMax(t *testing.T) {
 			t.Errorf("Max %d: %q, want %q", c.d.Max, got, c.want)
 		}
 	}
+}
+
+// TestProgramsJSONDocumented: docs/json.md has a section on `memsym
+// programs --json` that names each key the output has.
+func TestProgramsJSONDocumented(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "json.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(b), "\n## `memsym programs --json`\n")
+	if !ok {
+		t.Fatal("docs/json.md has no section on `memsym programs --json`")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	out := mustRunCLI(t, "programs", "--json")
+	var keys func(v any)
+	keys = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				if !strings.Contains(section, "`"+k+"`") && !strings.Contains(section, `"`+k+`"`) {
+					t.Errorf("docs/json.md's section on programs does not name the key %q", k)
+				}
+				keys(x)
+			}
+		case []any:
+			for _, x := range v {
+				keys(x)
+			}
+		}
+	}
+	var v any
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	keys(v)
 }

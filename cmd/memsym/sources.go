@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"io"
+	"os"
 	"slices"
 	"time"
 
@@ -25,7 +27,7 @@ type sourceFlags struct {
 
 func (s *sourceFlags) register(fs *flag.FlagSet) {
 	s.registerSources(fs)
-	fs.Var(&s.checks, "check", "a check point off the grid: `B=65,T=1025` with --program or --recorder, else a recording file (repeatable)")
+	fs.Var(&s.checks, "check", "a check point off the grid: `B=65,T=1025` with --program, --recorder or --torch, else a recording file (repeatable)")
 }
 
 // registerSources registers the flags of register but --check, for a
@@ -34,10 +36,10 @@ func (s *sourceFlags) registerSources(fs *flag.FlagSet) {
 	fs.StringVar(&s.program, "program", "", "a bundled program's `name` (memsym programs lists them), recorded at each point")
 	fs.StringVar(&s.recorder, "recorder", "", "a shell `command` run once per point, with {NAME} replaced by each dimension's value ({{ and }} for braces as they are), writing a recording to stdout")
 	fs.StringVar(&s.torch, "torch", "", "a PyTorch model, `FILE.py:FUNCTION [recorder flags]`, recorded on the meta device by the recorder memsym ships (docs/torch.md)")
-	fs.DurationVar(&s.timeout, "timeout", 10*time.Minute, "how long one --recorder command may run; 0 for no limit")
+	fs.DurationVar(&s.timeout, "timeout", 10*time.Minute, "how long one --recorder command, or one --torch process recording its share of the points, may run; 0 for no limit")
 	fs.IntVar(&s.jobs, "jobs", source.DefaultJobs(), "how many recorder commands run at once")
 	fs.Var(&s.consts, "const", "a bundled program's constant `K=V` (repeatable)")
-	fs.Var(&s.grid, "grid", "a dimension's three grid values `D=a,b,c` (repeatable; with --program or --recorder)")
+	fs.Var(&s.grid, "grid", "a dimension's three grid values `D=a,b,c` (repeatable; with --program, --recorder or --torch)")
 }
 
 // open turns the flags and the positional files into a source and what is
@@ -57,10 +59,13 @@ func (s *sourceFlags) open(files []string, stderr io.Writer) (source.Source, sou
 		return nil, spec, usagef("give recording files, --recorder, --torch or --program, not more than one of them")
 	case len(files) > 0:
 		if len(s.grid) > 0 || len(s.consts) > 0 {
-			return nil, spec, usagef("--grid and --const go with --program or --recorder; recording files carry their own points")
+			return nil, spec, usagef("--grid goes with --program, --recorder or --torch and --const with --program; recording files carry their own points and constants")
 		}
 		var checks []string
 		for _, c := range s.checks {
+			if err := checkFile(c); err != nil {
+				return nil, spec, err
+			}
 			if !slices.Contains(checks, c) {
 				checks = append(checks, c) // a file given twice is read once
 			}
@@ -92,7 +97,7 @@ func (s *sourceFlags) open(files []string, stderr io.Writer) (source.Source, sou
 	}
 	bar := newProgress(stderr, "recording")
 	if s.torch != "" {
-		return &source.Torch{Args: s.torch, Jobs: s.jobs, Progress: bar.update}, spec, nil
+		return &source.Torch{Args: s.torch, Jobs: s.jobs, Timeout: s.timeout, Progress: bar.update}, spec, nil
 	}
 	cmd, err := source.ParseCommand(s.recorder)
 	if err != nil {
@@ -100,6 +105,19 @@ func (s *sourceFlags) open(files []string, stderr io.Writer) (source.Source, sou
 	}
 	cmd.Timeout = s.timeout
 	return &source.Recorder{Cmd: cmd, Jobs: s.jobs, Progress: bar.update}, spec, nil
+}
+
+// checkFile refuses a --check given beside recording files that names no
+// file but reads as a point, "B=5,T=17": with files, a check is a
+// recording made off the grid, and memsym records no point of its own.
+func checkFile(c string) error {
+	if _, err := os.Stat(c); err == nil || !errors.Is(err, os.ErrNotExist) {
+		return nil // opening it says what is wrong, if anything
+	}
+	if _, err := parsePoint(c); err != nil {
+		return nil
+	}
+	return usagef("--check %s: with recording files a check is a recording file off the grid; a point goes with --program, --recorder or --torch, which record it", c)
 }
 
 // parsePoint reads a point written "B=64,T=1024".

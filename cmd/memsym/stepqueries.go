@@ -97,7 +97,7 @@ func evalStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []s
 			return usagef("--at %s: %v", at.String(), err)
 		}
 		if err := source.NotRunning(m.src, p); err != nil {
-			return err
+			return usagef("--at %s: %v", at.String(), err)
 		}
 		if terms, err = m.st.Eval(p); err != nil {
 			return err
@@ -141,7 +141,7 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 		for _, b := range budgets {
 			f, err := st.Fit(along, fixed, b)
 			if err != nil {
-				return err
+				return underBudget(err, b, budgets, units)
 			}
 			fits = append(fits, f)
 			answers = append(answers, stepAnswer(st, f))
@@ -192,8 +192,12 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 		title := fmt.Sprintf("memsym fit --step: %s%s%s, along %s%s: the largest %s whose training step's peak fits the budget:",
 			entryName(h), constsString(h), trainedWords(sf, models[i:i+1]), along, where, along)
 		io.WriteString(stdout, fitTable(withUnchecked(title, st.Model), answers, fitStepWords, units))
-		writeNotes(stdout, limits, budgets, notConfirmed(confirm))
-		writeNotes(stdout, pasts, budgets, "")
+		var names []string
+		for _, a := range answers {
+			names = append(names, budgetLabel(a.f.Budget, units, a.at, a.past))
+		}
+		writeNotes(stdout, limits, names, notConfirmed(confirm))
+		writeNotes(stdout, pasts, names, "")
 		writeFirstNote(stdout, belows)
 		for k := range checks {
 			if checks[k] != nil {

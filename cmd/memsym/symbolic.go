@@ -111,9 +111,13 @@ func symbolicText(m *model.Model) string {
 	fmt.Fprintf(&b, "  %-11s %s\n", "inputs", m.Inputs)
 	fmt.Fprintf(&b, "  %-11s %s\n", "outputs", m.Outputs)
 	kept := m.Front.Kept
-	if len(kept) == 1 {
+	switch {
+	case len(kept) == 0:
+		// No operation makes anything live: memory and eval say so too.
+		fmt.Fprintf(&b, "  %-11s 0: no operations\n", "peak")
+	case len(kept) == 1:
 		fmt.Fprintf(&b, "  %-11s %s, at %s\n", "peak", m.Cands[kept[0]].Poly, m.Where(m.Cands[kept[0]].Op))
-	} else {
+	default:
 		claim := "none of which dominates another"
 		if n := len(m.Front.Undecided); n > 0 {
 			claim = fmt.Sprintf("none proven to dominate another; %s undecided (kept, neither proven nor refuted)", doc.Plural(n, "pair", "pairs"))

@@ -322,8 +322,10 @@ func TestSymbolicFiles(t *testing.T) {
 			"memsym: dimension B takes 2 values on the grid (16, 32): expected exactly three, as a polynomial of degree 2 in it needs"},
 		{"a check point on the grid", append([]string{"--check", missing}, grid...),
 			"memsym: " + missing + ":1: the check point B = 32, T = 512 has B = 32, a value of the grid: a check point must be off the grid in every dimension, for an error term vanishes on a grid value"},
+		{"a check point, not a file", append([]string{"--check", "B=64,T=1024"}, grid...),
+			"memsym: --check B=64,T=1024: with recording files a check is a recording file off the grid; a point goes with --program, --recorder or --torch, which record it"},
 		{"a grid with --grid", append([]string{"--grid", "B=1,2,3"}, grid...),
-			"memsym: --grid and --const go with --program or --recorder; recording files carry their own points"},
+			"memsym: --grid goes with --program, --recorder or --torch and --const with --program; recording files carry their own points and constants"},
 	} {
 		out, errs, code := runCLI(append([]string{"symbolic"}, c.args...)...)
 		if code == 0 || out != "" || strings.TrimSuffix(errs, "\n") != c.want {
@@ -412,7 +414,7 @@ func TestSymbolicNegativeBytes(t *testing.T) {
 	}
 	// Below N = K the program does not run, which eval says first.
 	_, errs, code := runCLI("eval", "--program", "strided-conv", "--const", "S=1", "--at", "B=1,N=1")
-	if code != 1 || errs != "memsym: strided-conv does not run at B = 1, N = 1: K = 3 is more than N = 1\n" {
+	if code != 2 || errs != "memsym: --at B=1,N=1: strided-conv does not run at B = 1, N = 1: K = 3 is more than N = 1\n" {
 		t.Errorf("eval at N = 1: exit %d, %s", code, errs)
 	}
 	if out := mustRunCLI(t, "eval", "--program", "strided-conv", "--const", "S=1", "--at", "B=1,N=3"); !strings.Contains(out, "peak") {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"memsym/internal/tooltest"
 	"memsym/source"
@@ -53,6 +54,28 @@ func TestTorchSource(t *testing.T) {
 	_, errs, code := runCLI("symbolic", "--torch", bad+":build", "--grid", "B=2,3,4", "--grid", "T=16,32,48")
 	if code != 1 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "no model here") {
 		t.Errorf("a model that raises: exit %d, stderr %q", code, errs)
+	}
+	noLeftovers(t)
+}
+
+// TestTorchTimeout: --timeout stops a PyTorch recorder that hangs, as it
+// stops a --recorder command, in one line naming the points; nothing is
+// left behind.
+func TestTorchTimeout(t *testing.T) {
+	needTorch(t)
+	t.Setenv("TMPDIR", t.TempDir())
+	hang := filepath.Join(t.TempDir(), "hang.py")
+	if err := os.WriteFile(hang, []byte("import time\n\ndef build(B, T):\n    time.sleep(600)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, errs, code := runCLI("symbolic", "--torch", hang+":build", "--grid", "B=2,3,4", "--grid", "T=16,32,48", "--jobs", "1", "--timeout", "2s")
+	want := "memsym: the PyTorch recorder at B = 2, T = 16 and 10 more points did not finish within 2s and was stopped, writing nothing to its standard error\n"
+	if code != 1 || errs != want {
+		t.Errorf("a model that hangs: exit %d, stderr %q, want %q", code, errs, want)
+	}
+	if d := time.Since(start); d > time.Minute {
+		t.Errorf("a model that hangs, with --timeout 2s, stopped after %v", d)
 	}
 	noLeftovers(t)
 }
