@@ -5,7 +5,7 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/ericlagergren/decimal"
+	"github.com/cockroachdb/apd/v3"
 
 	"memsym/poly"
 )
@@ -120,15 +120,30 @@ func Significant(x poly.Rat, digits int) string {
 	if x.IsZero() {
 		return "0"
 	}
-	var d decimal.Big
-	d.Context = decimal.Context{Precision: digits, RoundingMode: decimal.ToNearestEven}
-	d.SetRat(x.Big())
-	// adjusted is the exponent of the leading digit: 3.2 has 0, 0.92 has -1.
-	adjusted := -d.Scale() + d.Precision() - 1
-	if scale := digits - 1 - adjusted; scale > d.Scale() {
-		d.Quantize(scale)
+	r := x.Big()
+	num := apd.NewWithBigInt(new(apd.BigInt).SetMathBigInt(r.Num()), 0)
+	den := apd.NewWithBigInt(new(apd.BigInt).SetMathBigInt(r.Denom()), 0)
+	ctx := apd.BaseContext.WithPrecision(uint32(digits))
+	ctx.Rounding = apd.RoundHalfEven
+	var d apd.Decimal
+	if _, err := ctx.Quo(&d, num, den); err != nil {
+		panic("doc: Significant: " + err.Error()) // a finite quotient at a precision of at least 1 has none
 	}
-	return fmt.Sprintf("%f", &d)
+	// A carry can leave one digit too many (9.99 to two digits as 10.0);
+	// rounding it again is exact, the extra digit a zero.
+	if d.NumDigits() > int64(digits) {
+		if _, err := ctx.Round(&d, &d); err != nil {
+			panic("doc: Significant: " + err.Error())
+		}
+	}
+	// adjusted is the exponent of the leading digit: 3.2 has 0, 0.92 has -1.
+	adjusted := int64(d.Exponent) + d.NumDigits() - 1
+	if last := adjusted - int64(digits) + 1; int64(d.Exponent) > last {
+		if _, err := ctx.Quantize(&d, &d, int32(last)); err != nil {
+			panic("doc: Significant: " + err.Error())
+		}
+	}
+	return d.Text('f')
 }
 
 // Fixed writes x as a plain decimal: exactly when its expansion ends within

@@ -2,6 +2,7 @@ package doc
 
 import (
 	"math/big"
+	"math/rand"
 	"strings"
 	"testing"
 
@@ -86,11 +87,100 @@ func TestSignificant(t *testing.T) {
 		{"35/10", 1, "4"},
 		{"7", 3, "7.00"},
 		{"0", 2, "0"},
+		{"-9/10", 2, "-0.90"},
+		{"999/100", 2, "10"},
+		// 4451415190753705722 bytes in EiB: 3.861…, which decimal's SetRat
+		// rounded to 3.87.
+		{"4451415190753705722/1152921504606846976", 3, "3.86"},
 	} {
 		if got := Significant(bigRat(t, c.in), c.digits); got != c.want {
 			t.Errorf("Significant(%s, %d) = %q, want %q", c.in, c.digits, got, c.want)
 		}
 	}
+}
+
+// TestSignificantExact checks Significant against rounding done here with
+// integers alone, on rationals of up to 40 digits over powers of two and
+// other denominators, from 1 to 8 digits.
+func TestSignificantExact(t *testing.T) {
+	rng := rand.New(rand.NewSource(16))
+	for range 20000 {
+		num := new(big.Int).Rand(rng, new(big.Int).Lsh(big.NewInt(1), uint(1+rng.Intn(130))))
+		num.Add(num, big.NewInt(1))
+		var den *big.Int
+		if rng.Intn(2) == 0 {
+			den = new(big.Int).Lsh(big.NewInt(1), uint(rng.Intn(70)))
+		} else {
+			den = big.NewInt(1 + rng.Int63n(1_000_000_007))
+		}
+		if rng.Intn(4) == 0 {
+			num.Neg(num)
+		}
+		x := poly.FromBig(new(big.Rat).SetFrac(num, den))
+		digits := 1 + rng.Intn(8)
+		if got, want := Significant(x, digits), significantByIntegers(x.Big(), digits); got != want {
+			t.Fatalf("Significant(%s, %d) = %q, want %q", x, digits, got, want)
+		}
+	}
+}
+
+// significantByIntegers rounds |r| half to even to digits significant
+// digits by scaling it by a power of ten and dividing with remainder.
+func significantByIntegers(r *big.Rat, digits int) string {
+	sign := ""
+	if r.Sign() < 0 {
+		sign = "-"
+	}
+	num, den := new(big.Int).Abs(r.Num()), r.Denom()
+	// e: 10^e ≤ |r| < 10^(e+1), by the quotient's digits, then corrected.
+	e := len(new(big.Int).Quo(num, den).String()) - 1
+	if num.Cmp(den) < 0 {
+		e = -1
+		for scaled := new(big.Int).Mul(num, big.NewInt(10)); scaled.Cmp(den) < 0; scaled.Mul(scaled, big.NewInt(10)) {
+			e--
+		}
+	}
+	places := digits - 1 - e // digits after the point, negative for tens
+	q, rem := scaledQuoRem(num, den, places)
+	switch c := new(big.Int).Lsh(rem, 1).Cmp(scaledDen(den, places)); {
+	case c > 0, c == 0 && q.Bit(0) == 1:
+		q.Add(q, big.NewInt(1))
+	}
+	if len(q.String()) > digits { // 9.99 to 10: one digit more, one place less
+		places--
+		q, rem = scaledQuoRem(num, den, places)
+		switch c := new(big.Int).Lsh(rem, 1).Cmp(scaledDen(den, places)); {
+		case c > 0, c == 0 && q.Bit(0) == 1:
+			q.Add(q, big.NewInt(1))
+		}
+	}
+	s := q.String()
+	switch {
+	case places <= 0:
+		s += strings.Repeat("0", -places)
+	case len(s) <= places:
+		s = "0." + strings.Repeat("0", places-len(s)) + s
+	default:
+		s = s[:len(s)-places] + "." + s[len(s)-places:]
+	}
+	return sign + s
+}
+
+// scaledQuoRem divides num·10^places by den (num by den·10^-places when
+// places is negative).
+func scaledQuoRem(num, den *big.Int, places int) (q, rem *big.Int) {
+	n := new(big.Int).Set(num)
+	if places > 0 {
+		n.Mul(n, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(places)), nil))
+	}
+	return new(big.Int).QuoRem(n, scaledDen(den, places), new(big.Int))
+}
+
+func scaledDen(den *big.Int, places int) *big.Int {
+	if places >= 0 {
+		return den
+	}
+	return new(big.Int).Mul(den, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(-places)), nil))
 }
 
 func TestFixed(t *testing.T) {

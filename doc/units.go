@@ -224,9 +224,9 @@ func ParseSize(s string) (poly.Rat, error) {
 	if m == nil {
 		return poly.Rat{}, fmt.Errorf("%s", SizeHelp)
 	}
-	if u := m[3]; len(u) == 2 && strings.Contains("KMGTPE", u[:1]) && u[1] == 'b' {
+	if u := m[3]; (len(u) == 2 || len(u) == 3 && u[1] == 'i') && strings.Contains("KMGTPE", u[:1]) && u[len(u)-1] == 'b' {
 		// An upper-case prefix and a lower-case b is how bits are
-		// written: 80 Gb is 10 GB.
+		// written: 80 Gb is 10 GB, 8 Gib is 1 GiB.
 		return poly.Rat{}, fmt.Errorf("%q is a count of bits: for bytes write %sB (powers of 1000) or %siB (powers of 1024)", u, strings.Replace(u[:1], "K", "k", 1), u[:1])
 	}
 	unit, ok := sizeUnits[strings.ToLower(m[3])]

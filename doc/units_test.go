@@ -131,6 +131,8 @@ func TestParseSize(t *testing.T) {
 		{"8k", `"k" may mean kB (1000 bytes) or KiB (1024 bytes): say which`},
 		{"80Gb", `"Gb" is a count of bits: for bytes write GB (powers of 1000) or GiB (powers of 1024)`},
 		{"8Mb", `"Mb" is a count of bits: for bytes write MB`},
+		{"1Gib", `"Gib" is a count of bits: for bytes write GB (powers of 1000) or GiB (powers of 1024)`},
+		{"8Kib", `"Kib" is a count of bits: for bytes write kB (powers of 1000) or KiB (powers of 1024)`},
 		{"1e999", "exponent 999: expected one from -30 to 30"},
 		{"1e99999", "expected a size such as"},
 		{"", "expected a size such as"},
