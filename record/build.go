@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"memsym/doc"
 	"memsym/internal/pages"
 	"memsym/poly"
 )
@@ -314,7 +315,7 @@ func (b *Builder) addResult(ids []int64) error {
 // break the line or the quotes.
 func Show(s string) string {
 	for _, c := range s {
-		if c < 0x20 || c == 0x7f || c == '`' || c == utf8.RuneError || c == 0x2028 || c == 0x2029 {
+		if c == '`' || c == utf8.RuneError || doc.Hidden(c) {
 			return strconv.Quote(s)
 		}
 	}

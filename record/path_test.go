@@ -37,3 +37,21 @@ func TestSplitPath(t *testing.T) {
 		}
 	}
 }
+
+// TestShow: a name is shown in backquotes, or quoted with escapes when it
+// holds what would break the line or the quotes, or show the text after it
+// in another order (U+202E, right-to-left override).
+func TestShow(t *testing.T) {
+	for in, want := range map[string]string{
+		"Linear.apply/%5": "`Linear.apply/%5`",
+		"ñ.q&k":           "`ñ.q&k`",
+		"a\nb":            `"a\nb"`,
+		"a`b":             "\"a`b\"",
+		"evil\u202efdp.exe": `"evil\u202efdp.exe"`,
+		"x\u2066y":          `"x\u2066y"`,
+	} {
+		if got := Show(in); got != want {
+			t.Errorf("Show(%q) = %s, want %s", in, got, want)
+		}
+	}
+}

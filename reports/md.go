@@ -250,17 +250,18 @@ func mdCode(s string, cell bool) string {
 	return fence + s + fence
 }
 
-// Visible writes the control characters of s (and the line and paragraph
-// separators) as Go writes them in a quoted string, \n, \t, \x01, so that
-// a name from a recording cannot break a line, a row or a span of the
-// chapter.
+// Visible writes the characters of s that would hide or move text
+// (doc.Hidden: control characters, the line and paragraph separators, the
+// bidirectional controls) as Go writes them in a quoted string, \n, \t,
+// \x01, \u202e, so that a name from a recording cannot break a line, a
+// row or a span of the chapter, or show it in another order.
 func Visible(s string) string {
-	if !strings.ContainsFunc(s, invisible) {
+	if !strings.ContainsFunc(s, doc.Hidden) {
 		return s
 	}
 	var b strings.Builder
 	for _, r := range s {
-		if invisible(r) {
+		if doc.Hidden(r) {
 			q := strconv.QuoteRune(r)
 			b.WriteString(q[1 : len(q)-1])
 			continue
@@ -269,5 +270,3 @@ func Visible(s string) string {
 	}
 	return b.String()
 }
-
-func invisible(r rune) bool { return r < 0x20 || r == 0x7f || r == 0x2028 || r == 0x2029 }

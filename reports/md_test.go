@@ -218,3 +218,19 @@ func FuzzMarkdownText(f *testing.F) {
 		}
 	})
 }
+
+// TestVisible: what would break a line or reorder the text after it is
+// written as an escape; other characters stay as they are.
+func TestVisible(t *testing.T) {
+	for in, want := range map[string]string{
+		"blocks[0].ff":    "blocks[0].ff",
+		"ñ 中":             "ñ 中",
+		"a\nb|c":          `a\nb|c`,
+		"evil\u202efdp":   `evil\u202efdp`,
+		"l\u200em\u2069n": `l\u200em\u2069n`,
+	} {
+		if got := Visible(in); got != want {
+			t.Errorf("Visible(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

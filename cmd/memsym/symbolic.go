@@ -152,10 +152,11 @@ func entryName(h *record.Header) string {
 	return s
 }
 
-// plainOrQuoted returns s as it is, or quoted when it holds a control
-// character, which would break memsym's one-line output.
+// plainOrQuoted returns s as it is, or quoted when it holds a character
+// that would break memsym's one-line output or show it out of order
+// (doc.Hidden).
 func plainOrQuoted(s string) string {
-	if strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || r == 0x2028 || r == 0x2029 }) {
+	if strings.ContainsFunc(s, doc.Hidden) {
 		return strconv.Quote(s)
 	}
 	return s
