@@ -43,10 +43,10 @@ func TestSplitPath(t *testing.T) {
 // in another order (U+202E, right-to-left override).
 func TestShow(t *testing.T) {
 	for in, want := range map[string]string{
-		"Linear.apply/%5": "`Linear.apply/%5`",
-		"ñ.q&k":           "`ñ.q&k`",
-		"a\nb":            `"a\nb"`,
-		"a`b":             "\"a`b\"",
+		"Linear.apply/%5":   "`Linear.apply/%5`",
+		"ñ.q&k":             "`ñ.q&k`",
+		"a\nb":              `"a\nb"`,
+		"a`b":               "\"a`b\"",
 		"evil\u202efdp.exe": `"evil\u202efdp.exe"`,
 		"x\u2066y":          `"x\u2066y"`,
 	} {
