@@ -192,6 +192,14 @@ func TestBuildRefusesBadGrids(t *testing.T) {
 			s[7].Name = "again.jsonl"
 			return append(s, pointSource(t, attnVars, []int64{3, 8}, prog))
 		}, nil, "again.jsonl and B = 3, T = 8 are both at B = 3, T = 8: the grid has one recording per point"},
+		{"one file twice", func(t *testing.T) []Source {
+			s := all(t)
+			return append(s, s[4])
+		}, nil, "B = 2, T = 8 is given twice: the grid has one recording per point"},
+		{"one value", func(t *testing.T) []Source {
+			s := all(t)
+			return []Source{s[0], s[0], s[0]}
+		}, nil, "dimension B takes 1 value on the grid (1): expected exactly three, as a polynomial of degree 2 in it needs"},
 		{"dims", func(t *testing.T) []Source {
 			s := all(t)
 			s[3] = source("bs.jsonl", recordAt(t, []string{"B", "S"}, []int64{2, 4}, func(r *record.Recorder, at map[string]int64) {

@@ -50,7 +50,11 @@ func formGrid(sources []Source) (*grid, error) {
 		slices.Sort(vs)
 		vs = slices.Compact(vs)
 		if len(vs) != 3 {
-			return nil, fmt.Errorf("dimension %s takes %d values on the grid (%s): expected exactly three, as a polynomial of degree 2 in it needs", name, len(vs), joinInts(vs))
+			values := "values"
+			if len(vs) == 1 {
+				values = "value"
+			}
+			return nil, fmt.Errorf("dimension %s takes %d %s on the grid (%s): expected exactly three, as a polynomial of degree 2 in it needs", name, len(vs), values, joinInts(vs))
 		}
 		g.values = append(g.values, [3]int64(vs))
 	}
@@ -62,7 +66,9 @@ func (g *grid) arrange(sources []Source) error {
 	byDigits := make(map[string]int, len(sources)) // a point's grid indexes → its source
 	for i, dims := range g.dims {
 		key := string(g.digits(dims))
-		if j, dup := byDigits[key]; dup {
+		if j, dup := byDigits[key]; dup && sources[j].Name == sources[i].Name {
+			return fmt.Errorf("%s is given twice: the grid has one recording per point", sources[i].Name)
+		} else if dup {
 			return fmt.Errorf("%s and %s are both at %s: the grid has one recording per point", sources[j].Name, sources[i].Name, record.Point(dims).String())
 		}
 		byDigits[key] = i

@@ -383,6 +383,8 @@ var gridCases = []gridCase{
 		"r_B2_T8.jsonl:1: dimension T must be an integer of at least 1, found 8.5"},
 	{"duplicate grid points", append(grid(bs3, ts3, 0, 0, nil), gridFile{"again.jsonl", program(3, 8, nil).text}), nil,
 		"r_B3_T8.jsonl and again.jsonl are both at B = 3, T = 8: the grid has one recording per point"},
+	{"a file given twice", append(grid(bs3, ts3, 0, 0, nil), program(3, 8, nil)), nil,
+		"r_B3_T8.jsonl is given twice: the grid has one recording per point"},
 	{"a grid of two values per dim", grid([]int64{1, 2}, []int64{4, 8}, 0, 0, nil), nil,
 		"dimension B takes 2 values on the grid (1, 2): expected exactly three, as a polynomial of degree 2 in it needs"},
 	{"a grid point missing", grid(bs3, ts3, 0, 0, nil)[1:], nil,
