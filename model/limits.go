@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 
 	"memsym/poly"
 	"memsym/record"
@@ -15,6 +16,34 @@ import (
 
 // runsAt reports whether src's program runs at p (source.Limit).
 func runsAt(src source.Source, p record.Point) bool { return source.Limit(src, p) == nil }
+
+// RunsOnLine returns why src's program runs nowhere on the line along the
+// dimension along, the others at fixed (a point Line accepts): it runs
+// at none of the least value the model holds for and the grid's three
+// values along it, and the first of those is named; nil when it runs at
+// one of them, or src cannot say. A fit or crossovers on a line the
+// program never runs on (strided-conv's N = 1, under its kernel's K = 3)
+// would answer for polynomials that are not the program's anywhere.
+func (m *Model) RunsOnLine(src source.Source, along string, fixed map[string]int64) error {
+	p, err := m.Line(along, fixed)
+	if err != nil {
+		return err
+	}
+	i := slices.Index(m.Vars, along)
+	values := append([]int64{m.Least(along)}, m.Grid[i]...)
+	var first error
+	for _, x := range values {
+		p[i].Value = x
+		err := source.NotRunning(src, p)
+		if err == nil {
+			return nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return first
+}
 
 // Beyond says, for a fit whose answer lies where src's program does not
 // run, so, and the last value along the dimension below the answer at

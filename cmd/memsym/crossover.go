@@ -56,7 +56,7 @@ func crossoverCmd(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	c, err := crossovers(m, *along, at)
+	c, err := crossovers(m, src, *along, at)
 	if err != nil {
 		return err
 	}
@@ -98,9 +98,10 @@ func crossoverCmd(stdout, stderr io.Writer, args []string) error {
 	return nil
 }
 
-// crossovers checks --along and --at against the model's dimensions and
-// finds the crossovers.
-func crossovers(m *model.Model, along string, at assignments) (*model.Crossovers, error) {
+// crossovers checks --along and --at against the model's dimensions, and
+// the line --at fixes against where src's program runs, and finds the
+// crossovers.
+func crossovers(m *model.Model, src source.Source, along string, at assignments) (*model.Crossovers, error) {
 	if len(m.Vars) == 0 {
 		return nil, usagef("--along %s: the program has no dimensions, so nothing crosses over", along)
 	}
@@ -117,6 +118,11 @@ func crossovers(m *model.Model, along string, at assignments) (*model.Crossovers
 	}
 	if err := m.InDomain(at.point()); err != nil {
 		return nil, usagef("--at %s: %v", at.String(), err)
+	}
+	if len(at) == len(m.Vars)-1 { // a line, which the program may run nowhere on
+		if err := m.RunsOnLine(src, along, at.values()); err != nil {
+			return nil, usagef("--at %s: %v", at.String(), err)
+		}
 	}
 	fixed := at.values()
 	c, err := m.Crossovers(along, fixed)

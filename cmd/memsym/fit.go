@@ -83,7 +83,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkAlong(m, *along, at); err != nil {
+	if err := checkAlong(m, src, *along, at); err != nil {
 		return err
 	}
 	fixed := at.values()

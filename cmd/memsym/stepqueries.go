@@ -129,7 +129,7 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 	bad := 0
 	for i, m := range models {
 		st := m.st
-		if err := checkAlong(st.Model, along, at); err != nil {
+		if err := checkAlong(st.Model, m.src, along, at); err != nil {
 			return err
 		}
 		var answers []fitAnswer
@@ -227,9 +227,10 @@ func stepAnswer(st *model.Step, f *model.StepFit) fitAnswer {
 	return a
 }
 
-// checkAlong refuses a dimension m lacks to go along, and --at values
-// that do not give each other dimension one.
-func checkAlong(m *model.Model, along string, at assignments) error {
+// checkAlong refuses a dimension m lacks to go along, --at values that do
+// not give each other dimension one, and a line src's program runs nowhere
+// on (model.RunsOnLine).
+func checkAlong(m *model.Model, src source.Source, along string, at assignments) error {
 	if !contains(m.Vars, along) {
 		if len(m.Vars) == 0 {
 			return usagef("--along %s: the program has no dimensions", along)
@@ -237,6 +238,9 @@ func checkAlong(m *model.Model, along string, at assignments) error {
 		return usagef("--along %s: no dimension %s (the dimensions are %s)", along, along, strings.Join(m.Vars, ", "))
 	}
 	if _, err := m.Line(along, at.values()); err != nil {
+		return usagef("%s: %v", strings.TrimSpace("--at "+at.String()), err)
+	}
+	if err := m.RunsOnLine(src, along, at.values()); err != nil {
 		return usagef("%s: %v", strings.TrimSpace("--at "+at.String()), err)
 	}
 	return nil

@@ -317,7 +317,7 @@ func TestSymbolicFiles(t *testing.T) {
 		{"a point missing", eight,
 			"memsym: no recording at B = 32, T = 512: the grid B ∈ {16, 32, 48}, T ∈ {256, 512, 768} has 3^2 points, one recording each"},
 		{"a point twice", append(append([]string{}, grid...), grid[4]),
-			"memsym: " + grid[4] + " and " + grid[4] + " are both at B = 32, T = 512: the grid has one recording per point"},
+			"memsym: " + grid[4] + " is given twice: the grid has one recording per point"},
 		{"two values per dimension", twoValues,
 			"memsym: dimension B takes 2 values on the grid (16, 32): expected exactly three, as a polynomial of degree 2 in it needs"},
 		{"a check point on the grid", append([]string{"--check", missing}, grid...),
