@@ -123,7 +123,7 @@ func isJSONNumber(s string) bool {
 	return err == nil && l.i == len(s)
 }
 
-// checkName accepts a letter followed by letters, digits and underscores:
+// checkName accepts an ASCII letter followed by ASCII letters, digits and underscores:
 // the names the polynomials can print and parse back.
 func checkName(what, name string) error {
 	if name == "" {
@@ -132,7 +132,7 @@ func checkName(what, name string) error {
 	for i, c := range name {
 		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 		if !(letter || c == '_' && i > 0 || c >= '0' && c <= '9' && i > 0) {
-			return fmt.Errorf("%s name %q: expected a letter followed by letters, digits or _", what, name)
+			return fmt.Errorf("%s name %q: expected an ASCII letter followed by ASCII letters, digits or _", what, name)
 		}
 	}
 	return nil

@@ -139,7 +139,7 @@ var readCases = []catalogueCase{
 	{"a dim named twice", `{"memsym": 1, "dims": {"B": 2, "B": 3}}` + "\n",
 		`r.jsonl:1: dimension "B" given twice`},
 	{"a bad dim name", `{"memsym": 1, "dims": {"2B": 2}}` + "\n",
-		`r.jsonl:1: dimension name "2B": expected a letter followed by letters, digits or _`},
+		`r.jsonl:1: dimension name "2B": expected an ASCII letter followed by ASCII letters, digits or _`},
 	{"a dim that is also a const", `{"memsym": 1, "dims": {"B": 2}, "consts": {"B": 2}}` + "\n",
 		`r.jsonl:1: "B" is given twice among the dimensions and constants`},
 

@@ -107,20 +107,12 @@ func withFile[T any](path string, read func(io.Reader, string) (T, error)) (T, e
 	if path == "-" {
 		return read(os.Stdin, "<stdin>")
 	}
-	f, err := os.Open(path)
+	f, err := openRecording(path)
 	if err != nil {
 		var zero T
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			return zero, &os.PathError{Op: "cannot read the recording", Path: pe.Path, Err: pe.Err}
-		}
-		return zero, err
+		return zero, fmt.Errorf("%s: %w", path, err) // as a grid's files are named
 	}
 	defer f.Close()
-	if info, err := f.Stat(); err == nil && info.IsDir() {
-		var zero T
-		return zero, &os.PathError{Op: "cannot read the recording", Path: path, Err: errors.New("is a directory")}
-	}
 	return read(f, path)
 }
 
@@ -142,6 +134,16 @@ func OpenFile(path string) (*File, error) {
 	if path == "-" {
 		return &File{Scanner: NewScanner(os.Stdin, "<stdin>"), name: "<stdin>"}, nil
 	}
+	f, err := openRecording(path)
+	if err != nil {
+		return nil, err
+	}
+	return &File{Scanner: NewScanner(f, path), c: f, name: path, size: sizeHint(f)}, nil
+}
+
+// openRecording opens the named file for reading a recording from it,
+// refusing a directory; its error does not name the file.
+func openRecording(path string) (*os.File, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		var pe *os.PathError
@@ -154,7 +156,7 @@ func OpenFile(path string) (*File, error) {
 		f.Close()
 		return nil, errors.New("cannot read the recording: is a directory")
 	}
-	return &File{Scanner: NewScanner(f, path), c: f, name: path, size: sizeHint(f)}, nil
+	return f, nil
 }
 
 // OpenNamed opens the recording in the file at path as OpenFile does, its

@@ -259,7 +259,7 @@ func TestReadFile(t *testing.T) {
 	if !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("error %v, want one that is fs.ErrNotExist", err)
 	}
-	if want := "cannot read the recording testdata/no-such-file.jsonl: no such file or directory"; err.Error() != want {
+	if want := "testdata/no-such-file.jsonl: cannot read the recording: no such file or directory"; err.Error() != want {
 		t.Errorf("error\n got %s\nwant %s", err, want)
 	}
 
@@ -372,7 +372,7 @@ func TestScannerReuse(t *testing.T) {
 // without a line number, by ReadFile, ValidateFile and OpenFile alike.
 func TestReadDirectory(t *testing.T) {
 	dir := t.TempDir()
-	want := "cannot read the recording " + dir + ": is a directory"
+	want := dir + ": cannot read the recording: is a directory"
 	if _, err := ReadFile(dir); err == nil || err.Error() != want {
 		t.Errorf("ReadFile: %v, want %s", err, want)
 	}

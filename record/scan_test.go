@@ -45,7 +45,7 @@ var readErrors = []struct {
 	{"dim beyond 64 bits", `{"memsym": 1, "dims": {"B": 9223372036854775808}}` + "\n", `t.jsonl:1: dimension B must be an integer of at least 1, found 9223372036854775808, which does not fit in a 64-bit integer`},
 	{"dim given twice", `{"memsym": 1, "dims": {"B": 2, "B": 3}}` + "\n", `t.jsonl:1: dimension "B" given twice`},
 	{"dim and const", `{"memsym": 1, "dims": {"B": 2}, "consts": {"B": 3}}` + "\n", `t.jsonl:1: "B" is given twice among the dimensions and constants`},
-	{"bad dim name", `{"memsym": 1, "dims": {"2B": 2}}` + "\n", `t.jsonl:1: dimension name "2B": expected a letter followed by letters, digits or _`},
+	{"bad dim name", `{"memsym": 1, "dims": {"2B": 2}}` + "\n", `t.jsonl:1: dimension name "2B": expected an ASCII letter followed by ASCII letters, digits or _`},
 	{"const not a number", `{"memsym": 1, "dims": {}, "consts": {"D": "64"}}` + "\n", `t.jsonl:1: constant D must be a JSON number, found "64"`},
 	{"no dims", `{"memsym": 1}` + "\n", `t.jsonl:1: the header has no "dims": expected {"memsym": 1, "dims": {"B": 2, ...}}, with {} for none`},
 	{"version 3", `{"memsym": 3, "dims": {}}` + "\n", `t.jsonl:1: format version 3: this memsym reads versions 1 and 2`},

@@ -28,8 +28,8 @@ and the peak), and a placement of every temp at an offset by its life.
 Then the buffers live at the peak and the calls' table: each call path, a
 fold's iterations together, with its share of the peak (what it made that is
 live there) and its own peak (the most of what it made live while it runs).
-Every number is exact; a fraction of a byte prints as an exact decimal,
-2.5. Beside each figure of a KiB or more, its size in binary units (--units
+Every number is exact; a fraction of a byte prints as its exact decimal
+where it has one (2.5), else as a fraction (7/3). Beside each figure of a KiB or more, its size in binary units (--units
 iec, the default: 33.1 GiB), decimal units (--units si: 35.5 GB) or none
 (--units bytes).
 
