@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"context"
 	"encoding/xml"
 	"fmt"
 	"math/rand/v2"
@@ -598,4 +599,170 @@ func TestMarkLabelsClearTicks(t *testing.T) {
 	if seen == 0 {
 		t.Fatalf("the SVG sets no mark's label: %q", texts)
 	}
+}
+
+// layoutLabels returns every label of p as the layout places it, each
+// with what it says as the SVG sets it: each mark's label as wide as the
+// widest backend draws it, and each guide's and band's name the figure
+// draws.
+func layoutLabels(p plot) (texts []string, boxes []box) {
+	for k, m := range p.fig.Marks {
+		text := doc.PlainText(m.Label, doc.ThinSpace)
+		w := labelChar * float64(len([]rune(text))) * labelReach
+		texts = append(texts, text)
+		boxes = append(boxes, markLabelBox(p.x.frac(m.At.X), p.y.frac(m.At.Y), w, p.marks[k]))
+	}
+	for i, g := range p.fig.Guides {
+		if b, ok := p.guideLabelBox(i, p.guideLabels[i]); ok {
+			texts = append(texts, doc.PlainText(g.Label, doc.ThinSpace))
+			boxes = append(boxes, b)
+		}
+	}
+	for i, band := range p.fig.Bands {
+		if b, ok := p.bandLabelBox(i); ok && p.bandLabels[i] {
+			texts = append(texts, band.Label)
+			boxes = append(boxes, b)
+		}
+	}
+	return texts, boxes
+}
+
+// labelsApart fails t for each two of f's labels whose boxes meet, as the
+// layout places them and as the SVG draws them, and for each guide's
+// name the layout puts on a mark's circle.
+func labelsApart(t *testing.T, f *doc.Figure) {
+	t.Helper()
+	p := layout(f)
+	texts, boxes := layoutLabels(p)
+	for i := range boxes {
+		for j := range i {
+			if boxes[i].meets(boxes[j]) {
+				t.Errorf("the layout's %q at %v meets %q at %v", texts[i], boxes[i], texts[j], boxes[j])
+			}
+		}
+	}
+	for i, g := range f.Guides {
+		b, ok := p.guideLabelBox(i, p.guideLabels[i])
+		for k, m := range f.Marks {
+			if ok && b.meets(p.markBox(k)) {
+				t.Errorf("the guide's name %q at %v is on the mark %q", doc.PlainText(g.Label, " "), b, doc.PlainText(m.Label, " "))
+			}
+		}
+	}
+	isLabel := map[string]bool{}
+	for _, text := range texts {
+		isLabel[text] = true
+	}
+	texts, boxes = svgTextBoxes(t, figureSVG(f))
+	drawn := map[string]bool{}
+	for _, text := range texts {
+		drawn[text] = true
+	}
+	for _, m := range f.Marks {
+		if text := doc.PlainText(m.Label, doc.ThinSpace); !drawn[text] {
+			t.Errorf("the SVG does not set the label %q as it is", text)
+		}
+	}
+	for i := range boxes {
+		for j := range i {
+			if isLabel[texts[i]] && isLabel[texts[j]] && boxes[i].meets(boxes[j]) {
+				t.Errorf("the SVG's %q at %v meets %q at %v", texts[i], boxes[i], texts[j], boxes[j])
+			}
+		}
+	}
+}
+
+// linearCandidates is encdec-cross's candidates on linear axes, alone in
+// a document, its caption (which says counted) short.
+func linearCandidates(t *testing.T) (*doc.Figure, *doc.Document) {
+	t.Helper()
+	in := input(t, "encdec-cross")
+	in.Scale = explain.ScaleLinear
+	f := *figureNamed(t, explain.Chapter(in), "candidates")
+	f.Caption = inlinesOf("The candidates.")
+	return &f, &doc.Document{Title: "Figure", Number: 13, Sections: []doc.Section{{Title: "Figure", Blocks: []doc.Block{&f}}}}
+}
+
+// wordsApart fails t for each two of phrases that meet among words, and
+// for each not there in one piece, as when another label's words fall
+// among its own ("T counted = 27").
+func wordsApart(t *testing.T, words []pdfWord, phrases ...string) {
+	t.Helper()
+	var boxes []box
+	for _, ph := range phrases {
+		b, ok := phraseBox(words, ph)
+		if !ok {
+			var texts []string
+			for _, w := range words {
+				texts = append(texts, w.Text)
+			}
+			t.Fatalf("no %q in one piece among %q", ph, strings.Join(texts, " "))
+		}
+		boxes = append(boxes, b)
+	}
+	for i := range boxes {
+		for j := range i {
+			if boxes[i].meets(boxes[j]) {
+				t.Errorf("%q at %v meets %q at %v", phrases[i], boxes[i], phrases[j], boxes[j])
+			}
+		}
+	}
+}
+
+// No two labels of a figure meet, nor does a guide's name sit on a mark,
+// in the layout, the SVG, the PDF and TikZ: encdec-cross's candidates on
+// linear axes once set T = 27, counted and grid on one another by the
+// origin.
+func TestLabelsApart(t *testing.T) {
+	f, d := linearCandidates(t)
+	labelsApart(t, f)
+	t.Run("pdf", func(t *testing.T) {
+		tooltest.Need(t, "pdftotext", "the PDF's labels are not checked")
+		dir, _ := render(t, "pdf", d)
+		wordsApart(t, allWords(t, filepath.Join(dir, "chapter13.pdf")), "T = 27", "counted", "grid")
+	})
+	t.Run("tikz", func(t *testing.T) {
+		wordsApart(t, standaloneFigure(t, d, "chapter13-candidates"), "T = 27", "counted", "grid")
+	})
+}
+
+// No two labels meet in any figure of any bundled program's chapter, on
+// the candidates' axes as chosen, logarithmic or linear.
+func TestProgramsLabelsApart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("every bundled program is recorded")
+	}
+	scales := []struct {
+		name  string
+		scale explain.Scale
+	}{{"auto", explain.ScaleAuto}, {"log", explain.ScaleLog}, {"linear", explain.ScaleLinear}}
+	for _, prog := range programs.All() {
+		if !explainable(t, prog.Name) {
+			t.Logf("%s has no chapter", prog.Name)
+			continue
+		}
+		for _, sc := range scales {
+			t.Run(prog.Name+"/"+sc.name, func(t *testing.T) {
+				in := input(t, prog.Name)
+				in.Scale = sc.scale
+				for _, f := range explain.Chapter(in).Figures() {
+					if f.Boxes == nil {
+						t.Run(f.Name, func(t *testing.T) { labelsApart(t, f) })
+					}
+				}
+			})
+		}
+	}
+}
+
+// explainable reports whether the bundled program name has a chapter:
+// strided-conv, whose bytes are no polynomial, has none.
+func explainable(t *testing.T, name string) bool {
+	t.Helper()
+	src, err := source.NewProgram(name, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = explain.Gather(context.Background(), &explain.Request{Program: name, Source: src, At: src.Default()})
+	return err == nil
 }

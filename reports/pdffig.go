@@ -75,7 +75,7 @@ func (d *pdfDoc) figure(f *doc.Figure) {
 	d.f.SetDrawColor(120, 120, 120)
 	d.f.SetLineWidth(0.2)
 	d.f.SetDashPattern([]float64{0.4, 0.9}, 0)
-	for _, g := range f.Guides {
+	for i, g := range f.Guides {
 		if !p.inRange(g.X) {
 			continue
 		}
@@ -83,7 +83,7 @@ func (d *pdfDoc) figure(f *doc.Figure) {
 		d.f.Line(x, y0, x, y0+h)
 		if len(g.Label) > 0 {
 			d.f.SetTextColor(85, 85, 85)
-			d.drawLine(words(g.Label, font{sans, "", 6.5}, true), x+0.8, y0+h-1.2, font{sans, "", 6.5})
+			d.drawLine(words(g.Label, font{sans, "", 6.5}, true), x+0.8, y0+(1-p.guideLabels[i])*h-1.2, font{sans, "", 6.5})
 			d.f.SetTextColor(0, 0, 0)
 		}
 	}
@@ -139,6 +139,7 @@ func (d *pdfDoc) figure(f *doc.Figure) {
 		if pl.below {
 			ly = y + 4
 		}
+		ly -= pl.rise() * h
 		d.drawLine(ws, lx, ly, bold)
 	}
 	if p.legend {

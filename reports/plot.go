@@ -16,6 +16,10 @@ type plot struct {
 	legend bool
 	// marks says where each of fig.Marks' labels goes.
 	marks []placement
+	// guideLabels says, for each of fig.Guides, how high its name's box
+	// stands, its bottom as a fraction of the plot's height: 0 on the x
+	// axis, where a guide is named unless a mark is there.
+	guideLabels []float64
 	// bandLabels says which of fig.Bands may be named, where the name
 	// fits: a band whose name a mark's label would cover is not.
 	bandLabels []bool
@@ -124,6 +128,7 @@ func layout(f *doc.Figure) plot {
 		// highest point.
 		p.y = newAxis(ylo, yhi.Add(yhi.Sub(ylo).Quo(poly.Int(10))), f.YBytes)
 	}
+	p.placeGuides()
 	p.placeMarks()
 	if p.legend {
 		p.placeSymbols()
@@ -216,8 +221,22 @@ func smallestPositiveY(f *doc.Figure) poly.Rat {
 }
 
 // placement is where a mark's label goes beside it: to its left or right,
-// above or below.
-type placement struct{ left, below bool }
+// above or below, and lift further from it, up when above and down when
+// below, as a fraction of the plot's height, where another label is
+// beside it.
+type placement struct {
+	left, below bool
+	lift        float64
+}
+
+// rise is how far up a label placed at pl is moved from its usual place,
+// as a fraction of the plot's height: down when negative.
+func (pl placement) rise() float64 {
+	if pl.below {
+		return -pl.lift
+	}
+	return pl.lift
+}
 
 // The size of a label's box as fractions of the plot: a character's width
 // and a line's height (the backends draw labels at about these sizes).
@@ -225,6 +244,17 @@ const (
 	labelChar = 0.0125
 	labelLine = 0.075
 	labelGap  = 0.012
+)
+
+// The size of a guide's name's box as fractions of the plot: a
+// character's width (the backends draw it smaller than a mark's label), a
+// line's height and the gap from its guide; markRadius is a mark's
+// circle's radius, with room around it.
+const (
+	guideChar  = 0.0105
+	guideLine  = 0.065
+	guideGap   = 0.006
+	markRadius = 0.02
 )
 
 // bandLabelDepth is how far down from the plot's top a band's name
@@ -266,35 +296,141 @@ func markLabelBox(x, y, w float64, pl placement) box {
 	if pl.below {
 		b[1], b[3] = y-labelGap-labelLine, y-labelGap
 	}
+	b[1], b[3] = b[1]+pl.rise(), b[3]+pl.rise()
 	return b
+}
+
+// guideLabelBox is the box of guide i's name, its bottom at lift, as wide
+// as the widest backend draws it; false for a guide without a name or
+// outside the axis.
+func (p *plot) guideLabelBox(i int, lift float64) (box, bool) {
+	g := p.fig.Guides[i]
+	if len(g.Label) == 0 || !p.inRange(g.X) {
+		return box{}, false
+	}
+	x := p.x.frac(g.X)
+	w := guideChar * float64(len([]rune(doc.PlainText(g.Label, " ")))) * labelReach
+	return box{x + guideGap, lift, x + guideGap + w, lift + guideLine}, true
+}
+
+// markBox is the box around mark k's circle, with room around it.
+func (p *plot) markBox(k int) box {
+	m := p.fig.Marks[k]
+	x, y := p.x.frac(m.At.X), p.y.frac(m.At.Y)
+	return box{x - markRadius, y - markRadius, x + markRadius, y + markRadius}
+}
+
+// placeGuides finds where each guide's name goes: on the x axis beside
+// its guide; else at the plot's top; else as little above the axis as
+// keeps it clear: clear of every mark's circle, of the names of guides
+// before it and of the bands' names.
+func (p *plot) placeGuides() {
+	p.guideLabels = make([]float64, len(p.fig.Guides))
+	var taken []box
+	for k := range p.fig.Marks {
+		taken = append(taken, p.markBox(k))
+	}
+	for i := range p.fig.Bands {
+		if b, ok := p.bandLabelBox(i); ok {
+			taken = append(taken, b)
+		}
+	}
+	clear := func(b box) bool {
+		for _, o := range taken {
+			if b.meets(o) {
+				return false
+			}
+		}
+		return true
+	}
+	for i := range p.fig.Guides {
+		if _, ok := p.guideLabelBox(i, 0); !ok {
+			continue
+		}
+		for _, l := range guideLifts() {
+			if b, _ := p.guideLabelBox(i, l); clear(b) {
+				p.guideLabels[i] = l
+				break
+			}
+		}
+		b, _ := p.guideLabelBox(i, p.guideLabels[i])
+		taken = append(taken, b)
+	}
+}
+
+// guideLifts is each height a guide's name is tried at, in turn: on the
+// x axis, at the plot's top, then up from the axis half a line at a time.
+func guideLifts() []float64 {
+	out := []float64{0, 1 - guideLine}
+	for k := 1; float64(k)*guideLine/2 < 1-guideLine; k++ {
+		out = append(out, float64(k)*guideLine/2)
+	}
+	return out
+}
+
+// namesBoxes is the boxes of the bands' names and of the guides' names,
+// where the layout puts them.
+func (p *plot) namesBoxes() []box {
+	var out []box
+	for i := range p.fig.Bands {
+		if b, ok := p.bandLabelBox(i); ok {
+			out = append(out, b)
+		}
+	}
+	for i := range p.fig.Guides {
+		if b, ok := p.guideLabelBox(i, p.guideLabels[i]); ok {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// liftSteps is each lift a mark's label is tried at, when it is clear of
+// the other labels nowhere beside its mark: a third of a line at a time,
+// up to the plot's height.
+func liftSteps() []float64 {
+	var out []float64
+	for k := 1; float64(k)*labelLine/3 < 1; k++ {
+		out = append(out, float64(k)*labelLine/3)
+	}
+	return out
+}
+
+// lifted is each of order at each of liftSteps, the least lift first.
+func lifted(order []placement) []placement {
+	var out []placement
+	for _, l := range liftSteps() {
+		for _, pl := range order {
+			pl.lift = l
+			out = append(out, pl)
+		}
+	}
+	return out
 }
 
 // placeMarks finds where each mark's label goes: of above-left,
 // above-right, below-right and below-left, the first whose box stays in
 // the plot, as wide as the widest backend draws it, and meets no earlier
-// label, no band's name and no curve; else the first that meets no
-// earlier label and no band's name; else the first in the plot clear of
-// the bands' names. A band whose name a mark's label
-// would still cover, as drawn at its widest, is left unnamed.
+// label, no band's or guide's name and no curve; else the first that
+// meets no earlier label and no name; else the first of them moved
+// further from its mark, as little as it takes, that meets none (so that
+// labels of marks close together stack); else the first in the plot clear
+// of the names. A band whose name a mark's label would still cover, as
+// drawn at its widest, is left unnamed.
 func (p *plot) placeMarks() {
 	var boxes []box
 	p.marks = nil
 	curves := p.curveFracs()
-	var bandBoxes []box
-	for i := range p.fig.Bands {
-		if b, ok := p.bandLabelBox(i); ok {
-			bandBoxes = append(bandBoxes, b)
-		}
-	}
+	names := p.namesBoxes()
 	// reach is a label's box as wide as the widest backend draws it.
 	reach := func(x, y, w float64, pl placement) box { return markLabelBox(x, y, w*labelReach, pl) }
 	for _, m := range p.fig.Marks {
 		x, y := p.x.frac(m.At.X), p.y.frac(m.At.Y)
 		w := labelChar * float64(len([]rune(doc.PlainText(m.Label, " "))))
 		inside := func(b box) bool { return b[0] >= 0 && b[2] <= 1 && b[1] >= 0 && b[3] <= 1 }
-		offBands := func(pl placement) bool {
+		offNames := func(pl placement) bool {
 			r := reach(x, y, w, pl)
-			for _, o := range bandBoxes {
+			for _, o := range names {
 				if r.meets(o) {
 					return false
 				}
@@ -325,35 +461,38 @@ func (p *plot) placeMarks() {
 			}
 			return false
 		}
-		order := []placement{{true, false}, {false, false}, {false, true}, {true, true}}
+		aboveLeft, aboveRight := placement{left: true}, placement{}
+		belowLeft, belowRight := placement{left: true, below: true}, placement{below: true}
+		order := []placement{aboveLeft, aboveRight, belowRight, belowLeft}
 		var side []placement
 		switch right, left := near(1), near(-1); {
 		case right && !left:
-			side = []placement{{true, false}, {true, true}}
+			side = []placement{aboveLeft, belowLeft}
 		case left && !right:
-			side = []placement{{false, false}, {false, true}}
+			side = []placement{aboveRight, belowRight}
 		}
 		chosen, found := placement{}, false
 		// On the side away from a close mark, clear of everything, else of
 		// the other labels; then on any side, clear of everything, else of
-		// the other labels, else in the plot; and always clear of the
-		// bands' names. In the plot means as wide as the widest backend
-		// draws the label, so that it never runs past the y axis into its
+		// the other labels, else moved from its mark clear of them, else
+		// in the plot; and always clear of the bands' and guides' names.
+		// In the plot means as wide as the widest backend draws the
+		// label, so that it never runs past the y axis into its
 		// ticks' numbers.
 		inPlot := func(pl placement) bool { return inside(reach(x, y, w, pl)) }
 		full := func(pl placement) bool {
 			b := markLabelBox(x, y, w, pl)
-			return inPlot(pl) && offBands(pl) && apart(b) && offCurves(b, curves)
+			return inPlot(pl) && offNames(pl) && apart(b) && offCurves(b, curves)
 		}
 		labels := func(pl placement) bool {
 			b := markLabelBox(x, y, w, pl)
-			return inPlot(pl) && offBands(pl) && apart(b)
+			return inPlot(pl) && offNames(pl) && apart(b)
 		}
-		plotted := func(pl placement) bool { return inPlot(pl) && offBands(pl) }
+		plotted := func(pl placement) bool { return inPlot(pl) && offNames(pl) }
 		for _, tier := range []struct {
 			order []placement
 			ok    func(placement) bool
-		}{{side, full}, {side, labels}, {order, full}, {order, labels}, {order, plotted}} {
+		}{{side, full}, {side, labels}, {order, full}, {order, labels}, {lifted(side), labels}, {lifted(order), labels}, {order, plotted}} {
 			for _, pl := range tier.order {
 				if tier.ok(pl) {
 					chosen, found = pl, true

@@ -65,15 +65,16 @@ func figureSVG(f *doc.Figure) []byte {
 		fmt.Fprintf(&b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="black"/>`+"\n", px(x), px(bottom), px(x), px(bottom+4))
 		fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`+"\n", px(x), px(bottom+18), esc(t.label()))
 	}
-	// Guides, dotted, named at the top.
-	for _, g := range f.Guides {
+	// Guides, dotted, named where the layout puts their names.
+	for i, g := range f.Guides {
 		if !p.inRange(g.X) {
 			continue
 		}
 		x := X(doc.XY{X: g.X})
 		fmt.Fprintf(&b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#777" stroke-dasharray="1.5 3"/>`+"\n", px(x), px(svgTop), px(x), px(bottom))
 		if len(g.Label) > 0 {
-			fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="start" font-size="10" fill="#555">%s</text>`+"\n", px(x+3), px(bottom-5), svgInlines(g.Label))
+			y := svgTop + (1-p.guideLabels[i])*svgPlotH - 5
+			fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="start" font-size="10" fill="#555">%s</text>`+"\n", px(x+3), px(y), svgInlines(g.Label))
 		}
 	}
 	fmt.Fprintf(&b, `<path d="M%s %sV%sH%s" fill="none" stroke="black"/>`+"\n", px(svgLeft), px(svgTop), px(bottom), px(svgLeft+svgPlotW))
@@ -108,6 +109,7 @@ func figureSVG(f *doc.Figure) []byte {
 		if pl.below {
 			ly = y + 18
 		}
+		ly -= pl.rise() * svgPlotH
 		fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="%s" font-weight="bold">%s</text>`+"\n", px(lx), px(ly), anchor, svgInlines(m.Label))
 	}
 	// The legend, below the axis' label.

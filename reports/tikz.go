@@ -130,13 +130,13 @@ func tikzFigure(f *doc.Figure, o Options) []byte {
 			fmt.Fprintf(&b, "\\node[anchor=north, font=\\tiny\\sffamily, text=black!60, inner xsep=1pt, inner ysep=2pt] at (axis cs:%s,%s) {\\memsymband{#1}{%.6f}{%s}};\n", coord(mid), coord(p.y.hi), share(i), texEscape(band.Label))
 		}
 	}
-	for _, g := range f.Guides {
+	for i, g := range f.Guides {
 		if !p.inRange(g.X) {
 			continue
 		}
 		fmt.Fprintf(&b, "\\draw[black!50, densely dotted] (axis cs:%s,%s) -- (axis cs:%s,%s);\n", coord(g.X), coord(p.y.lo), coord(g.X), coord(p.y.hi))
 		if len(g.Label) > 0 {
-			fmt.Fprintf(&b, "\\node[anchor=south west, font=\\tiny, text=black!60, inner sep=1pt] at (axis cs:%s,%s) {%s};\n", coord(g.X), coord(p.y.lo), latexInlines(g.Label))
+			fmt.Fprintf(&b, "\\node[anchor=south west, font=\\tiny, text=black!60, inner sep=1pt%s] at (axis cs:%s,%s) {%s};\n", tikzShift(p.guideLabels[i]), coord(g.X), coord(p.y.lo), latexInlines(g.Label))
 		}
 	}
 	for i, s := range f.Series {
@@ -177,9 +177,9 @@ func tikzFigure(f *doc.Figure, o Options) []byte {
 	for k, m := range f.Marks {
 		at := fmt.Sprintf("(axis cs:%s,%s)", coord(m.At.X), coord(m.At.Y))
 		pl := p.marks[k]
-		anchor := map[placement]string{{false, false}: "south west", {true, false}: "south east", {false, true}: "north west", {true, true}: "north east"}[pl]
+		anchor := map[[2]bool]string{{false, false}: "south west", {true, false}: "south east", {false, true}: "north west", {true, true}: "north east"}[[2]bool{pl.left, pl.below}]
 		fmt.Fprintf(&b, "\\draw[fill=white] %s circle[radius=1.6pt];\n", at)
-		fmt.Fprintf(&b, "\\node[anchor=%s, font=\\scriptsize, inner sep=2.5pt, fill=white, fill opacity=0.8, text opacity=1] at %s {%s};\n", anchor, at, latexInlines(m.Label))
+		fmt.Fprintf(&b, "\\node[anchor=%s, font=\\scriptsize, inner sep=2.5pt, fill=white, fill opacity=0.8, text opacity=1%s] at %s {%s};\n", anchor, tikzShift(pl.rise()), at, latexInlines(m.Label))
 	}
 	b.WriteString("\\end{axis}\n\\end{tikzpicture}}%\n")
 	b.WriteString("\\setbox0=\\hbox{\\memsymfigure{0.6\\columnwidth}}%\n")
@@ -188,6 +188,16 @@ func tikzFigure(f *doc.Figure, o Options) []byte {
 	b.WriteString("\\memsymfigure{\\memsymaxiswidth}%\n")
 	b.WriteString("\\ifdefined\\memsymalone\\else\\expandafter\\endinput\\fi%\n\\end{document}\n")
 	return b.Bytes()
+}
+
+// tikzShift is a node's option moving it up by rise, a fraction of the
+// axis' height (half the column), as the layout moves a label; nothing
+// when rise is 0.
+func tikzShift(rise float64) string {
+	if rise == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", yshift=%.4f\\columnwidth", rise*0.5)
 }
 
 // widestAxis is, in points, wider than any axis a figure is drawn with:
