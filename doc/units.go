@@ -108,6 +108,64 @@ func (u Units) ApproxBeside(x, ref poly.Rat) string {
 	return first // not told apart in maxDigits: the bytes beside it are
 }
 
+// Budget writes a budget as its unit says it, "80 GiB", when that is
+// exact, else with its bytes: "80000000000 bytes (74.5 GiB)".
+func (u Units) Budget(x poly.Rat) string {
+	if a := u.Approx(x); a != "" {
+		if back, err := readFigure(a); err == nil && back.Equal(x) {
+			return a
+		}
+	}
+	return u.Bytes(x)
+}
+
+// BudgetBeside is Budget for a budget written beside needs, each written
+// as ApproxBeside writes it against the budget: when the budget's figure
+// is not exact, it takes the digits it needs to fall on the side of each
+// need's figure that the budget falls on of the need, so that needs of
+// "74.505 GiB" that fit are not shown under a budget of "74.5 GiB"
+// (80000000000 bytes, 74.50581 GiB).
+func (u Units) BudgetBeside(budget poly.Rat, needs ...poly.Rat) string {
+	name := u.Budget(budget)
+	short := u.Approx(budget)
+	if short == "" || name == short {
+		return name // exact in its unit, or no unit to write
+	}
+	var figures []poly.Rat
+	var sides []int
+	for _, x := range needs {
+		if f, err := readFigure(u.ApproxBeside(x, budget)); err == nil {
+			figures, sides = append(figures, f), append(sides, budget.Cmp(x))
+		}
+	}
+	reads := func(s string) bool {
+		b, err := readFigure(s)
+		if err != nil {
+			return false
+		}
+		for i, f := range figures {
+			if sides[i] != 0 && b.Cmp(f) != sides[i] {
+				return false
+			}
+		}
+		return true
+	}
+	if reads(short) {
+		return name
+	}
+	for digits := 4; digits <= maxDigits; digits++ {
+		if s := u.approx(budget, digits); reads(s) {
+			return Decimal(budget) + " bytes (" + s + ")"
+		}
+	}
+	return name
+}
+
+// readFigure reads back a figure that Approx writes, "74.5 GiB".
+func readFigure(s string) (poly.Rat, error) {
+	return ParseSize(strings.ReplaceAll(s, " ", ""))
+}
+
 // maxDigits bounds the significant digits ApproxBeside writes.
 const maxDigits = 24
 

@@ -190,3 +190,29 @@ func FuzzParseSize(f *testing.F) {
 		}
 	})
 }
+
+// TestBudgetBeside: a budget exact in its unit is written so; else with
+// its bytes and as many digits as put its figure on the right side of the
+// needs' figures beside it.
+func TestBudgetBeside(t *testing.T) {
+	gib := func(s string) poly.Rat { return bigRat(t, s).Mul(poly.Int(1 << 30)) }
+	for _, c := range []struct {
+		budget poly.Rat
+		needs  []poly.Rat
+		want   string
+	}{
+		{gib("80"), []poly.Rat{gib("79.999")}, "80 GiB"},
+		{poly.Int(80_000_000_000), nil, "80000000000 bytes (74.5 GiB)"},
+		// The budget is 74.50580596… GiB; needs written "74.5058 GiB"
+		// (74.505805…, they fit) and "74.51 GiB" (74.505815…, they do
+		// not) put it between them, at five digits.
+		{poly.Int(80_000_000_000), []poly.Rat{poly.Int(79_999_999_000), poly.Int(80_000_010_000)}, "80000000000 bytes (74.506 GiB)"},
+		// 37.25290298… GiB beside needs written "37.253 GiB" that do not
+		// fit: "37.3 GiB" would read as more than them.
+		{poly.Int(40_000_000_000), []poly.Rat{poly.Int(40_000_100_000)}, "40000000000 bytes (37.25 GiB)"},
+	} {
+		if got := IEC.BudgetBeside(c.budget, c.needs...); got != c.want {
+			t.Errorf("BudgetBeside(%s, %v) = %q, want %q", c.budget, c.needs, got, c.want)
+		}
+	}
+}

@@ -123,8 +123,8 @@ func isJSONNumber(s string) bool {
 	return err == nil && l.i == len(s)
 }
 
-// checkName accepts an ASCII letter followed by ASCII letters, digits and underscores:
-// the names the polynomials can print and parse back.
+// checkName accepts an ASCII letter followed by ASCII letters, digits and
+// underscores: the names the polynomials can print and parse back.
 func checkName(what, name string) error {
 	if name == "" {
 		return fmt.Errorf("an empty %s name", what)

@@ -406,69 +406,19 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 // starts to run.
 func leastOf(f *model.Fit) int64 { return max(f.Least, f.RunsFrom, 1) }
 
-// budgetName writes a budget as its unit says it, "80 GiB", when that is
-// exact, else with its bytes: "80000000000 bytes (74.5 GiB)".
-func budgetName(x poly.Rat, units doc.Units) string {
-	if a := units.Approx(x); a != "" {
-		if back, err := doc.ParseSize(strings.ReplaceAll(a, " ", "")); err == nil && back.Equal(x) {
-			return a
-		}
-	}
-	return units.Bytes(x)
-}
+// budgetName writes a budget as its unit says it (doc.Units.Budget).
+func budgetName(x poly.Rat, units doc.Units) string { return units.Budget(x) }
 
-// budgetLabel is budgetName for a budget written beside needs: when its
-// figure in units is not exact, it takes the digits it needs to read on
-// the right side of each of the needs' figures (as needsCells writes
-// them), so that needs of "74.505 GiB" that fit are not shown under a
-// budget of "74.5 GiB" (80000000000 bytes, 74.50581 GiB). Nil needs are
-// left out.
+// budgetLabel is budgetName for a budget written beside needs
+// (doc.Units.BudgetBeside); nil needs are left out.
 func budgetLabel(budget poly.Rat, units doc.Units, needs ...*poly.Rat) string {
-	name := budgetName(budget, units)
-	short := units.Approx(budget)
-	if short == "" || name == short {
-		return name // exact in its unit, or no unit to write
-	}
-	var figures []poly.Rat
-	var sides []int
+	var present []poly.Rat
 	for _, x := range needs {
-		if x == nil {
-			continue
-		}
-		f, err := parseFigure(units.ApproxBeside(*x, budget))
-		if err != nil {
-			continue
-		}
-		figures, sides = append(figures, f), append(sides, budget.Cmp(*x))
-	}
-	reads := func(s string) bool {
-		b, err := parseFigure(s)
-		if err != nil {
-			return false
-		}
-		for i, f := range figures {
-			if sides[i] != 0 && b.Cmp(f) != sides[i] {
-				return false
-			}
-		}
-		return true
-	}
-	if reads(short) {
-		return name
-	}
-	// More digits of the budget in the same unit, until its figure falls
-	// between the needs' figures as the needs fall beside the budget.
-	_, unit, _ := strings.Cut(short, " ")
-	one, err := parseFigure("1 " + unit)
-	if err != nil {
-		return name
-	}
-	for digits := 4; digits <= 24; digits++ {
-		if s := doc.Significant(budget.Quo(one), digits) + " " + unit; reads(s) {
-			return doc.Decimal(budget) + " bytes (" + s + ")"
+		if x != nil {
+			present = append(present, *x)
 		}
 	}
-	return name
+	return units.BudgetBeside(budget, present...)
 }
 
 // needsOf returns the needs of t, nil for none.
@@ -477,11 +427,6 @@ func needsOf(t *model.Terms) *poly.Rat {
 		return nil
 	}
 	return &t.Needs
-}
-
-// parseFigure reads back a figure that doc.Units writes, "74.5 GiB".
-func parseFigure(s string) (poly.Rat, error) {
-	return doc.ParseSize(strings.ReplaceAll(s, " ", ""))
 }
 
 // fitConfirmText says, for each recording made to confirm a fit, what it
