@@ -320,6 +320,8 @@ func inGroup(g string) string {
 	return " (in " + g + ")"
 }
 
+// ordinal writes n as "first", "second", "third", then "4th", "21st",
+// "112th".
 func ordinal(n int) string {
 	switch n {
 	case 1:
@@ -329,5 +331,16 @@ func ordinal(n int) string {
 	case 3:
 		return "third"
 	}
-	return fmt.Sprintf("%dth", n)
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return fmt.Sprintf("%d%s", n, suffix)
 }

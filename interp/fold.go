@@ -57,6 +57,7 @@ type fold struct {
 	// of the dimension beyond lo + 2, in the recording at that value.
 	opPerUnit []int
 	opShift   []int // per operation of the structure: how far its iteration lies from the one it stands for
+	flow      flow  // what the grid's operations read, write and launch (alignflow.go)
 
 	// What Measure needs: the grid, the folding dimension's index in it,
 	// and the layouts of its recordings and of the check points'.
@@ -260,6 +261,9 @@ func buildFolded(grid, checks []Source, cause error, known []int) (*Model, error
 		}
 	}
 	f.tmpl = lays[ref].tmpl
+	if f.flow, err = f.flowOf(lays, g.order, ref); err != nil {
+		return nil, err
+	}
 	f.g, f.j, f.lays, f.ref = g, j, lays, lays[ref]
 	if err := f.interpolate(g, j, lays); err != nil {
 		return nil, err

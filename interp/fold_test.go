@@ -3,6 +3,7 @@ package interp
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -460,6 +461,215 @@ func TestFoldRefusesPhaseWithinRun(t *testing.T) {
 			t.Errorf("phases alike: %v", err)
 		case c.want != "" && (err == nil || !strings.HasPrefix(err.Error(), c.want)):
 			t.Errorf("the last layer in the backward phase at B = 2, L = 3:\ngot  %v\nwant %s...", err, c.want)
+		}
+	}
+}
+
+// alteredAt returns at with alter applied to its recording at the point p
+// alone.
+func alteredAt(at func(b, tt, l int64) *record.Recording, p [3]int64, alter func(*record.Recording)) func(b, tt, l int64) *record.Recording {
+	return func(b, tt, l int64) *record.Recording {
+		rec := at(b, tt, l)
+		if [3]int64{b, tt, l} == p {
+			alter(rec)
+		}
+		return rec
+	}
+}
+
+// opNamed returns the operation label in path of rec.
+func opNamed(t *testing.T, rec *record.Recording, label, path string) *record.Op {
+	t.Helper()
+	for i := range rec.Ops {
+		if o := &rec.Ops[i]; o.Label == label && o.Path == path {
+			return o
+		}
+	}
+	t.Fatalf("no operation %q in %s", label, path)
+	return nil
+}
+
+// TestFoldRefusesDifferentFlow: the course GPT with its block count L a
+// dimension, one of whose operations at one point of the grid reads or
+// writes another buffer than at the others, or launches nothing, is
+// refused, naming the operation, as the walker refuses it without a
+// folding dimension: else its live bytes there would be interpolated as
+// the program's, and the model be wrong where only a check point shows
+// it.
+func TestFoldRefusesDifferentFlow(t *testing.T) {
+	at := gptDepthAt(t, false)
+	const odd = "B = 2, T = 8, L = 3"
+	for _, c := range []struct {
+		name  string
+		alter func(rec *record.Recording)
+		want  string
+	}{
+		{"the head reads the mask too", func(rec *record.Recording) {
+			o := opNamed(t, rec, "Linear.apply/%4", "head")
+			o.Reads = append(o.Reads, rec.Ops[0].Writes[0])
+		}, odd + `:176: operation 65 ("Linear.apply/%4" in head) does not align: it reads 3 buffers, where its counterpart, operation 85 at B = 1, T = 4, L = 4, reads 2; a dimension that changes the operations must count blocks that repeat one block exactly`},
+		{"the last block reads the first's output", func(rec *record.Recording) {
+			o := opNamed(t, rec, "LayerNorm.apply/%3", "blocks[2].ln1")
+			o.Reads[0] = opNamed(t, rec, "LayerNorm.apply/%3", "blocks[1].ln1").Reads[0]
+		}, odd + `:120: operation 44 ("LayerNorm.apply/%3" in blocks[2].ln1) does not align: its first read is buffer 39 "x" in blocks[0], where its counterpart, operation 64 at B = 1, T = 4, L = 4, reads buffer 105 "x" in blocks[2] there: no one rule places the buffer at every iteration and point`},
+		{"a middle block's softmax writes its input in place of its second output", func(rec *record.Recording) {
+			o := opNamed(t, rec, "SelfAttention.apply/%21", "blocks[1].attn")
+			o.Writes[1] = o.Reads[0]
+		}, odd + `:86: operation 32 ("SelfAttention.apply/%21" in blocks[1].attn) does not align: its second write is buffer 51 "masked scores" in blocks[1], where its counterpart, operation 32 at B = 1, T = 4, L = 4, writes buffer 53 "exponentials" in blocks[1] there`},
+		{"a middle block's operation launches nothing", func(rec *record.Recording) {
+			opNamed(t, rec, "SelfAttention.apply/%6", "blocks[1].attn").Launch = false
+		}, odd + `:75: operation 27 ("SelfAttention.apply/%6" in blocks[1].attn) does not align: it launches nothing, where its counterpart, operation 27 at B = 1, T = 4, L = 4, launches work`},
+	} {
+		_, err := Build(gptGrid(alteredAt(at, [3]int64{2, 8, 3}, c.alter), [3]int64{2, 3, 4}), nil)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%s at %s:\ngot  %v\nwant %s...", c.name, odd, err, c.want)
+		}
+	}
+}
+
+// TestFoldCheckRefusesDifferentFlow: a check point of the course GPT whose
+// head reads a buffer more than the grid's is refused for that, naming the
+// operation, by Build and by Check, before its live bytes are compared
+// with the model's.
+func TestFoldCheckRefusesDifferentFlow(t *testing.T) {
+	at := gptDepthAt(t, false)
+	check := at(5, 7, 5)
+	o := opNamed(t, check, "Linear.apply/%4", "head")
+	o.Reads = append(o.Reads, check.Ops[0].Writes[0])
+	const want = `check:%d: operation %d ("Linear.apply/%%4" in head) does not align: it reads 3 buffers, where its counterpart, operation 85 at B = 1, T = 4, L = 4, reads 2; a dimension that changes the operations must count blocks that repeat one block exactly`
+	w := fmt.Sprintf(want, o.Line, len(check.Ops))
+	if _, err := Build(gptGrid(at, [3]int64{2, 3, 4}), []Source{source("check", check)}); err == nil || !strings.HasPrefix(err.Error(), w) {
+		t.Errorf("Build:\ngot  %v\nwant %s...", err, w)
+	}
+	m := mustBuild(t, gptGrid(at, [3]int64{2, 3, 4}), nil)
+	if err := m.Check(source("check", check)); err == nil || !strings.HasPrefix(err.Error(), w) {
+		t.Errorf("Check:\ngot  %v\nwant %s...", err, w)
+	}
+	if err := m.Check(source("check", at(5, 7, 5))); err != nil {
+		t.Errorf("Check of the program's own recording: %v", err)
+	}
+}
+
+// sgdStep records a step of L linear layers on x [B, 8] and a plain SGD
+// update, one operation reading every layer's weight and then every
+// layer's gradient, as the backward pass makes them, and writing every
+// weight. At B = 2, L = 3 the update leaves the first layer's gradient
+// out when odd is "skip", and reads the gradients from the first layer's
+// when it is "order".
+func sgdStep(odd string) func(b, l int64) *record.Recording {
+	return func(b, l int64) *record.Recording {
+		r := record.NewStepRecorder("Test.step", []record.Dim{{Name: "B", Value: b}, {Name: "L", Value: l}}, nil, "f64")
+		const d = 8
+		in := r.Input("tokens", "", f64, b, d)
+		r.SetPhase(record.Forward)
+		x := r.Temp("x", "", f64, b, d)
+		r.Op("embed", "", []int64{in}, []int64{x})
+		var ws, xs, gws []int64
+		for i := range l {
+			g := fmt.Sprintf("layers[%d]", i)
+			w := r.Param("weight", g, f64, d, d)
+			z := r.Temp("z", g, f64, b, d)
+			r.Op("Linear.apply", g, []int64{x, w}, []int64{z})
+			ws, xs = append(ws, w), append(xs, x)
+			x = z
+		}
+		r.SetPhase(record.Backward)
+		gx := r.Temp("gloss", "", f64, b, d)
+		r.Op("loss (vjp)", "", []int64{x}, []int64{gx})
+		for i := l - 1; i >= 0; i-- {
+			g := fmt.Sprintf("layers[%d]", i)
+			gz := r.Temp("gz", g, f64, b, d)
+			gw := r.Temp("gw", g, f64, d, d)
+			r.Op("Linear.apply (vjp)", g, []int64{gx, ws[i], xs[i]}, []int64{gz, gw})
+			gws = append(gws, gw)
+			gx = gz
+		}
+		switch {
+		case odd == "skip" && b == 2 && l == 3:
+			gws = gws[:len(gws)-1]
+		case odd == "order" && b == 2 && l == 3:
+			slices.Reverse(gws)
+		}
+		r.SetPhase(record.Optimizer)
+		r.Op("SGD.update", "sgd", append(slices.Clone(ws), gws...), ws)
+		r.Result(gx)
+		rec, err := r.Finish()
+		if err != nil {
+			panic(err)
+		}
+		return rec
+	}
+}
+
+// weightsNorm records L layers on x [B, 8], as deepMLP does, and
+// then one operation reading every layer's weight (a norm of the
+// parameters); with skip, that operation at B = 2, L = 2 leaves the first
+// layer's out.
+func weightsNorm(skip bool) program {
+	return func(r *record.Recorder, at map[string]int64) {
+		b, l := at["B"], at["L"]
+		const d = 8
+		x := r.Input("x", "", f64, b, d)
+		var ws []int64
+		for i := range l {
+			g := fmt.Sprintf("layers[%d]", i)
+			w := r.Param("weight", g, f64, d, d)
+			z := r.Temp("z", g, f64, b, d)
+			r.Op("Linear.apply", g, []int64{x, w}, []int64{z})
+			y := r.Temp("relu", g, f64, b, d)
+			r.Op("Relu.apply", g, []int64{z}, []int64{y})
+			ws, x = append(ws, w), y
+		}
+		if skip && b == 2 && l == 2 {
+			ws = ws[1:]
+		}
+		n := r.Temp("norm", "", f64, 1)
+		r.Op("Norm.apply", "", ws, []int64{n})
+		r.Result(x, n)
+	}
+}
+
+// TestFoldEveryBlock: an operation outside the blocks that reads or
+// writes every block's buffers in turn, as an optimizer's update does,
+// folds, its reads growing with L: a norm of the weights from the grid
+// L ∈ {1, 2, 3}, a training step's update from {2, 3, 4}. One that leaves
+// a block out at one point of the grid, or takes the blocks in another
+// order there, is refused.
+func TestFoldEveryBlock(t *testing.T) {
+	vars := []string{"B", "L"}
+	for _, skip := range []bool{false, true} {
+		m, err := Build(gridSources(t, vars, blGrid, weightsNorm(skip)), []Source{pointSource(t, vars, []int64{5, 7}, weightsNorm(skip))})
+		const want = `B = 2, L = 2:14: operation 5 ("Norm.apply", the entry's own) does not align: it reads 1 buffer, where its counterpart, operation 7 at B = 1, L = 3, reads 3, every block's of some slots among them, as many as 2 at L = 2`
+		switch {
+		case !skip && err != nil:
+			t.Errorf("the norm of the weights: %v", err)
+		case !skip && m.FoldDim() != "L":
+			t.Errorf("the norm of the weights: FoldDim = %q, want L", m.FoldDim())
+		case skip && (err == nil || !strings.HasPrefix(err.Error(), want)):
+			t.Errorf("the norm of the weights, the first layer's left out at B = 2, L = 2:\ngot  %v\nwant %s...", err, want)
+		}
+	}
+	for _, c := range []struct{ odd, want string }{
+		{"", ""},
+		{"skip", `B = 2, L = 3:25: operation 9 ("SGD.update" in sgd) does not align: it reads 5 buffers, where its counterpart, operation 11 at B = 1, L = 4, reads 8, every block's of some slots among them, as many as 6 at L = 3`},
+		{"order", `B = 2, L = 3:25: operation 9 ("SGD.update" in sgd) does not align: its 4th read is buffer 15 "gw" in layers[0], where its counterpart, operation 11 at B = 1, L = 4, reads every block's buffers in turn from its 5th read on, putting there a buffer "gw" in layers[2]`},
+	} {
+		at := sgdStep(c.odd)
+		var grid []Source
+		for _, b := range []int64{1, 2, 3} {
+			for _, l := range []int64{2, 3, 4} {
+				rec := at(b, l)
+				grid = append(grid, source(pointName(rec.Header.Dims), rec))
+			}
+		}
+		m, err := Build(grid, []Source{source("check", at(5, 7))})
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("the step's update: %v", err)
+		case c.want == "" && m.FoldDim() != "L":
+			t.Errorf("the step's update: FoldDim = %q, want L", m.FoldDim())
+		case c.want != "" && (err == nil || !strings.HasPrefix(err.Error(), c.want)):
+			t.Errorf("the step's update, its gradients at B = 2, L = 3 as %q says:\ngot  %v\nwant %s...", c.odd, err, c.want)
 		}
 	}
 }

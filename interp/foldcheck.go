@@ -124,6 +124,9 @@ func (f *fold) check(m *Model, src Source, dims []record.Dim) (*layout, error) {
 	if err := l.alignTo(&layout{rec: m.Structure, n: f.refN(), tmpl: f.tmpl}); err != nil {
 		return nil, err
 	}
+	if err := f.flow.clone().add(f, l); err != nil {
+		return nil, err
+	}
 	point := pointName(dims)
 	value := func(p poly.Poly) poly.Rat {
 		v, _ := p.EvalInt(vals)
