@@ -448,13 +448,7 @@ func TestFoldRefusesPhaseWithinRun(t *testing.T) {
 		{3, `B = 2, L = 3:13: operation 4 ("Linear.apply" in layers[2]) does not align: it is in the backward phase, the first iteration's operation 2 in the forward phase`},
 	} {
 		at := chainStep(c.oddL)
-		var grid []Source
-		for _, b := range []int64{1, 2, 3} {
-			for _, l := range []int64{2, 3, 4} {
-				rec := at(b, l)
-				grid = append(grid, source(pointName(rec.Header.Dims), rec))
-			}
-		}
+		grid := gridBL(at)
 		_, err := Build(grid, []Source{source("check", at(5, 7))})
 		switch {
 		case c.want == "" && err != nil:
@@ -655,13 +649,7 @@ func TestFoldEveryBlock(t *testing.T) {
 		{"order", `B = 2, L = 3:25: operation 9 ("SGD.update" in sgd) does not align: its 4th read is buffer 15 "gw" in layers[0], where its counterpart, operation 11 at B = 1, L = 4, reads every block's buffers in turn from its 5th read on, putting there a buffer "gw" in layers[2]`},
 	} {
 		at := sgdStep(c.odd)
-		var grid []Source
-		for _, b := range []int64{1, 2, 3} {
-			for _, l := range []int64{2, 3, 4} {
-				rec := at(b, l)
-				grid = append(grid, source(pointName(rec.Header.Dims), rec))
-			}
-		}
+		grid := gridBL(at)
 		m, err := Build(grid, []Source{source("check", at(5, 7))})
 		switch {
 		case c.want == "" && err != nil:
@@ -672,4 +660,16 @@ func TestFoldEveryBlock(t *testing.T) {
 			t.Errorf("the step's update, its gradients at B = 2, L = 3 as %q says:\ngot  %v\nwant %s...", c.odd, err, c.want)
 		}
 	}
+}
+
+// gridBL records at on the grid B ∈ {1, 2, 3}, L ∈ {2, 3, 4}.
+func gridBL(at func(b, l int64) *record.Recording) []Source {
+	var grid []Source
+	for _, b := range []int64{1, 2, 3} {
+		for _, l := range []int64{2, 3, 4} {
+			rec := at(b, l)
+			grid = append(grid, source(pointName(rec.Header.Dims), rec))
+		}
+	}
+	return grid
 }
