@@ -64,25 +64,14 @@ func TestCompareRecordedOptimizer(t *testing.T) {
 // gradient at all; its row says so rather than that the gradient is of
 // several types.
 func TestCompareWithoutGradient(t *testing.T) {
-	rec, err := record.Read(strings.NewReader(`{"memsym": 2, "entry": "F.step(sgd)", "dims": {"B": 2}}
+	cmp := compareText(t, `{"memsym": 2, "entry": "F.step(sgd)", "dims": {"B": 2}}
 {"buffer": 1, "dtype": "f32", "shape": [2], "role": "param", "name": "w"}
 {"buffer": 2, "dtype": "f32", "shape": [2], "name": "y"}
 {"op": "f", "reads": [1], "writes": [2], "phase": "forward"}
 {"buffer": 3, "dtype": "f32", "shape": [2], "role": "state", "name": "m"}
 {"op": "sgd", "reads": [1, 2, 3], "writes": [1, 3], "phase": "optimizer"}
 {"result": [1, 3]}
-`), "r.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := count.StepAt(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmp, err := CompareAt(rec, s, nil, programs.StepOptions{}, record.DType{})
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	want := map[string]string{
 		"parameters":         "the rule stores parameters in fp16, 2 bytes; here f32, 4 bytes",
 		"gradient":           "the rule has an fp32 gradient for every parameter; here none; 2 of the parameters' elements are not trained and have none",
@@ -128,7 +117,7 @@ func TestCompareMasterCopy(t *testing.T) {
 // a scalar, so not a step count: the states' row says they are given in
 // bytes, and names no step count.
 func TestCompareStateInBytes(t *testing.T) {
-	rec, err := record.Read(strings.NewReader(`{"memsym": 2, "entry": "F.step(sgd)", "dims": {"B": 2}}
+	cmp := compareText(t, `{"memsym": 2, "entry": "F.step(sgd)", "dims": {"B": 2}}
 {"buffer": 1, "dtype": "f32", "shape": [2], "role": "param", "name": "w"}
 {"buffer": 2, "dtype": "f32", "shape": [2], "name": "y"}
 {"op": "f", "reads": [1], "writes": [2], "phase": "forward"}
@@ -137,7 +126,20 @@ func TestCompareStateInBytes(t *testing.T) {
 {"buffer": 4, "bytes": 8, "role": "state", "name": "m"}
 {"op": "sgd", "reads": [1, 3, 4], "writes": [1, 4], "phase": "optimizer"}
 {"result": [1, 4]}
-`), "r.jsonl")
+`)
+	want := "the rule has one fp32 state per parameter; here given in bytes, without a type"
+	for _, r := range cmp.Rows {
+		if r.Term == "optimizer's states" && r.Why != want {
+			t.Errorf("states: %q, want %q", r.Why, want)
+		}
+	}
+}
+
+// compareText compares the step recorded in text with the analytic rules,
+// as memory --step --compare does with no options.
+func compareText(t *testing.T, text string) *Comparison {
+	t.Helper()
+	rec, err := record.Read(strings.NewReader(text), "r.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,10 +151,5 @@ func TestCompareStateInBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "the rule has one fp32 state per parameter; here given in bytes, without a type"
-	for _, r := range cmp.Rows {
-		if r.Term == "optimizer's states" && r.Why != want {
-			t.Errorf("states: %q, want %q", r.Why, want)
-		}
-	}
+	return cmp
 }
