@@ -9,6 +9,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -154,13 +155,18 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// writeJSON writes v as indented JSON, keys in its types' order.
+// writeJSON writes v as indented JSON, keys in its types' order, and
+// "<", ">" and "&" as themselves: the output is read as JSON, never
+// pasted into HTML.
 func writeJSON(w io.Writer, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	_, err = w.Write(append(data, '\n'))
+	_, err := w.Write(b.Bytes())
 	return err
 }
 

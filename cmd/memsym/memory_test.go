@@ -192,3 +192,29 @@ func TestMemoryErrors(t *testing.T) {
 		t.Errorf("--bogus: exit %d, stderr %q; want exit 2 and a word about -bogus", code, errs)
 	}
 }
+
+// TestJSONKeepsMarkup: --json writes "<", ">" and "&" in names as
+// themselves, in memory's output as in programs' (one writeJSON).
+func TestJSONKeepsMarkup(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "amp.jsonl")
+	text := `{"memsym": 1, "entry": "Q&K.apply<f>", "dims": {"B": 2}}
+{"buffer": 1, "dtype": "f32", "shape": [2], "role": "input", "name": "x"}
+{"buffer": 2, "dtype": "f32", "shape": [2], "name": "q&k"}
+{"op": "F.apply", "path": "attn", "reads": [1], "writes": [2]}
+{"result": [2]}
+`
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runCLI("memory", "--json", file)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, `"Q&K.apply<f>"`) || strings.Contains(out, `\u0026`) {
+		t.Errorf("memory --json escaped markup:\n%s", out)
+	}
+	out, _, _ = runCLI("programs", "--json")
+	if strings.Contains(out, `\u003e`) || !strings.Contains(out, "S > 1") {
+		t.Errorf("programs --json escaped markup")
+	}
+}

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 
 	"memsym/programs"
@@ -119,13 +117,5 @@ func writeProgramsJSON(w io.Writer, ps []*programs.Program) error {
 		}
 		out.Programs = append(out.Programs, j)
 	}
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return writeJSON(w, out)
 }
