@@ -111,10 +111,8 @@ func crossovers(m *model.Model, src source.Source, along string, at assignments)
 	if err := checkOthers(m, along, at); err != nil {
 		return nil, err
 	}
-	for _, a := range at {
-		if a.value < 1 {
-			return nil, usagef("--at %s=%d: dimensions are integers of at least 1", a.name, a.value)
-		}
+	if err := at.atLeastOne(); err != nil {
+		return nil, err
 	}
 	if err := m.InDomain(at.point()); err != nil {
 		return nil, usagef("--at %s: %v", at.String(), err)

@@ -186,10 +186,8 @@ func evalAlong(stdout io.Writer, m *model.Model, along string, at assignments, a
 	if err := checkOthers(m, along, at); err != nil {
 		return err
 	}
-	for _, a := range at {
-		if a.value < 1 {
-			return usagef("--at %s=%d: dimensions are integers of at least 1", a.name, a.value)
-		}
+	if err := at.atLeastOne(); err != nil {
+		return err
 	}
 	pw, err := m.Piecewise(along, fixed)
 	var dep *model.DependsError

@@ -98,7 +98,7 @@ func TestFitRefusals(t *testing.T) {
 		{[]string{"--budget", "1GiB"}, "memsym: fit needs --along DIM, the dimension to find the largest value of"},
 		{[]string{"--budget", "80G", "--along", "T", "--at", "B=8"}, `memsym: --budget 80G: "G" may mean GB (powers of 1000) or GiB (powers of 1024): say which`},
 		{[]string{"--budget", "1GiB", "--along", "T", "--at", "B=8,T=3"}, "memsym: --at B=8,T=3: T is the dimension gone along: give only the others a value"},
-		{[]string{"--budget", "1GiB", "--along", "T", "--at", "B=0"}, "memsym: --at B=0: B = 0: dimensions are integers of at least 1"},
+		{[]string{"--budget", "1GiB", "--along", "T", "--at", "B=0"}, "memsym: --at B=0: dimensions are integers of at least 1"},
 	} {
 		out, errs, code := runCLI(append([]string{"fit", "--program", "gpt-course"}, c.args...)...)
 		if code != 2 || out != "" || errs != c.want+"\n" {

@@ -20,6 +20,17 @@ type assignment struct {
 	value int64
 }
 
+// atLeastOne refuses, as bad usage, a value --at gives a dimension below
+// 1, as fit, crossover and eval say it.
+func (at assignments) atLeastOne() error {
+	for _, a := range at {
+		if a.value < 1 {
+			return usagef("--at %s=%d: dimensions are integers of at least 1", a.name, a.value)
+		}
+	}
+	return nil
+}
+
 func (a *assignments) String() string {
 	var s []string
 	for _, x := range *a {

@@ -237,6 +237,9 @@ func checkAlong(m *model.Model, src source.Source, along string, at assignments)
 		}
 		return usagef("--along %s: no dimension %s (the dimensions are %s)", along, along, strings.Join(m.Vars, ", "))
 	}
+	if err := at.atLeastOne(); err != nil {
+		return err
+	}
 	if _, err := m.Line(along, at.values()); err != nil {
 		return usagef("%s: %v", strings.TrimSpace("--at "+at.String()), err)
 	}
