@@ -56,6 +56,8 @@ type layout struct {
 	ops    []place // per operation
 	bufs   []place // per buffer position
 	index  []int   // per operation: its fold index, −1 outside the fold
+	// resultLine is the line of the recording's result, 0 when unknown.
+	resultLine int
 }
 
 // foldIndex returns the iteration of the fold prefix in path ("layers[2]"

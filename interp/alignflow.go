@@ -27,7 +27,14 @@ import (
 // at all of them; the first operation that does not is named. A
 // difference at one point of the grid, which interpolating would take for
 // a polynomial's value, is thus refused, as the walker (compare.go)
-// refuses it without a folding dimension.
+// refuses it without a folding dimension. A view's base and the
+// recording's result are compared likewise: a view reads its base as an
+// operation of its own block (or a fixed one, outside the blocks) would,
+// by the same rules, its slot and part being its own buffer slot's; the
+// result is one more fixed operation reading the ids it lists, every
+// block's among them in turn as one term (a training step's result lists
+// every block's parameters and states). The view's declaration, or the
+// result's line, is named.
 
 // The rules that place a buffer of a run relative to an operation reading
 // or writing it.
@@ -61,14 +68,29 @@ type term struct {
 // every one of them so far.
 type flowEntry struct {
 	lay    *layout // the first one's recording
-	op     int     // the first one
+	sub    subject // the first one
 	launch bool
 	terms  [2][]term  // its reads, its writes
 	rules  [2][]uint8 // per term: the rules that hold so far
 }
 
-// flowKey is an operation slot and its part of the run (part).
-type flowKey struct{ slot, part int }
+// What reads buffers on the template: an operation, a view (reading its
+// base, as if the view were an operation of its own block, or a fixed one,
+// reading it), or the recording's result (a fixed operation reading the
+// ids it lists).
+const (
+	subOp = iota
+	subView
+	subResult
+)
+
+// subject is an operation (its position among the recording's operations),
+// a view (its position among the buffers) or the result.
+type subject struct{ kind, i int }
+
+// flowKey is an operation's or a view's slot, or the result, and its part
+// of the run (part).
+type flowKey struct{ kind, slot, part int }
 
 // flow is every slot's and part's entry.
 type flow map[flowKey]*flowEntry
@@ -107,63 +129,145 @@ func (fl flow) clone() flow {
 	return out
 }
 
-// add adds l's operations to fl, naming the first that differs from the
-// entry of its slot and part.
+// add adds l's operations, then its views' bases, then its result, to
+// fl, naming the first that differs from the entry of its slot and part.
 func (fl flow) add(f *fold, l *layout) error {
 	pos := make(map[int64]int, len(l.rec.Buffers))
 	for j := range l.rec.Buffers {
 		pos[l.rec.Buffers[j].ID] = j
 	}
-	for i := range l.rec.Ops {
-		o := &l.rec.Ops[i]
-		p := l.ops[i]
-		k := flowKey{slot: p.slot, part: l.part(p)}
-		us := [2][]use{l.uses(o.Reads, i, pos), l.uses(o.Writes, i, pos)}
+	one := func(s subject, k flowKey, launch bool, reads, writes []int64) error {
+		own := l.own(s)
+		us := [2][]use{l.uses(reads, own, pos), l.uses(writes, own, pos)}
 		e := fl[k]
 		if e == nil {
-			e = &flowEntry{lay: l, op: i, launch: o.Launch}
+			e = &flowEntry{lay: l, sub: s, launch: launch}
 			for w := range us {
 				e.terms[w] = l.termsOf(us[w])
-				e.rules[w] = l.rulesOf(e.terms[w], i)
+				e.rules[w] = l.rulesOf(e.terms[w], own)
 			}
 			fl[k] = e
-			continue
+			return nil
 		}
-		if o.Launch != e.launch {
-			return l.misaligned(i, fmt.Sprintf("it launches %s, where %s launches %s", launches(o.Launch), e.counterpart(l), launches(e.launch)))
+		if launch != e.launch {
+			return l.flowMisaligned(s, fmt.Sprintf("it launches %s, where %s launches %s", launches(launch), e.counterpart(l), launches(e.launch)))
 		}
 		for w := range us {
-			if err := e.match(f, l, i, w, us[w]); err != nil {
+			if err := e.match(f, l, s, w, us[w]); err != nil {
 				return err
 			}
 		}
+		return nil
+	}
+	for i := range l.rec.Ops {
+		o := &l.rec.Ops[i]
+		p := l.ops[i]
+		if err := one(subject{subOp, i}, flowKey{subOp, p.slot, l.part(p)}, o.Launch, o.Reads, o.Writes); err != nil {
+			return err
+		}
+	}
+	for j := range l.rec.Buffers {
+		b := &l.rec.Buffers[j]
+		if !b.IsView {
+			continue
+		}
+		p := l.bufs[j]
+		k := flowKey{subView, p.slot, l.partOf(l.tmpl.bufRun[p.slot], p.iter)}
+		if err := one(subject{subView, j}, k, false, []int64{b.Of}, nil); err != nil {
+			return err
+		}
+	}
+	return one(subject{subResult, 0}, flowKey{kind: subResult}, false, l.rec.Result, nil)
+}
+
+// own returns the fold index of the block that s lies in, −1 for one
+// outside the blocks.
+func (l *layout) own(s subject) int {
+	switch s.kind {
+	case subOp:
+		return l.index[s.i]
+	case subView:
+		return l.bufBlock(s.i)
+	}
+	return -1
+}
+
+// ids returns the buffers s reads (w = 0) or writes (w = 1).
+func (l *layout) ids(s subject, w int) []int64 {
+	switch s.kind {
+	case subOp:
+		o := &l.rec.Ops[s.i]
+		return [2][]int64{o.Reads, o.Writes}[w]
+	case subView:
+		if w == 0 {
+			return []int64{l.rec.Buffers[s.i].Of}
+		}
+		return nil
+	}
+	if w == 0 {
+		return l.rec.Result
 	}
 	return nil
 }
 
+// verbs returns what s does with the buffers it reads (w = 0) or writes
+// (w = 1), and what one of them is to it: "reads" and "read".
+func verbs(s subject, w int) (verb, noun string) {
+	switch s.kind {
+	case subView:
+		return "views", "base"
+	case subResult:
+		return "lists", "id"
+	}
+	return [2]string{"reads", "writes"}[w], [2]string{"read", "write"}[w]
+}
+
+// flowMisaligned is a refusal naming s, which does not read or write as
+// its counterparts do.
+func (l *layout) flowMisaligned(s subject, why string) error {
+	const tail = "; a dimension that changes the operations must count blocks that repeat one block exactly (as a layer count L does), else make it a constant"
+	switch s.kind {
+	case subOp:
+		return l.misaligned(s.i, why)
+	case subView:
+		b := &l.rec.Buffers[s.i]
+		where := " outside the blocks"
+		if k := l.bufBlock(s.i); k >= 0 {
+			where = fmt.Sprintf(" in %s[%d]", l.prefix, k)
+		}
+		return fmt.Errorf("%s: view %d%s%s does not align: %s%s", at(l.name, b.Line), b.ID, quoted(b.Name), where, why, tail)
+	}
+	return fmt.Errorf("%s: the result does not align: %s%s", at(l.name, l.resultLine), why, tail)
+}
+
 // part returns the part of its run that an operation of l at place p lies
-// in: 0 for a fixed operation and the first iteration, 1 for a middle one,
+// in (partOf).
+func (l *layout) part(p place) int { return l.partOf(l.tmpl.opRun[p.slot], p.iter) }
+
+// partOf returns the part of its run that an operation or view of l in
+// run (−1 for none) at iteration iter lies in: 0 for a fixed operation and the first iteration, 1 for a middle one,
 // 2 for the last, 3 for the one iteration of a run of one, both the first
 // and the last. The last is a part of its own even where the model does
 // not peel it: reading the caller's input in place of the block before's
 // (as a backward pass's last iteration does), it may still keep the
 // middle ones' live bytes, which fitting them checks.
-func (l *layout) part(p place) int {
+func (l *layout) partOf(run, iter int) int {
 	switch {
-	case l.tmpl.opRun[p.slot] < 0:
+	case run < 0:
 		return 0
 	case l.n == 1:
 		return 3
-	case p.iter == 0:
+	case iter == 0:
 		return 0
-	case int64(p.iter) == l.n-1:
+	case int64(iter) == l.n-1:
 		return 2
 	}
 	return 1
 }
 
-// uses places the buffers ids, which operation op reads or writes.
-func (l *layout) uses(ids []int64, op int, pos map[int64]int) []use {
+// uses places the buffers ids, which an operation in the block own (−1
+// for none) reads or writes.
+func (l *layout) uses(ids []int64, own int, pos map[int64]int) []use {
 	out := make([]use, len(ids))
 	for j, id := range ids {
 		u := use{id: id, pos: -1, slot: -1, block: -1}
@@ -171,7 +275,7 @@ func (l *layout) uses(ids []int64, op int, pos map[int64]int) []use {
 			u.pos, u.slot, u.block = b, l.bufs[b].slot, l.bufBlock(b)
 		}
 		if u.block >= 0 {
-			u.by = [3]int{u.block - l.index[op], u.block, int(l.n) - 1 - u.block}
+			u.by = [3]int{u.block - own, u.block, int(l.n) - 1 - u.block}
 		}
 		out[j] = u
 	}
@@ -246,17 +350,18 @@ func blockOf(b, n int, down bool) int {
 	return b
 }
 
-// rulesOf returns, per term of operation op, the rules that may place its
-// buffer: none for a buffer outside the blocks or a term of every block,
-// relative to the operation's own block only for an operation in one.
-func (l *layout) rulesOf(ts []term, op int) []uint8 {
+// rulesOf returns, per term of an operation in the block own (−1 for
+// none), the rules that may place its buffer: none for a buffer outside
+// the blocks or a term of every block, relative to the operation's own
+// block only for an operation in one.
+func (l *layout) rulesOf(ts []term, own int) []uint8 {
 	out := make([]uint8, len(ts))
 	for j, t := range ts {
 		if t.block < 0 || t.slots != nil {
 			continue
 		}
 		out[j] = byFirst | byLast
-		if l.index[op] >= 0 {
+		if own >= 0 {
 			out[j] |= byOwn
 		}
 	}
@@ -265,7 +370,7 @@ func (l *layout) rulesOf(ts []term, op int) []uint8 {
 
 // match checks that operation op of l reads (w = 0) or writes (w = 1) the
 // buffers us as e does, and keeps in e the rules that still hold.
-func (e *flowEntry) match(f *fold, l *layout, op, w int, us []use) error {
+func (e *flowEntry) match(f *fold, l *layout, op subject, w int, us []use) error {
 	if err := e.matchCount(f, l, op, w, us); err != nil {
 		return err
 	}
@@ -290,14 +395,14 @@ func (e *flowEntry) match(f *fold, l *layout, op, w int, us []use) error {
 
 // matchEvery checks that us from k on are every block's buffers of e's
 // term j in turn, as op of l reads (w = 0) or writes (w = 1) them.
-func (e *flowEntry) matchEvery(l *layout, op, w, j int, us []use, k int) error {
+func (e *flowEntry) matchEvery(l *layout, op subject, w, j int, us []use, k int) error {
 	t := e.terms[w][j]
 	n := int(l.n)
 	for b := range n {
 		for _, s := range t.slots {
 			if u := us[k]; u.slot != s || u.block != blockOf(b, n, t.down) {
-				verb, noun := [2]string{"reads", "writes"}[w], [2]string{"read", "write"}[w]
-				return l.misaligned(op, fmt.Sprintf("its %s %s is %s, where %s %s every block's buffers in turn from its %s %s on, putting there a buffer%s in %s[%d]",
+				verb, noun := verbs(op, w)
+				return l.flowMisaligned(op, fmt.Sprintf("its %s %s is %s, where %s %s every block's buffers in turn from its %s %s on, putting there a buffer%s in %s[%d]",
 					ordinal(k+1), noun, l.bufWords(u), e.counterpart(l), verb, ordinal(e.first(w, j)+1), noun, e.lay.slotName(s), l.prefix, blockOf(b, n, t.down)))
 			}
 			k++
@@ -308,12 +413,15 @@ func (e *flowEntry) matchEvery(l *layout, op, w, j int, us []use, k int) error {
 
 // matchOne checks that us[k] is the buffer of e's term t, placed by one
 // of rules, which it narrows to those that place it.
-func (e *flowEntry) matchOne(l *layout, op, w int, rules *uint8, t term, us []use, k int) error {
+func (e *flowEntry) matchOne(l *layout, op subject, w int, rules *uint8, t term, us []use, k int) error {
 	u := us[k]
-	verb, noun := [2]string{"reads", "writes"}[w], [2]string{"read", "write"}[w]
+	verb, noun := verbs(op, w)
 	why := fmt.Sprintf("its %s %s is %s, where %s %s %s there", ordinal(k+1), noun, l.bufWords(u), e.counterpart(l), verb, e.lay.bufWords(t.use))
+	if op.kind == subView {
+		why = fmt.Sprintf("it is a view of %s, where %s is a view of %s", l.bufWords(u), e.counterpart(l), e.lay.bufWords(t.use))
+	}
 	if u.slot != t.slot {
-		return l.misaligned(op, why)
+		return l.flowMisaligned(op, why)
 	}
 	if t.block < 0 {
 		return nil
@@ -324,15 +432,15 @@ func (e *flowEntry) matchOne(l *layout, op, w int, rules *uint8, t term, us []us
 		}
 	}
 	if *rules == 0 {
-		return l.misaligned(op, why+": no one rule places the buffer at every iteration and point, in the same block relative to the operation's own, or counted from the first block or from the last")
+		return l.flowMisaligned(op, why+": no one rule places the buffer at every iteration and point, in the same block relative to the operation's own, or counted from the first block or from the last")
 	}
 	return nil
 }
 
 // matchCount checks that operation op of l reads (w = 0) or writes (w =
 // 1) as many buffers, us, as e's terms come to in l.
-func (e *flowEntry) matchCount(f *fold, l *layout, op, w int, us []use) error {
-	verb := [2]string{"reads", "writes"}[w]
+func (e *flowEntry) matchCount(f *fold, l *layout, op subject, w int, us []use) error {
+	verb, _ := verbs(op, w)
 	want, every := 0, false
 	for _, t := range e.terms[w] {
 		if t.slots == nil {
@@ -348,7 +456,7 @@ func (e *flowEntry) matchCount(f *fold, l *layout, op, w int, us []use) error {
 	if every {
 		why += fmt.Sprintf(", every block's of some slots among them, as many as %d at %s = %d", want, f.dim, l.n)
 	}
-	return l.misaligned(op, why)
+	return l.flowMisaligned(op, why)
 }
 
 // nBuffers writes "1 buffer" or "3 buffers".
@@ -362,8 +470,7 @@ func nBuffers(n int) string {
 // count returns how many buffers e's first operation reads (w = 0) or
 // writes (w = 1).
 func (e *flowEntry) count(w int) int {
-	o := &e.lay.rec.Ops[e.op]
-	return len([2][]int64{o.Reads, o.Writes}[w])
+	return len(e.lay.ids(e.sub, w))
 }
 
 // first returns the position among e's first operation's reads (w = 0) or
@@ -400,8 +507,21 @@ func (l *layout) bufWords(u use) string {
 
 // counterpart names e's first operation, seen from a recording l.
 func (e *flowEntry) counterpart(l *layout) string {
-	if e.lay == l {
-		return fmt.Sprintf("its counterpart in iteration %d of %s, operation %d,", l.ops[e.op].iter, l.prefix, e.op+1)
+	switch e.sub.kind {
+	case subView:
+		b := &e.lay.rec.Buffers[e.sub.i]
+		if e.lay == l {
+			return fmt.Sprintf("its counterpart in iteration %d of %s, view %d%s,", l.bufs[e.sub.i].iter, l.prefix, b.ID, quoted(b.Name))
+		}
+		return fmt.Sprintf("its counterpart, view %d%s at %s,", b.ID, quoted(b.Name), e.lay.point())
+	case subResult:
+		return fmt.Sprintf("the result at %s", e.lay.point())
 	}
-	return fmt.Sprintf("its counterpart, operation %d at %s,", e.op+1, e.lay.point())
+	if e.lay == l {
+		return fmt.Sprintf("its counterpart in iteration %d of %s, operation %d,", l.ops[e.op()].iter, l.prefix, e.op()+1)
+	}
+	return fmt.Sprintf("its counterpart, operation %d at %s,", e.op()+1, e.lay.point())
 }
+
+// op returns e's first operation.
+func (e *flowEntry) op() int { return e.sub.i }

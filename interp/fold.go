@@ -206,12 +206,13 @@ func buildFolded(grid, checks []Source, cause error, known []int) (*Model, error
 		return nil, cause
 	}
 	recs := make([]*record.Recording, len(grid))
+	resultLines := make([]int, len(grid))
 	for i, src := range grid {
 		st, err := readStructure(src, pointName(g.dims[i]), nil)
 		if err != nil {
 			return nil, cause
 		}
-		recs[i] = st.rec
+		recs[i], resultLines[i] = st.rec, st.resultLine
 	}
 	j := slices.Index(g.vars, dim)
 	var prefixes []string
@@ -253,6 +254,7 @@ func buildFolded(grid, checks []Source, cause error, known []int) (*Model, error
 			if lays[i], err = layoutOf(recs[i], grid[i].Name, n, f.prefix, hint); err != nil {
 				return nil, err
 			}
+			lays[i].resultLine = resultLines[i]
 		}
 	}
 	for _, i := range g.order[1:] {

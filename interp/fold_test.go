@@ -673,3 +673,109 @@ func gridBL(at func(b, l int64) *record.Recording) []Source {
 	}
 	return grid
 }
+
+// viewsInBlocks records L blocks on x [B, 8], each viewing its own
+// block's output and a fixed table, and the last block's output as the
+// result. At the point odd, the view of block k (k ≥ 1) views the block
+// before's output instead, when base is set, and the result lists the
+// first block's output too, when result is set.
+func viewsInBlocks(odd [2]int64, k int64, base, result bool) func(b, l int64) *record.Recording {
+	return func(b, l int64) *record.Recording {
+		r := record.NewRecorder("Test.apply", []record.Dim{{Name: "B", Value: b}, {Name: "L", Value: l}}, nil, "f64")
+		const d = 8
+		in := r.Input("tokens", "", f64, b, d)
+		table := r.Param("table", "", f64, d, d)
+		x := r.Temp("x", "", f64, b, d)
+		r.Op("embed", "", []int64{in, table}, []int64{x})
+		var zs []int64
+		for i := range l {
+			g := fmt.Sprintf("layers[%d]", i)
+			w := r.Param("weight", "", f64, d, d)
+			z := r.Temp("z", "", f64, b, d)
+			r.Op("Linear.apply", g, []int64{x, w}, []int64{z})
+			of := z
+			if base && [2]int64{b, l} == odd && i == k {
+				of = zs[k-1]
+			}
+			v := r.View(of, "zt", f64, d, b)
+			row := r.View(table, "row", f64, d)
+			y := r.Temp("relu", "", f64, b, d)
+			r.Op("Relu.apply", g, []int64{v, row}, []int64{y})
+			zs, x = append(zs, z), y
+		}
+		res := []int64{x}
+		if result && [2]int64{b, l} == odd {
+			res = append(res, zs[0])
+		}
+		r.Result(res...)
+		rec, err := r.Finish()
+		if err != nil {
+			panic(err)
+		}
+		return rec
+	}
+}
+
+// TestFoldRefusesDifferentResultOrBase: a recording whose result lists
+// other buffers than the others', or one of whose views is a view of
+// another buffer than its counterparts', at one point of the grid or at a
+// check point, is refused, naming the result's line or the view's, as the
+// walker refuses it without a folding dimension; the programs' own
+// recordings, whose views view their own block's buffers or fixed ones
+// and whose training step's result lists every block's parameters and
+// states, fold.
+func TestFoldRefusesDifferentResultOrBase(t *testing.T) {
+	// The program's own.
+	if m, err := Build(gridBL(viewsInBlocks([2]int64{}, 0, false, false)), []Source{source("check", viewsInBlocks([2]int64{}, 0, false, false)(5, 7))}); err != nil || m.FoldDim() != "L" {
+		t.Errorf("views in the blocks: %v", err)
+	}
+	step := gptDepthAt(t, true)
+	if m, err := Build(gptGrid(step, [3]int64{2, 3, 4}), []Source{source("check", step(5, 7, 5))}); err != nil || m.FoldDim() != "L" {
+		t.Errorf("the course GPT's training step: %v", err)
+	}
+	at := gptDepthAt(t, false)
+	const odd = "B = 2, T = 8, L = 3"
+	for _, c := range []struct {
+		name string
+		grid []Source
+		want string
+	}{
+		{"the result lists a buffer more", gptGrid(alteredAt(at, [3]int64{2, 8, 3}, func(rec *record.Recording) {
+			rec.Result = append(rec.Result, rec.Ops[0].Writes[0])
+		}), [3]int64{2, 3, 4}), odd + `:177: the result does not align: it lists 2 buffers, where the result at B = 1, T = 4, L = 4 lists 1; a dimension that changes the operations must count blocks`},
+		{"the result lists another buffer", gptGrid(alteredAt(at, [3]int64{2, 8, 3}, func(rec *record.Recording) {
+			rec.Result[0] = rec.Ops[0].Writes[0]
+		}), [3]int64{2, 3, 4}), odd + `:177: the result does not align: its first id is buffer 2 "mask" outside the blocks, where the result at B = 1, T = 4, L = 4 lists buffer 143 "logits" outside the blocks there; a dimension`},
+		{"the step's result leaves a block's parameter out", gptGrid(alteredAt(step, [3]int64{2, 8, 3}, func(rec *record.Recording) {
+			rec.Result = slices.Delete(rec.Result, 1, 2)
+		}), [3]int64{2, 3, 4}), odd + `:543: the result does not align: it lists 123 buffers, where the result at B = 1, T = 4, L = 4 lists 160, every block's of some slots among them, as many as 124 at L = 3; a dimension`},
+		{"the last block's view views the block before's output", gridBL(viewsInBlocks([2]int64{2, 3}, 2, true, false)), `B = 2, L = 3:23: view 16 "zt" in layers[2] does not align: it is a view of buffer 10 "z" in layers[1], where its counterpart, view 21 "zt" at B = 1, L = 4, is a view of buffer 20 "z" in layers[3]: no one rule places the buffer at every iteration and point`},
+		{"a middle block's view views the block before's output", gridBL(viewsInBlocks([2]int64{2, 4}, 2, true, false)), `B = 2, L = 4:23: view 16 "zt" in layers[2] does not align: it is a view of buffer 10 "z" in layers[1], where its counterpart, view 11 "zt" at B = 1, L = 4, is a view of buffer 10 "z" in layers[1]: no one rule places the buffer at every iteration and point`},
+	} {
+		if _, err := Build(c.grid, nil); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%s:\ngot  %v\nwant %s...", c.name, err, c.want)
+		}
+	}
+	// At a check point, by Build and by Check.
+	check := at(5, 7, 5)
+	check.Result = append(check.Result, check.Ops[0].Writes[0])
+	views := viewsInBlocks([2]int64{5, 7}, 3, true, false)
+	for _, c := range []struct {
+		name  string
+		grid  []Source
+		check *record.Recording
+		want  string
+	}{
+		{"the result lists a buffer more", gptGrid(at, [3]int64{2, 3, 4}), check, `check:283: the result does not align: it lists 2 buffers, where the result at B = 1, T = 4, L = 4 lists 1; a dimension`},
+		{"a middle block's view views the block before's output", gridBL(views), views(5, 7), `check:30: view 21 "zt" in layers[3] does not align: it is a view of buffer 15 "z" in layers[2], where its counterpart, view 11 "zt" at B = 1, L = 4, is a view of buffer 10 "z" in layers[1]: no one rule places the buffer at every iteration and point`},
+		{"the result lists the first block's output too", gridBL(viewsInBlocks([2]int64{5, 7}, 0, false, true)), viewsInBlocks([2]int64{5, 7}, 0, false, true)(5, 7), `check:55: the result does not align: it lists 2 buffers, where the result at B = 1, L = 4 lists 1; a dimension`},
+	} {
+		if _, err := Build(c.grid, []Source{source("check", c.check)}); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%s, Build:\ngot  %v\nwant %s...", c.name, err, c.want)
+		}
+		m := mustBuild(t, c.grid, nil)
+		if err := m.Check(source("check", c.check)); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%s, Check:\ngot  %v\nwant %s...", c.name, err, c.want)
+		}
+	}
+}

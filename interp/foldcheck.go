@@ -121,6 +121,7 @@ func (f *fold) check(m *Model, src Source, dims []record.Dim) (*layout, error) {
 	if err != nil {
 		return nil, err
 	}
+	l.resultLine = st.resultLine
 	if err := l.alignTo(&layout{rec: m.Structure, n: f.refN(), tmpl: f.tmpl}); err != nil {
 		return nil, err
 	}
