@@ -241,14 +241,7 @@ func TestShapesAndBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := &shapeless{Program: p, names: map[string]bool{"up": true, "mask": true}}
-	c, err := explain.Gather(context.Background(), &explain.Request{Program: "gpt-course", Source: src, At: p.Default(), Verify: 1, Confirm: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := explain.Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := gathered(t, &explain.Request{Program: "gpt-course", Source: src, At: p.Default(), Verify: 1, Confirm: true})
 	got := dump(explain.Chapter(in))
 	if strings.Contains(got, "linear form") {
 		t.Errorf("with buffers given in bytes the chapter says an axis is a linear form")
@@ -297,14 +290,7 @@ func TestUncheckedModel(t *testing.T) {
 		f.Close()
 		grid = append(grid, path)
 	}
-	c, err := explain.Gather(context.Background(), &explain.Request{Program: "mlp-width", Source: &source.Files{Grid: grid}, Confirm: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := explain.Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := gathered(t, &explain.Request{Program: "mlp-width", Source: &source.Files{Grid: grid}, Confirm: true})
 	got := dump(explain.Chapter(in))
 	for _, want := range []string{
 		"No recording off the grid was checked against the polynomials: the model is UNCHECKED.",
@@ -324,14 +310,7 @@ func TestUncheckedModel(t *testing.T) {
 // why there are no polynomials, and no panic.
 func TestNoDimensions(t *testing.T) {
 	src := &source.Files{Grid: []string{"testdata/no-dims.jsonl"}}
-	c, err := explain.Gather(context.Background(), &explain.Request{Program: "testdata/no-dims.jsonl", Source: src})
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := explain.Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := gathered(t, &explain.Request{Program: "testdata/no-dims.jsonl", Source: src})
 	d := explain.Chapter(in)
 	got := dump(d)
 	for _, want := range []string{
@@ -558,14 +537,7 @@ func TestConfirmedWhereTheModelHolds(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &explain.Request{Program: "gpt-depth", Source: src, At: src.Default().With("L", 1), Confirm: true}
-	c, err := explain.Gather(context.Background(), r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := explain.Build(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := gathered(t, r)
 	got := dump(explain.Chapter(in))
 	for _, want := range []string{
 		"## 13.2 At B = 2, T = 16, L = 1",

@@ -37,6 +37,20 @@ func input(t testing.TB, name string) *explain.Input {
 	return copyInput(in)
 }
 
+// gathered gathers what r asks for and builds the chapter's input from it.
+func gathered(t testing.TB, r *explain.Request) *explain.Input {
+	t.Helper()
+	c, err := explain.Gather(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := explain.Build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
 func build(name string) (*explain.Input, error) {
 	ctx := context.Background()
 	src, err := source.NewProgram(name, nil)
