@@ -80,15 +80,3 @@ func (m Math) Plain(sep string) string {
 
 // superscriptDigits are ⁰ to ⁹.
 var superscriptDigits = [10]rune{'⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'}
-
-// Assign writes dimensions' or constants' values as Math: "B = 2, T = 16".
-func Assign(names []string, values []poly.Rat) Math {
-	var m Math
-	for i, n := range names {
-		if i > 0 {
-			m = append(m, S(","))
-		}
-		m = append(m, V(n), S("="), N(values[i]))
-	}
-	return m
-}

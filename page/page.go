@@ -165,9 +165,6 @@ func pointValue(p record.Point, name string) (int64, bool) {
 // Dims returns the page's dimensions.
 func (pg *Page) Dims() []Dim { return append([]Dim(nil), pg.dims...) }
 
-// Groups returns the page's parameter groups.
-func (pg *Page) Groups() []Group { return pg.groups }
-
 // Calls returns the page's calls, in the order of memsym memory's calls'
 // table.
 func (pg *Page) Calls() []Call { return pg.calls.calls }

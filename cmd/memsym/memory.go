@@ -217,21 +217,28 @@ func callRows(calls []count.Call, units doc.Units) [][]string {
 	return rows
 }
 
+// padRight writes s and spaces after it up to width columns of a terminal
+// (doc.Columns).
+func padRight(s string, width int) string {
+	return s + strings.Repeat(" ", max(0, width-doc.Columns(s)))
+}
+
 // alignColumns lays rows out in columns two spaces apart, each aligned
 // left or right as align says ('l' or 'r' per column), without trailing
-// spaces.
+// spaces. A cell's width is the columns a terminal gives it (doc.Columns):
+// a Chinese name's characters take two each.
 func alignColumns(rows [][]string, align string) string {
 	widths := make([]int, len(align))
 	for _, row := range rows {
 		for j, cell := range row {
-			widths[j] = max(widths[j], len([]rune(cell)))
+			widths[j] = max(widths[j], doc.Columns(cell))
 		}
 	}
 	var b strings.Builder
 	for _, row := range rows {
 		var line strings.Builder
 		for j, cell := range row {
-			pad := strings.Repeat(" ", widths[j]-len([]rune(cell)))
+			pad := strings.Repeat(" ", widths[j]-doc.Columns(cell))
 			if j > 0 {
 				line.WriteString("  ")
 			}

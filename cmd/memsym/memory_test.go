@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"memsym/doc"
 	"os"
 	"path/filepath"
 	"strings"
@@ -216,5 +217,55 @@ func TestJSONKeepsMarkup(t *testing.T) {
 	out, _, _ = runCLI("programs", "--json")
 	if strings.Contains(out, `\u003e`) || !strings.Contains(out, "S > 1") {
 		t.Errorf("programs --json escaped markup")
+	}
+}
+
+// TestMemoryWideNames checks that the tables line up, as a terminal shows
+// them, around names whose characters take two columns each.
+func TestMemoryWideNames(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "wide.jsonl")
+	text := `{"memsym": 1, "entry": "模型.apply", "dims": {"B": 2}}
+{"buffer": 1, "dtype": "f32", "shape": [2, 1024], "role": "input", "name": "x"}
+{"buffer": 2, "dtype": "f32", "shape": [2, 1024], "name": "注意力"}
+{"op": "F.apply", "path": "注意力层", "reads": [1], "writes": [2]}
+{"buffer": 3, "dtype": "f32", "shape": [2, 4096], "name": "up"}
+{"op": "G.apply", "path": "ff", "reads": [2], "writes": [3]}
+{"result": [3]}
+`
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runCLI("memory", file)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	// In each table, every row's second column ends in the same terminal
+	// column as the heading's (its figures are aligned right).
+	for _, table := range strings.Split(out, "\n\n")[1:] {
+		lines := strings.Split(strings.TrimSpace(table), "\n")
+		if len(lines) < 3 {
+			continue
+		}
+		end := func(line string) int {
+			// The end of the first figure after the name: the first
+			// digit run after two spaces.
+			i := strings.Index(line[2:], "  ")
+			rest := strings.TrimLeft(line[2+i:], " ")
+			j := strings.IndexAny(rest, " ")
+			if j < 0 {
+				j = len(rest)
+			}
+			return doc.Columns(line[:len(line)-len(rest)+j])
+		}
+		want := end(lines[1])
+		for _, line := range lines[2:] {
+			if got := end(line); got != want {
+				t.Errorf("the figures end in column %d and %d:\n%s", want, got, table)
+				break
+			}
+		}
+		if !strings.Contains(table, "注意力") {
+			t.Errorf("a table without the wide name:\n%s", table)
+		}
 	}
 }

@@ -17,9 +17,6 @@ var files embed.FS
 // Package is the name to run: python3 -m memsym_torch.
 const Package = "memsym_torch"
 
-// Files returns the package's files, memsym_torch/*.py.
-func Files() fs.FS { return files }
-
 // Install writes the package into dir, as dir/memsym_torch/*.py, so that
 // `PYTHONPATH=dir python3 -m memsym_torch` runs it. Each file is written
 // whole, under a temporary name first; files already there are replaced.
