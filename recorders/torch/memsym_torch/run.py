@@ -87,7 +87,16 @@ def _train(program, optimizer, recorder, where):
             if p.grad is not None:
                 recorder.owners[recorder.tensors.storage_key(p.grad)] = owner_path(model, name)
         _attempt(where, "the optimizer's step", optimizer.step)
-    return [recorder.tensors.find(loss)]
+    # The loop holds the loss and every parameter's gradient after the
+    # step, until zero_grad: the gradients are the result too, live through
+    # the whole optimizer phase, not freed at their last read.
+    result = [recorder.tensors.find(loss)]
+    for p in model.parameters():
+        if p.grad is not None:
+            mid = recorder.tensors.find(p.grad)
+            if mid is not None and mid not in result:
+                result.append(mid)
+    return result
 
 
 def _warm_up(program, optimizer, where):
@@ -134,10 +143,12 @@ def _attempt(where, what, fn):
 
 
 def _declare_held(program, optimizer, tensors):
-    """Declares what the caller holds: the parameters, the module buffers
-    and the inputs, and the optimizer's state, which the training loop
-    holds. Returns the paths of the
-    parameters and their state by storage, for the optimizer's operations."""
+    """Declares what the caller holds: the parameters and the module
+    buffers (running statistics, masks, tables), which the module holds
+    alike, through a whole step, as parameters; the inputs; and the
+    optimizer's state, which the training loop holds. Returns the paths of
+    the parameters and their state by storage, for the optimizer's
+    operations."""
     model = program.model
     owners = {}
     for name, p in model.named_parameters():
@@ -145,7 +156,7 @@ def _declare_held(program, optimizer, tensors):
         tensors.held(p, "param", name, path)
         owners[tensors.storage_key(p)] = path
     for name, b in model.named_buffers():
-        tensors.held(b, "input", name, owner_path(model, name))
+        tensors.held(b, "param", name, owner_path(model, name))
     for name, t in _input_names(program):
         tensors.held(t, "input", name, "")
     if optimizer is not None:

@@ -1,5 +1,6 @@
-"""Prints a model's parameter bytes, sum(p.numel() * p.element_size()) over
-model.parameters(), for the tests to compare with memsym's count of the
+"""Prints the bytes a model holds, sum(t.numel() * t.element_size()) over
+model.parameters() and model.buffers() (the recorder declares both with the
+role "param"), for the tests to compare with memsym's count of the
 recording's parameters.
 
     python3 param_bytes.py FILE.py:FUNCTION NAME=VALUE ...
@@ -19,7 +20,8 @@ def main(spec, assignments):
         name, _, value = a.partition("=")
         values[name] = int(value)
     built = program.build(fn, spec, file, values, spec)
-    print(sum(p.numel() * p.element_size() for p in built.model.parameters()))
+    held = list(built.model.parameters()) + list(built.model.buffers())
+    print(sum(t.numel() * t.element_size() for t in held))
 
 
 if __name__ == "__main__":

@@ -37,7 +37,8 @@ var models = []struct {
 // TestModels records each model's forward and its training step with AdamW
 // on a 3×3 grid and at five points off it, in one process each; memsym
 // interpolates the grid, checks two points while building and three more
-// after, and counts the parameters' bytes as torch does.
+// after, and counts the parameters' bytes as torch counts its parameters'
+// and module buffers'.
 func TestModels(t *testing.T) {
 	python(t)
 	for _, m := range models {

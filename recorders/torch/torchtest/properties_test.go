@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"memsym/count"
 	"memsym/interp"
 	"memsym/poly"
 	"memsym/record"
@@ -94,7 +95,9 @@ func TestSevenBillionWide(t *testing.T) {
 	spec := model(t, "llama.py") + ":build"
 	consts := []string{"D=4096", "H=32", "FF=11008"}
 	params := paramBytes(t, spec, []string{"B", "T"}, point{1, 512}, consts)
-	if want := int64(4 * (4*4096*4096 + 3*4096*11008 + 2*4096)); params != want {
+	// The weights, and the rotary table's inverse frequencies, a module
+	// buffer: one per pair of a head's 128 dimensions.
+	if want := int64(4 * (4*4096*4096 + 3*4096*11008 + 2*4096 + 128/2)); params != want {
 		t.Fatalf("param_bytes.py counts %d bytes, want %d", params, want)
 	}
 	for _, step := range []string{"", "adamw"} {
@@ -169,5 +172,45 @@ func TestInputGradient(t *testing.T) {
 	}
 	if backward == 0 {
 		t.Error("the step has no backward")
+	}
+}
+
+// TestStepHolds records a step of two layers and a module buffer: the
+// buffer is held as the parameters are, through the whole step, not as the
+// batch through its last reader; and every gradient is live through the
+// whole optimizer phase, as the loop holds it until its next zero_grad,
+// not freed at its last read by the first layer's update.
+func TestStepHolds(t *testing.T) {
+	python(t)
+	const b, d, rows = 4, 64, 256
+	r := recorder(t, model(t, "held.py")+":build", "--dim", "B=4", "--step", "adamw")
+	rec := read(t, "held", r.stdout)
+	s, err := count.StepAt(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := poly.Int(4 * (2*d*d + rows*d)); !s.Params.Equal(want) {
+		t.Errorf("parameters %s bytes, want %s: the two layers' weights and the table", s.Params, want)
+	}
+	if want := poly.Int(4 * b * d); !s.Batch.Equal(want) {
+		t.Errorf("batch %s bytes, want %s: the input alone", s.Batch, want)
+	}
+	if want := poly.Int(4 * 2 * d * d); !s.Gradient.Equal(want) {
+		t.Fatalf("gradient %s bytes, want %s", s.Gradient, want)
+	}
+	live := count.LiveByClass(rec, count.Lifetimes(rec), s.Class)
+	optimizer := 0
+	for i, op := range rec.Ops {
+		if op.Phase != record.Optimizer {
+			continue
+		}
+		optimizer++
+		if g := live[i][0]; !g.Equal(s.Gradient) {
+			t.Errorf("operation %d (%s in %s), in the optimizer phase: %s bytes of the gradient live, want all %s", i+1, op.Label, op.Path, g, s.Gradient)
+			break
+		}
+	}
+	if optimizer == 0 {
+		t.Error("the step has no optimizer phase")
 	}
 }
