@@ -105,7 +105,7 @@ func Build(c *Content) (*Input, error) {
 			return nil, fmt.Errorf("the crossovers at other constants need their model and their crossovers")
 		}
 		cands, cross, _ := crossRowsIndexed(o.Model, o.Crossovers, o.Confirmed, o.Unconfirmed)
-		common := nameCandidates(o.Model, cands)
+		common := nameCandidates(o.Model, cands, cross)
 		in.Elsewhere = append(in.Elsewhere, Elsewhere{Consts: nameValues(o.Model.Header().Consts), Checked: o.Model.CheckPoints(), Candidates: cands, Common: common, Cross: cross})
 	}
 	step, err := stepInput(c.Steps)
@@ -305,7 +305,7 @@ func symbolicInput(m *model.Model, along string, at record.Point, cross *model.C
 	var cands []CandidateRow
 	var index map[int]int
 	cands, s.Cross, index = crossRowsIndexed(m, cross, confirmed, unconfirmed)
-	s.Common = nameCandidates(m, cands)
+	s.Common = nameCandidates(m, cands, s.Cross)
 	s.Candidates = cands
 	for _, pr := range m.Front.Undecided {
 		s.Undecided = append(s.Undecided, [2]int{index[pr[0]], index[pr[1]]})
@@ -387,20 +387,50 @@ func crossRowsIndexed(m *model.Model, cross *model.Crossovers, confirmed []model
 // nameCandidates names each candidate by its largest live buffer (see
 // candidateNames) and returns the buffers live at every one of them that
 // it leaves out, if any.
-func nameCandidates(m *model.Model, cands []CandidateRow) *BufferName {
+func nameCandidates(m *model.Model, cands []CandidateRow, cross *CrossRows) *BufferName {
 	ops := make([]int, len(cands))
 	for i, c := range cands {
 		ops[i] = c.Op
 	}
-	names, common := candidateNames(m, ops, topOfGrid(m))
+	names, common := candidateNames(m, ops, namingPoints(m, len(cands), cross))
 	for i := range cands {
 		cands[i].Largest = names[i]
 	}
 	return common
 }
 
-// topOfGrid is each dimension at its largest grid value: the point at
-// which buffers are compared to name a live set by its largest.
+// namingPoints returns, for each of n candidates, the point at which its
+// buffers are compared to name it by its largest: where it holds the peak
+// along cross's dimension (the last value of its last stretch, or the
+// first of a stretch without end), the other dimensions at cross's values
+// or, free, at their largest grid values; and for a candidate that holds
+// it nowhere along the line, or without cross, the grid's largest values.
+// A candidate that holds the peak only from T = 936 on is named by what is
+// large there, not by what is large at the grid's T = 768, where it does
+// not hold it.
+func namingPoints(m *model.Model, n int, cross *CrossRows) []map[string]int64 {
+	refs := make([]map[string]int64, n)
+	for i := range refs {
+		refs[i] = topOfGrid(m)
+	}
+	if cross == nil {
+		return refs
+	}
+	for _, seg := range cross.Segments {
+		ref := topOfGrid(m)
+		for _, d := range cross.Fixed {
+			ref[d.Name] = d.Value
+		}
+		ref[cross.Along] = seg.To
+		if seg.To == 0 {
+			ref[cross.Along] = seg.From
+		}
+		refs[seg.Holder] = ref
+	}
+	return refs
+}
+
+// topOfGrid is each dimension at its largest grid value.
 func topOfGrid(m *model.Model) map[string]int64 {
 	ref := map[string]int64{}
 	for i, v := range m.Vars {

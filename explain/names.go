@@ -86,10 +86,10 @@ func commonCall(a, b string) string {
 }
 
 // candidateNames names each candidate, at the operations ops of m, by its
-// largest live buffer at ref; but when more than one is named, by its
+// largest live buffer at its point of refs; but when more than one is named, by its
 // largest buffer that is not live at all of them, and then common names
 // the largest of those live at all, if it is larger than one named.
-func candidateNames(m *model.Model, ops []int, ref map[string]int64) (names []*BufferName, common *BufferName) {
+func candidateNames(m *model.Model, ops []int, refs []map[string]int64) (names []*BufferName, common *BufferName) {
 	lives := make([][]int, len(ops))
 	for k, op := range ops {
 		lives[k] = liveAt(m, op)
@@ -107,24 +107,22 @@ func candidateNames(m *model.Model, ops []int, ref map[string]int64) (names []*B
 		}
 	}
 	sort.Ints(everywhere)
-	for _, l := range lives {
+	for k, l := range lives {
 		var own []int
 		for _, i := range l {
 			if shared[i] < len(ops) || len(ops) < 2 {
 				own = append(own, i)
 			}
 		}
-		n := largestOf(m, own, ref)
+		n := largestOf(m, own, refs[k])
 		if n == nil {
-			n = largestOf(m, l, ref)
+			n = largestOf(m, l, refs[k])
 		}
 		names = append(names, n)
 	}
-	if c := largestOf(m, everywhere, ref); c != nil {
-		for _, n := range names {
-			if n != nil && n.at.Cmp(c.at) < 0 {
-				return names, c
-			}
+	for k, n := range names {
+		if c := largestOf(m, everywhere, refs[k]); c != nil && n != nil && n.at.Cmp(c.at) < 0 {
+			return names, c
 		}
 	}
 	return names, nil

@@ -2,6 +2,7 @@ package explain_test
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -182,5 +183,28 @@ func TestProseSlipsFound(t *testing.T) {
 		if !strings.Contains(got, c.want) {
 			t.Errorf("%q: found %q, want %s", c.text, got, c.want)
 		}
+	}
+}
+
+// TestCandidateNamedWhereItHolds: the encoder-decoder's candidate at
+// operation 75 holds the peak only from T = 936 on, past the grid's T = 48,
+// where its largest buffers are the decoder's masked attention scores; at
+// the grid's largest values they are smaller than the encoder's normed
+// input, which a name judged there gave it.
+func TestCandidateNamedWhereItHolds(t *testing.T) {
+	in := input(t, "encdec-cross")
+	sym := in.Symbolic
+	var holder *explain.SegmentRow
+	for i, seg := range sym.Cross.Segments {
+		if sym.Candidates[seg.Holder].Op == 75 {
+			holder = &sym.Cross.Segments[i]
+		}
+	}
+	if holder == nil || holder.To != 0 || holder.From <= sym.Grid[len(sym.Grid)-1][2] {
+		t.Fatalf("the candidate at operation 75 holds no stretch without end past the grid: %+v", sym.Cross.Segments)
+	}
+	c := sym.Candidates[holder.Holder]
+	if c.Largest == nil || !slices.Contains(c.Largest.Names, "masked scores") {
+		t.Errorf("the candidate at operation 75 is named by %+v, want the masked scores", c.Largest)
 	}
 }

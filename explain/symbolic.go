@@ -86,7 +86,7 @@ func (w *writer) candidates() []doc.Block {
 		}
 	}
 	t := &doc.Table{
-		Caption: inlines("The peak's candidates: live sets that no other is proven to dominate."),
+		Caption: inlines(append([]any{"The peak's candidates: live sets that no other is proven to dominate. "}, namingWords(in.Vars, sym.Grid, sym.Cross)...)...),
 		Header:  []doc.Cell{cell(""), cell("live bytes"), cell("at operation"), cell("its largest live buffers")},
 		Align:   []doc.Align{doc.AlignRight, doc.AlignLeft, doc.AlignLeft, doc.AlignLeft},
 	}
@@ -119,6 +119,21 @@ func (w *writer) candidates() []doc.Block {
 		blocks = append(blocks, para(commonWords(sym.Common)...))
 	}
 	return blocks
+}
+
+// namingWords says where a candidate's buffers are compared to name its
+// largest (namingPoints): where it holds the peak along the crossovers'
+// dimension, else at the grid's largest values.
+func namingWords(vars []string, grid [][]int64, cross *CrossRows) []any {
+	var top record.Point
+	for i, v := range vars {
+		top = append(top, record.Dim{Name: v, Value: grid[i][len(grid[i])-1]})
+	}
+	if cross == nil || len(cross.Segments) == 0 {
+		return []any{"Their largest live buffers are those at the grid's largest values, ", point(top), "."}
+	}
+	return []any{"Each one's largest live buffers are those where it holds the peak along ", doc.Math{doc.V(cross.Along)},
+		" (at the last value of its stretch, or the first of a stretch without end), or, for one that holds it nowhere there, at the grid's largest values, ", point(top), "."}
 }
 
 // commonWords says which buffers, live at every candidate, the candidates

@@ -1,13 +1,20 @@
 package reports
 
 import (
-	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
+
+	"memsym/internal/outfile"
 )
 
 // Options are what a user chooses of a render: the files' names and the
@@ -65,13 +72,19 @@ func ownName(stem string) *regexp.Regexp {
 	return regexp.MustCompile(`^` + regexp.QuoteMeta(stem) + `(\.(md|html|pdf)|-[a-z0-9]+\.(svg|tex))$`)
 }
 
-// RemoveStale removes from dir the files an earlier render wrote under o's
+// RemoveStale removes from dir the files the run before wrote under o's
 // stem that this one, which wrote written, did not, so that none is left
-// looking current; it returns their names, sorted. Only files named as a
-// renderer names its files and marked as memsym's are removed: a user's
-// own files are left alone.
+// looking current; it returns their names, sorted. It knows them by the
+// list each run leaves in dir (ListName: every file it wrote, with its
+// SHA-256, as sha256sum writes them), and removes a file only when it is
+// still as that run wrote it: a user's own file is left alone, even a copy
+// of one of memsym's under a name memsym might use, and so is a file of
+// memsym's that the user has since changed. Then it writes this run's list.
+// Where there is no list (a directory memsym never wrote into, or wrote
+// into before it kept one) nothing is removed.
 func RemoveStale(dir string, o Options, written []string) ([]string, error) {
-	entries, err := os.ReadDir(dir)
+	list := filepath.Join(dir, ListName(o))
+	before, err := readList(list)
 	if err != nil {
 		return nil, err
 	}
@@ -81,41 +94,74 @@ func RemoveStale(dir string, o Options, written []string) ([]string, error) {
 	}
 	own := ownName(o.stem())
 	var removed []string
-	for _, e := range entries {
-		name := e.Name()
-		if keep[name] || !e.Type().IsRegular() || !own.MatchString(name) {
+	for _, name := range slices.Sorted(maps.Keys(before)) {
+		if keep[name] || !own.MatchString(name) {
 			continue
 		}
 		path := filepath.Join(dir, name)
-		mine, err := markedOurs(path)
+		if info, err := os.Lstat(path); err != nil || !info.Mode().IsRegular() {
+			continue // gone, or no longer a file of memsym's
+		}
+		sum, err := digest(path)
 		if err != nil {
 			return removed, err
 		}
-		if !mine {
-			continue
+		if sum != before[name] {
+			continue // changed since: the user's now
 		}
 		if err := os.Remove(path); err != nil {
 			return removed, err
 		}
 		removed = append(removed, name)
 	}
-	sort.Strings(removed)
-	return removed, nil
+	var b strings.Builder
+	for _, name := range slices.Sorted(slices.Values(written)) {
+		sum, err := digest(filepath.Join(dir, name))
+		if err != nil {
+			return removed, err
+		}
+		fmt.Fprintf(&b, "%s  %s\n", sum, name)
+	}
+	return removed, outfile.Write(list, func(w io.Writer) error {
+		_, err := io.WriteString(w, b.String())
+		return err
+	})
 }
 
-// markedOurs reports whether the file at path carries memsym's mark, as
-// every file a renderer writes does: in its first lines, or for a PDF in
-// its information dictionary.
-func markedOurs(path string) (bool, error) {
+// ListName is the name of the hidden file in which a run lists the files it
+// wrote with their digests: ".STEM.sha256".
+func ListName(o Options) string { return "." + o.stem() + ".sha256" }
+
+// readList reads a run's list: each file's SHA-256 by its name. A list
+// that is missing is empty; a line it cannot read is left out.
+func readList(path string) (map[string]string, error) {
 	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
-		return false, err
+		return nil, err
 	}
-	if strings.HasSuffix(path, ".pdf") {
-		return bytes.Contains(data, []byte("/Producer ("+writtenBy+")")), nil
+	sums := map[string]string{}
+	for _, line := range strings.Split(string(data), "\n") {
+		sum, name, ok := strings.Cut(line, "  ")
+		if ok && len(sum) == 64 && !strings.ContainsAny(name, `/\`) {
+			sums[name] = sum
+		}
 	}
-	if len(data) > 4096 {
-		data = data[:4096]
+	return sums, nil
+}
+
+// digest returns the SHA-256 of the file at path, in hexadecimal.
+func digest(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
 	}
-	return bytes.Contains(data, []byte(writtenBy)), nil
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }

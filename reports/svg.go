@@ -127,8 +127,9 @@ func figureSVG(f *doc.Figure) []byte {
 	return b.Bytes()
 }
 
-// writtenBy marks every file memsym writes, so that a later run can tell
-// its own files from a user's.
+// writtenBy marks every file memsym writes, for its reader. (A later run
+// tells its own files from a user's by the list RemoveStale keeps, not by
+// the mark: a user's copy of a file carries it too.)
 const writtenBy = "Written by memsym explain"
 
 // svgSymbolRadius is a series' symbol's radius, in pixels.

@@ -45,8 +45,11 @@ estimates (the 14P rule, Korthikanti et al.) beside the exact terms.
 The files are named STEM.md, STEM.html, STEM.pdf, STEM-tikz.tex,
 STEM-formulas.tex and STEM-FIGURE.svg/.tex (--name sets STEM, chapter13 by
 default); files an earlier run wrote under the same stem and this one does
-not are removed and listed. The files appear together or, if the run fails,
-not at all. STEM-formulas.tex defines a LaTeX macro for each formula and
+not are removed and listed, when they are as it wrote them (.STEM.sha256
+lists each run's files): a user's own files, and memsym's the user has
+changed, are left alone. The files appear together or, if the run fails,
+not at all: a model that fresh recordings contradict, off the grid or at a
+crossover, fails the run. STEM-formulas.tex defines a LaTeX macro for each formula and
 number, named with --tex-prefix; a paper with two programs' chapters gives
 each its own prefix, else pdflatex stops with an error naming --tex-prefix.
 `
@@ -180,6 +183,9 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := refuted(content, in); err != nil {
+		return err
+	}
 	document := explain.Chapter(in)
 	created := outfile.MissingDirs(*out) // a run that fails removes them again
 	if err := os.MkdirAll(*out, 0o755); err != nil {
@@ -214,20 +220,29 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
+	return nil
+}
+
+// refuted returns the error of a chapter that fresh recordings contradict:
+// the model's check off the grid (M3) or a step's, or a crossover's
+// recordings. Such a chapter is not written: its formulas would go into a
+// paper as if they held.
+func refuted(content *explain.Content, in *explain.Input) error {
+	const hint = " (nothing was written)"
 	for _, c := range content.Verified {
 		if c.Err != nil {
-			return fmt.Errorf("the model does not hold at %s: %s", c.Point, oneLine(c.Err))
+			return fmt.Errorf("the model does not hold at %s: %s%s", c.Point, oneLine(c.Err), hint)
 		}
 	}
 	for _, st := range content.Steps {
 		for _, c := range st.Verified {
 			if c.Err != nil {
-				return fmt.Errorf("the model of the step (%s) does not hold at %s: %s", st.Options.Remat, c.Point, oneLine(c.Err))
+				return fmt.Errorf("the model of the step (%s) does not hold at %s: %s%s", st.Options.Remat, c.Point, oneLine(c.Err), hint)
 			}
 		}
 	}
 	if bad := contradictions(in); bad > 0 {
-		return fmt.Errorf("the recordings contradict the crossovers at %s", doc.Plural(bad, "point", "points"))
+		return fmt.Errorf("the recordings contradict the crossovers at %s%s", doc.Plural(bad, "point", "points"), hint)
 	}
 	return nil
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -9,7 +11,8 @@ import (
 	"testing"
 )
 
-// readDir returns the files of dir by name.
+// readDir returns the files of dir by name, but for the runs' lists of
+// what they wrote (.STEM.sha256), which TestExplainCourseGPT reads.
 func readDir(t *testing.T, dir string) map[string][]byte {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
@@ -18,6 +21,9 @@ func readDir(t *testing.T, dir string) map[string][]byte {
 	}
 	files := map[string][]byte{}
 	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") && strings.HasSuffix(e.Name(), ".sha256") {
+			continue
+		}
 		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		if err != nil {
 			t.Fatal(err)
@@ -53,6 +59,18 @@ func TestExplainCourseGPT(t *testing.T) {
 	}
 	if out != "memsym explain: wrote 11 files into "+dir+": "+strings.Join(want, ", ")+"\n" {
 		t.Errorf("the summary: %q", out)
+	}
+	// The run's list: each file with its SHA-256, as sha256sum writes it.
+	list, err := os.ReadFile(filepath.Join(dir, ".chapter13.sha256"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, n := range want {
+		lines = append(lines, fmt.Sprintf("%x  %s", sha256.Sum256(files[n]), n))
+	}
+	if got := strings.TrimSuffix(string(list), "\n"); got != strings.Join(lines, "\n") {
+		t.Errorf("the run's list:\n%s\nwant\n%s", got, strings.Join(lines, "\n"))
 	}
 	if !bytes.HasPrefix(files["chapter13.pdf"], []byte("%PDF-")) {
 		t.Errorf("chapter13.pdf is no PDF")
@@ -172,6 +190,41 @@ func TestExplainNameAndStale(t *testing.T) {
 	sort.Strings(names)
 	if got := strings.Join(names, " "); got != "mlp-calls.svg mlp-candidates.svg mlp-live.svg mlp-notes.tex mlp.md" {
 		t.Errorf("left %s", got)
+	}
+}
+
+// TestExplainRefuted: a chapter whose model a fresh recording contradicts
+// (here at B = 6, one of the points --verify records, while the grid and
+// its check points hold) is not written, and an earlier run's files stay
+// as they were.
+func TestExplainRefuted(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	recorder := func(at6 string) string {
+		return `printf '{{"memsym": 1, "dims": {{"B": %s}}}}\n{{"buffer": 1, "dtype": "f32", "shape": [%s], "role": "input"}}\n` +
+			`{{"buffer": 2, "dtype": "f32", "shape": [%s]}}\n{{"op": "F.apply", "reads": [1], "writes": [2]}}\n{{"result": [2]}}\n' {B} {B} ` +
+			`$(if [ {B} = 6 ]; then echo ` + at6 + `; else echo {B}; fi)`
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	_, errs, code := runCLI("explain", "--recorder", recorder("7"), "--grid", "B=1,2,3", "-o", dir)
+	if want := "memsym: the model does not hold at B = 6: "; code != 1 || !strings.HasPrefix(errs, want) || !strings.HasSuffix(errs, " (nothing was written)\n") {
+		t.Fatalf("exit %d, stderr %q; want 1 and %q... (nothing was written)", code, errs, want)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("the refused run left %s (%v)", dir, err)
+	}
+	mustRunCLI(t, "explain", "--recorder", recorder("6"), "--grid", "B=1,2,3", "-o", dir)
+	before := readDir(t, dir)
+	if _, _, code := runCLI("explain", "--recorder", recorder("7"), "--grid", "B=1,2,3", "-o", dir, "--format", "md"); code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	after := readDir(t, dir)
+	if len(after) != len(before) {
+		t.Errorf("%d files before the refused run, %d after", len(before), len(after))
+	}
+	for name, b := range before {
+		if !bytes.Equal(after[name], b) {
+			t.Errorf("the refused run changed %s", name)
+		}
 	}
 }
 

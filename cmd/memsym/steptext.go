@@ -218,7 +218,9 @@ func symbolicStepText(s *model.Step, o programs.StepOptions, bundled bool, units
 	for _, part := range s.StateParts {
 		width = max(width, 2+doc.Columns(part.Name))
 	}
-	line := func(what string, q poly.Poly) { fmt.Fprintf(&b, "  %s %s\n", padRight(what, width), polyUnits(q, units)) }
+	line := func(what string, q poly.Poly) {
+		fmt.Fprintf(&b, "  %s %s\n", padRight(what, width), polyUnits(q, units))
+	}
 	line("parameters", s.Params)
 	line("optimizer's states", s.States)
 	for _, part := range s.StateParts {
