@@ -3,6 +3,9 @@ package record
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
+
+	"memsym/doc"
 )
 
 // checkPath checks an operation's call path: calls separated by dots, each
@@ -23,10 +26,18 @@ func validPath(p string) bool {
 	for {
 		start := i
 		for i < len(p) && p[i] != '.' && p[i] != '[' && p[i] != ']' {
-			if p[i] < 0x20 || p[i] == 0x7f {
-				return false // a newline or an escape would break memsym's one-line output
+			if p[i] < utf8.RuneSelf {
+				if p[i] < 0x20 || p[i] == 0x7f {
+					return false // a newline or an escape would break memsym's one-line output
+				}
+				i++
+				continue
 			}
-			i++
+			r, n := utf8.DecodeRuneInString(p[i:])
+			if doc.Hidden(r) {
+				return false // a C1 control, a separator or a bidirectional control, as above
+			}
+			i += n
 		}
 		if i == start {
 			return false
