@@ -31,7 +31,7 @@ func (l *layout) placeBuffers(hint *template) error {
 	segRun := map[int]int{}       // per segment of buffers declared apart: its run, or −1 for fixed
 	for i := range rec.Buffers {
 		b := &rec.Buffers[i]
-		bkey := fmt.Sprintf("%s %s %s view=%v", b.Name, b.Role, typeName(b.DType), b.IsView)
+		bkey := fmt.Sprintf("%s %s view=%v", b.Role, typeName(b.DType), b.IsView) // not the name: one for display, which may number its iteration
 		run, iter := kinds[i].run, kinds[i].iter
 		if seg := kinds[i].seg; seg >= 0 {
 			r, ok := segRun[seg]

@@ -81,6 +81,35 @@ func TestFoldLayers(t *testing.T) {
 	}
 }
 
+// TestFoldNamesNumbered: a block's buffers may carry their iteration in
+// their names (as PyTorch names a parameter blocks.0.weight): names are
+// for display, and blocks differing only in them are one block repeated.
+func TestFoldNamesNumbered(t *testing.T) {
+	vars := []string{"B", "L"}
+	numbered := func(r *record.Recorder, at map[string]int64) {
+		b, l := at["B"], at["L"]
+		const d = 8
+		x := r.Input("x", "", f64, b, d)
+		for i := range l {
+			g := fmt.Sprintf("layers[%d]", i)
+			w := r.Param(fmt.Sprintf("layers.%d.weight", i), g, f64, d, d)
+			z := r.Temp(fmt.Sprintf("z%d", i), g, f64, b, d)
+			r.Op("Linear.apply", g, []int64{x, w}, []int64{z})
+			y := r.Temp(fmt.Sprintf("relu%d", i), g, f64, b, d)
+			r.Op("Relu.apply", g, []int64{z}, []int64{y})
+			x = y
+		}
+		r.Result(x)
+	}
+	m := mustBuild(t, gridSources(t, vars, blGrid, numbered), []Source{pointSource(t, vars, []int64{5, 7}, numbered)})
+	if m.FoldDim() != "L" {
+		t.Fatalf("FoldDim = %q, want L", m.FoldDim())
+	}
+	if got, want := m.Params.String(), "512 · L"; got != want {
+		t.Errorf("params %s, want %s", got, want)
+	}
+}
+
 // TestFoldRefusesUnevenBlocks: when the blocks a dimension counts are not
 // one block repeated, memsym names the first operation that does not
 // align.
