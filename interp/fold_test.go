@@ -808,3 +808,35 @@ func TestFoldRefusesDifferentResultOrBase(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldRefusesTieAtTwo: blocks whose first reads the caller's input, on
+// the grid L ∈ {2, 3, 4}. At L = 2 no middle block runs; the middle
+// block's second operation stands for the first block's there (320 · B)
+// but its polynomial is the last block's (384 · B), a tie after it: the
+// largest of the polynomials would place the peak at the first block. The
+// refusal says so, not that the polynomial exceeds what runs.
+func TestFoldRefusesTieAtTwo(t *testing.T) {
+	blocks := func(r *record.Recorder, at map[string]int64) {
+		b, l := at["B"], at["L"]
+		const d = 8
+		cur := r.Input("x", "", f64, b, d)
+		for i := range l {
+			g := fmt.Sprintf("layers[%d]", i)
+			w := r.Param("w", g, f64, d, d)
+			h := r.Temp("h", g, f64, b, 4*d)
+			r.Op("up", g, []int64{cur, w}, []int64{h})
+			o := r.Temp("out", g, f64, b, d)
+			r.Op("down", g, []int64{h, cur}, []int64{o})
+			cur = o
+		}
+		y := r.Temp("y", "", f64, b, 2)
+		r.Op("head", "", []int64{cur}, []int64{y})
+		r.Result(y)
+	}
+	vars := []string{"B", "L"}
+	_, err := Build(gridSources(t, vars, [][3]int64{{1, 2, 3}, {2, 3, 4}}, blocks), nil)
+	want := `operation "down" in layers[*]: at L = 2 no middle iteration of layers runs, and the polynomial of its live bytes, 384 · B, is not proven there at most those of an operation that runs before it, nor less than those of one that runs after it`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Build: %v\nwant %s...", err, want)
+	}
+}

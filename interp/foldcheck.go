@@ -50,7 +50,7 @@ func (f *fold) atLeast(l *layout) error {
 		}
 		if !f.covered(l, real, i, mine) {
 			o := &l.rec.Ops[i]
-			return fmt.Errorf("operation %q%s: at %s = %d no middle iteration of %s runs, yet the polynomial of its live bytes there, %s, gives there more than a live set that runs is proven to: memsym cannot state the peak as the largest of polynomials for every %s ≥ %d",
+			return fmt.Errorf("operation %q%s: at %s = %d no middle iteration of %s runs, and the polynomial of its live bytes, %s, is not proven there at most those of an operation that runs before it, nor less than those of one that runs after it: where it is the largest, it would place the peak at an operation that does not run; memsym cannot state the peak as the largest of polynomials for every %s ≥ %d",
 				o.Label, inPath(pattern(o.Path, f.prefix)), f.dim, f.lo, f.prefix, f.at(p.slot, p.iter), f.dim, f.lo)
 		}
 	}
