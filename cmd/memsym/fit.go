@@ -292,15 +292,23 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 	// Whether every budget with a largest value above the least has no
 	// gaps below it, down to the least (the model's, or where a bundled
 	// program starts to run: the same value for them all, the line being
-	// one): then one line says so for them all, else each says so for
+	// one): then one line says so for them all, naming them unless they
+	// are every budget asked (after a budget that nothing fits, a line
+	// for all would read as speaking of it too), else each says so for
 	// itself.
 	everySmaller, anyUpTo := true, false
 	var from int64
+	var upTo []string
 	for _, a := range answers {
 		if least := leastOf(a.f); a.f.Kind == model.FitsUpTo && a.f.Largest > least {
 			everySmaller = everySmaller && len(a.f.Gaps) == 0 && (!anyUpTo || least == from)
 			anyUpTo, from = true, least
+			upTo = append(upTo, budgetLabel(a.f.Budget, units, a.at, a.past))
 		}
+	}
+	under := ""
+	if len(upTo) < len(answers) {
+		under = "under " + doc.AndList(upTo) + ", "
 	}
 	for _, a := range answers {
 		f := a.f
@@ -393,9 +401,9 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 	}
 	switch {
 	case everySmaller && anyUpTo && from > 1:
-		fmt.Fprintf(&b, "every smaller %s down to %d fits too\n", dim, from)
+		fmt.Fprintf(&b, "%severy smaller %s down to %d fits too\n", under, dim, from)
 	case everySmaller && anyUpTo:
-		fmt.Fprintf(&b, "every smaller %s fits too\n", dim)
+		fmt.Fprintf(&b, "%severy smaller %s fits too\n", under, dim)
 	}
 	return b.String()
 }

@@ -294,3 +294,17 @@ func TestFitBudgetFigure(t *testing.T) {
 		"confirmed at B = 541583, T = 16: recorded needs 40000059264 bytes (37.253 GiB), the peak at operation 19, does not fit 40000000000 bytes (37.2529 GiB), as predicted",
 	})
 }
+
+// TestFitEverySmallerSaysWhich: with a budget that nothing fits among
+// those asked, what every smaller value does is said of the budget it is
+// true of, not in a line that reads as speaking of them all.
+func TestFitEverySmallerSaysWhich(t *testing.T) {
+	out := mustRunCLI(t, "fit", "--program", "gpt-course", "--along", "T", "--at", "B=8", "--budget", "12345,80GB")
+	checkLinesInOrder(t, out, []string{
+		"no T ≥ 1 fits 12345 bytes (12.1 KiB): T = 1 needs 932424 bytes (911 KiB)",
+		"under 80000000000 bytes (74.506 GiB), every smaller T fits too",
+	})
+	if strings.Contains(out, "\nevery smaller T fits too") {
+		t.Errorf("a line for every budget after one that nothing fits:\n%s", out)
+	}
+}
