@@ -18,6 +18,11 @@ type Document struct {
 	Sections []Section
 	Formulas []NamedFormula
 	Numbers  []NamedNumber
+	// Caveats qualify the formulas for a reader who takes them without
+	// the chapter's text, as a paper that inputs its formulas file does:
+	// the polynomials checked at no point off their grid, a buffer's
+	// polynomial negative somewhere. Plain sentences.
+	Caveats []string
 }
 
 // NamedNumber is an exact number of the chapter that a paper may quote:

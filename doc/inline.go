@@ -56,10 +56,16 @@ func PlainText(inlines []Inline, sep string) string {
 }
 
 // NumberText writes n as text: Human's units when n.Human is set, else
-// Group with sep.
+// Group with sep; a negative number with the minus sign, −128.
 func NumberText(n Number, sep string) string {
+	s := Group(n.Value, sep)
 	if n.Human {
-		return Human(n.Value)
+		s = Human(n.Value)
 	}
-	return Group(n.Value, sep)
+	// A negative number's sign is the minus sign, as in the formulas
+	// beside it, not the hyphen.
+	if rest, ok := strings.CutPrefix(s, "-"); ok {
+		s = "−" + rest
+	}
+	return s
 }

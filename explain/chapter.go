@@ -32,6 +32,7 @@ func Chapter(in *Input) *doc.Document {
 	}
 	d.Sections = append(d.Sections, w.checked())
 	d.Formulas, d.Numbers = w.formulas(), w.numbers()
+	d.Caveats = w.caveats()
 	return d
 }
 
@@ -128,7 +129,7 @@ func (w *writer) counted() doc.Section {
 		"A buffer weighs its elements times its stored type's bytes, and nothing is rounded. ",
 		"The peak is the largest live set, at the first operation that reaches it")
 	if pc != nil {
-		rules = append(rules, " (", pc.Peak, " bytes at operation ", pc.PeakOp, ")",
+		rules = append(rules, " (", bytesAside(pc.Peak), ", at operation ", pc.PeakOp, ")",
 			"; what is needed is the inputs and the peak, ", bytesWords(pc.Needs), ".")
 	} else {
 		rules = append(rules, "; what is needed is the inputs and the peak.")

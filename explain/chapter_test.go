@@ -57,18 +57,18 @@ func TestChapterSentences(t *testing.T) {
 		"| blocks ×2 | 147 456 | 98.6 | 147 456 |",
 		"|     blocks.ff.up | 131 072 | 87.7 | 131 072 |",
 		"| the peak: the sum of the unindented shares | 149 504 | 100 |",
-		"Of the 149 504 bytes live at the peak, blocks ×2 made 147 456 (98.6 %), blocks.ff.up 131 072 of them.",
+		"Of the 149 504 bytes (146 KiB) live at the peak, blocks ×2 made 147 456 (98.6 %), blocks.ff.up 131 072 of them.",
 		// One model: the polynomials at D = 64, whose crossover the seed
 		// gives at T = 75.
 		"| 3 | 4608 · B · T + 8 · T² | 19, Linear.apply/%5 in blocks[0].ff.up | the feed-forward's up xW and up (B · T · 4D reals each) |",
 		"Along T, for every B ≥ 1, memsym found exactly which candidate holds the peak",
 		"- T = 1 to 74: candidate 3, 4608 · B · T + 8 · T²;",
 		"- T ≥ 75: candidate 2, 48 · B · T² + 1024 · B · T + 8 · T².",
-		"| B = 2, T = 74 | 725 792 at operation 19 | 725 792 at operation 19, candidate 3 | agrees |",
+		"| B = 2, T = 74 | 725 792 bytes (709 KiB) at operation 19 | 725 792 bytes (709 KiB) at operation 19, candidate 3 | agrees |",
 		// And at the course's constants, T = 150.
 		"At D = 384, H = 6, L = 6, memsym built a model of its own the same way, its polynomials checked against recordings at (B = 64, T = 1 024) and (B = 115, T = 1 795).",
 		"- T ≥ 150: 144 · B · T² + 6144 · B · T + 8 · T², at operation 12",
-		"| B = 2, T = 150 | 8 503 200 at operation 12 | 8 503 200 at operation 12 | agrees |",
+		"| B = 2, T = 150 | 8 503 200 bytes (8.11 MiB) at operation 12 | 8 503 200 bytes (8.11 MiB) at operation 12 | agrees |",
 		"mark 75:738600 \"T = 75\"",
 		"mark 16:149504 \"counted\"",
 		"mark 19:149504 \"peak, operation 19\"",
@@ -174,7 +174,7 @@ func TestUndecidedPair(t *testing.T) {
 	for _, want := range []string{
 		"memsym could neither prove nor refute that one of candidates 1 and 3 dominates the other for every B, T ≥ 1, so both are kept.",
 		"For each of the other two pairs, at points with B, T ≥ 1 that it found, each exceeds the other in turn:",
-		"- Candidates 1 and 2: 1 exceeds 2 at B = 1, T = 1 (2 072 bytes against 1 080); 2 exceeds 1 at B = 1, T = 100 (662 400 bytes against 444 800).",
+		"- Candidates 1 and 2: 1 exceeds 2 at B = 1, T = 1 (2 072 bytes or 2.02 KiB, against 1 080 bytes or 1.05 KiB); 2 exceeds 1 at B = 1, T = 100 (662 400 bytes or 647 KiB, against 444 800 bytes or 434 KiB).",
 		"no other candidate is proven to be at least as large as it at every point",
 	} {
 		if !strings.Contains(got, want) {
@@ -335,18 +335,18 @@ func TestConfirmationContradicted(t *testing.T) {
 	in := input(t, "gpt-course")
 	in.Symbolic.Cross.Confirmed[1].PeakOp = 13
 	got := dump(explain.Chapter(in))
-	for _, want := range []string{"One of them contradicts the crossovers.", "| B = 2, T = 75 | 738 600 at operation 13 | 738 600 at operation 12, candidate 2 | contradicts |"} {
+	for _, want := range []string{"One of them contradicts the crossovers.", "| B = 2, T = 75 | 738 600 bytes (721 KiB) at operation 13 | 738 600 bytes (721 KiB) at operation 12, candidate 2 | contradicts |"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the chapter lacks %q", want)
 		}
 	}
 	own, _, _ := strings.Cut(got, "## 13.4 At other constants")
-	if strings.Contains(own, "Both show the peak the candidates predict") || strings.Contains(own, "| B = 2, T = 75 | 738 600 at operation 13 | 738 600 at operation 12, candidate 2 | agrees |") {
+	if strings.Contains(own, "Both show the peak the candidates predict") || strings.Contains(own, "| B = 2, T = 75 | 738 600 bytes (721 KiB) at operation 13 | 738 600 bytes (721 KiB) at operation 12, candidate 2 | agrees |") {
 		t.Errorf("a contradicted crossover is said to be as predicted")
 	}
 	in = input(t, "gpt-course")
 	in.Symbolic.Cross.Confirmed[0].Peak = in.Symbolic.Cross.Confirmed[0].Peak.Add(poly.Int(8))
-	if got := dump(explain.Chapter(in)); !strings.Contains(got, "| B = 2, T = 74 | 725 800 at operation 19 | 725 792 at operation 19, candidate 3 | contradicts |") {
+	if got := dump(explain.Chapter(in)); !strings.Contains(got, "| B = 2, T = 74 | 725 800 bytes (709 KiB) at operation 19 | 725 792 bytes (709 KiB) at operation 19, candidate 3 | contradicts |") {
 		t.Errorf("a peak of other bytes at the predicted operation is not a contradiction:\n%s", got)
 	}
 }
@@ -449,7 +449,7 @@ func TestWitnesses(t *testing.T) {
 			t.Errorf("candidate %d over %d at %s: %s against %s, the polynomials give %s against %s", w.Larger+1, w.Smaller+1, w.At, w.LargerBytes, w.SmallerBytes, large, small)
 		}
 	}
-	if got := dump(explain.Chapter(in)); !strings.Contains(got, "- Candidates 2 and 3: 2 exceeds 3 at B = 1, T = 100 (662 400 bytes against 540 800); 3 exceeds 2 at B = 1, T = 1 (4 616 bytes against 1 080).") {
+	if got := dump(explain.Chapter(in)); !strings.Contains(got, "- Candidates 2 and 3: 2 exceeds 3 at B = 1, T = 100 (662 400 bytes or 647 KiB, against 540 800 bytes or 528 KiB); 3 exceeds 2 at B = 1, T = 1 (4 616 bytes or 4.51 KiB, against 1 080 bytes or 1.05 KiB).") {
 		t.Errorf("the chapter lists no witnesses:\n%s", got)
 	}
 }
@@ -485,7 +485,7 @@ func TestHolderSentenceFollowsLargestShare(t *testing.T) {
 	}
 	in.Point = &pc
 	got := dump(explain.Chapter(in))
-	want := "Of the 25 200 bytes live at the peak, layers made 25 200 (100 %), layers.mlp 14 400 of them."
+	want := "Of the 25 200 bytes (24.6 KiB) live at the peak, layers made 25 200 (100 %), layers.mlp 14 400 of them."
 	if !strings.Contains(got, want) {
 		t.Errorf("the chapter lacks %q:\n%s", want, got)
 	}
@@ -507,7 +507,7 @@ func TestFoldOfOneIteration(t *testing.T) {
 	got := dump(explain.Chapter(in))
 	for _, want := range []string{
 		"| layers ×1 | 25 200 | 100 | 25 200 |",
-		"Of the 25 200 bytes live at the peak, layers ×1 made 25 200 (100 %), layers.mlp 25 200 of them.",
+		"Of the 25 200 bytes (24.6 KiB) live at the peak, layers ×1 made 25 200 (100 %), layers.mlp 25 200 of them.",
 		`"layers ×1"`,
 	} {
 		if !strings.Contains(got, want) {
@@ -541,8 +541,8 @@ func TestConfirmedWhereTheModelHolds(t *testing.T) {
 	got := dump(explain.Chapter(in))
 	for _, want := range []string{
 		"## 13.2 At B = 2, T = 16, L = 1",
-		"| B = 2, T = 74, L = 2 | 725 792 at operation 19 | 725 792 at operation 19, candidate 3 | agrees |",
-		"| B = 2, T = 75, L = 2 | 738 600 at operation 12 | 738 600 at operation 12, candidate 2 | agrees |",
+		"| B = 2, T = 74, L = 2 | 725 792 bytes (709 KiB) at operation 19 | 725 792 bytes (709 KiB) at operation 19, candidate 3 | agrees |",
+		"| B = 2, T = 75, L = 2 | 738 600 bytes (721 KiB) at operation 12 | 738 600 bytes (721 KiB) at operation 12, candidate 2 | agrees |",
 		"The candidates' live bytes along T at B = 2, L = 2",
 	} {
 		if !strings.Contains(got, want) {

@@ -1,6 +1,7 @@
 package explain
 
 import (
+	"fmt"
 	"strconv"
 
 	"memsym/doc"
@@ -179,4 +180,24 @@ func letters(i int) string {
 		s = string(rune('A'+(i-1)%26)) + s
 	}
 	return s
+}
+
+// caveats says what qualifies the formulas for a reader who has them
+// without the chapter: polynomials checked at no point off their grid, a
+// buffer's polynomial negative somewhere.
+func (w *writer) caveats() []string {
+	var out []string
+	if sym := w.in.Symbolic; sym != nil {
+		if len(sym.Checked) == 0 {
+			out = append(out, "The polynomials are UNCHECKED: no recording off the grid was checked against them.")
+		}
+		if n := sym.Negative; n != nil {
+			out = append(out, fmt.Sprintf("The polynomial of %s's bytes, %s, is %s at %s: where some buffer's polynomial is negative, the polynomials are not the program's bytes.",
+				n.Name, inOrder(n.Bytes, w.in.Vars), doc.NumberText(doc.Number{Value: n.There}, " "), n.At))
+		}
+	}
+	if st := w.in.Step; st != nil && len(st.Columns) > 0 && st.Columns[0].Symbolic != nil && len(st.Columns[0].Symbolic.Checked) == 0 {
+		out = append(out, "The training step's polynomials are UNCHECKED: no recording of the step off the grid was checked against them.")
+	}
+	return out
 }

@@ -148,6 +148,10 @@ type SymbolicModel struct {
 	// Shapeless counts the buffers given in bytes alone, whose axes are
 	// not known.
 	Shapeless int
+	// Negative, when not nil, is a buffer whose polynomial memsym found
+	// negative at a point with every dimension at least its least: there
+	// the polynomials are not the program's bytes.
+	Negative *NegativeRow
 	// Buffers counts the buffers (views apart).
 	Buffers int
 	// Inputs, Params and Outputs are the inputs' (the parameters among
@@ -187,6 +191,15 @@ type SymbolicModel struct {
 	// Cross says which candidate holds the peak along one dimension; nil
 	// for a program without dimensions.
 	Cross *CrossRows
+}
+
+// NegativeRow is a buffer whose bytes' polynomial is negative at a point:
+// its name (or "buffer ID"), the polynomial, the point and its value there.
+type NegativeRow struct {
+	Name  string
+	Bytes poly.Poly
+	At    record.Point
+	There poly.Rat
 }
 
 // CandidateRow is one candidate for the peak: a live set's bytes.

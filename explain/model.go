@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"memsym/count"
@@ -285,6 +286,14 @@ func symbolicInput(m *model.Model, along string, at record.Point, cross *model.C
 		Fold: m.FoldDim()}
 	if s.Fold != "" {
 		s.OpsAt, s.FoldApart = m.Structure.Header.Dims, m.Least(s.Fold) > 1
+	}
+	if n := m.Negative(); n != nil {
+		b := &m.Structure.Buffers[n.Pos]
+		name := b.Name
+		if name == "" {
+			name = "buffer " + strconv.FormatInt(b.ID, 10)
+		}
+		s.Negative = &NegativeRow{Name: name, Bytes: n.Bytes, At: n.At, There: n.There}
 	}
 	for i := range m.Structure.Buffers {
 		b := &m.Structure.Buffers[i]

@@ -176,7 +176,7 @@ func (w *writer) holderSentence() *doc.Paragraph {
 		return nil
 	}
 	t := pc.Calls[top]
-	parts := []any{"Of the ", pc.Peak, " bytes live at the peak, ", callName(in.Entry, t), " made ", t.Share, " (", percent(t.Share, pc.Peak), " %)"}
+	parts := []any{"Of the ", bytesWords(pc.Peak), " live at the peak, ", callName(in.Entry, t), " made ", t.Share, " (", percent(t.Share, pc.Peak), " %)"}
 	inner := -1
 	for at := top; ; {
 		// The calls directly inside the call at at follow it, each
@@ -212,7 +212,7 @@ func (w *writer) liveFigure() *doc.Figure {
 	if len(pc.Bands) > 0 {
 		caption = append(caption, ", each top-level call's operations shaded")
 	}
-	caption = append(caption, "; the peak, ", pc.Peak, " bytes, is first reached at operation ", pc.PeakOp, ".")
+	caption = append(caption, "; the peak, ", bytesWords(pc.Peak), ", is first reached at operation ", pc.PeakOp, ".")
 	w.figure()
 	f := &doc.Figure{
 		Name: "live", XLabel: inlines("operation"), YLabel: inlines("live bytes"), YBytes: true,

@@ -39,6 +39,9 @@ func (w *writer) asPolynomials() doc.Section {
 			{cell("the outputs"), cell(inOrder(sym.Outputs, in.Vars))},
 		},
 	})
+	if n := sym.Negative; n != nil {
+		s.Blocks = append(s.Blocks, para(negativeWords(n, in.Vars)...))
+	}
 	if len(sym.Candidates) == 0 {
 		return s
 	}
@@ -119,6 +122,15 @@ func (w *writer) candidates() []doc.Block {
 		blocks = append(blocks, para(commonWords(sym.Common)...))
 	}
 	return blocks
+}
+
+// negativeWords says where a buffer's polynomial is negative, and what
+// that means for everything said of the polynomials.
+func negativeWords(n *NegativeRow, vars []string) []any {
+	return []any{"A buffer's bytes are never negative, yet the polynomial of ", doc.Code(n.Name), "'s, ", inOrder(n.Bytes, vars),
+		", is ", n.There, " at ", point(n.At), ": there, and wherever some buffer's polynomial is negative, the polynomials are not the program's bytes ",
+		"(the point is below the sizes the program has, or the grid does not show how its sizes behave there), ",
+		"and what this chapter says of them holds only where every buffer's bytes are at least zero."}
 }
 
 // namingWords says where a candidate's buffers are compared to name its
@@ -331,11 +343,11 @@ func (w *writer) confirmations(c *CrossRows, consts []NameValue) []doc.Block {
 		if !f.OK() {
 			result = "contradicts"
 		}
-		predicted := cell(f.PredictedPeak, " at operation ", f.PredictedOp)
+		predicted := cell(bytesWords(f.PredictedPeak), " at operation ", f.PredictedOp)
 		if consts == nil {
 			predicted = cell(predicted, ", candidate ", f.Predicted+1)
 		}
-		t.Rows = append(t.Rows, []doc.Cell{cell(point(f.Point)), cell(f.Peak, " at operation ", f.PeakOp), predicted, cell(result)})
+		t.Rows = append(t.Rows, []doc.Cell{cell(point(f.Point)), cell(bytesWords(f.Peak), " at operation ", f.PeakOp), predicted, cell(result)})
 	}
 	return []doc.Block{para(intro...), t}
 }
@@ -441,7 +453,7 @@ func witnessList(ws []Witness) *doc.List {
 			if k > 0 {
 				item = append(item, "; ")
 			}
-			item = append(item, x.Larger+1, " exceeds ", x.Smaller+1, " at ", point(x.At), " (", x.LargerBytes, " bytes against ", x.SmallerBytes, ")")
+			item = append(item, x.Larger+1, " exceeds ", x.Smaller+1, " at ", point(x.At), " (", bytesAside(x.LargerBytes, x.SmallerBytes), ", against ", bytesAside(x.SmallerBytes, x.LargerBytes), ")")
 		}
 		list.Items = append(list.Items, inlines(append(item, ".")...))
 	}

@@ -80,6 +80,27 @@ func bytesWords(n poly.Rat) []doc.Inline {
 	return out
 }
 
+// bytesAside is bytesWords for inside parentheses: "149 504 bytes or 146
+// KiB", "512 bytes"; a negative count (a polynomial's value off the
+// program's domain) has no binary units. Beside a count ref said next to
+// it, its binary units take as many digits as tell the two apart (831 648
+// bytes is 812.16 KiB beside 831 056).
+func bytesAside(n poly.Rat, ref ...poly.Rat) []doc.Inline {
+	noun := " bytes"
+	if n.Equal(poly.Int(1)) {
+		noun = " byte"
+	}
+	out := inlines(n, noun)
+	a := approx(n)
+	if len(ref) > 0 && ref[0].Sign() > 0 {
+		a = doc.IEC.ApproxBeside(n, ref[0])
+	}
+	if a != "" && n.Sign() > 0 {
+		out = inlines(out, " or "+a)
+	}
+	return out
+}
+
 // point writes a point as mathematics: B = 2, T = 16.
 func point(p record.Point) doc.Math {
 	var m doc.Math

@@ -111,8 +111,8 @@ func (m *Model) JSON() *SymbolicJSON {
 		out.Peak = append(out.Peak, m.CandidateJSON(i))
 	}
 	if n := m.negative(); n != nil {
-		b := &m.Structure.Buffers[n.pos]
-		out.Negative = &NegativeJSON{Buffer: b.ID, Name: b.Name, Bytes: n.bytes.ASCII(), At: OrderedPoint(n.at), There: n.there.String()}
+		b := &m.Structure.Buffers[n.Pos]
+		out.Negative = &NegativeJSON{Buffer: b.ID, Name: b.Name, Bytes: n.Bytes.ASCII(), At: OrderedPoint(n.At), There: n.There.String()}
 	}
 	for _, pr := range m.Front.Undecided {
 		out.Undecided = append(out.Undecided, UndecidedJSON{m.CandidateJSON(pr[0]), m.CandidateJSON(pr[1])})

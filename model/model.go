@@ -98,24 +98,30 @@ func (m *Model) NegativeBytes() string {
 	if n == nil {
 		return ""
 	}
-	return fmt.Sprintf("%s has bytes %s, which is −%s at %s", m.bufferWhat(n.pos), n.bytes, n.there.Neg(), n.at)
+	return fmt.Sprintf("%s has bytes %s, which is −%s at %s", m.bufferWhat(n.Pos), n.Bytes, n.There.Neg(), n.At)
 }
 
-// negativeBuffer is a buffer whose bytes are negative at a point of the
-// domain: at its position pos, its bytes there.
-type negativeBuffer struct {
-	pos   int
-	bytes poly.Poly
-	at    record.Point
-	there poly.Rat
+// NegativeBuffer is a buffer whose bytes are negative at a point of the
+// domain: its position Pos in the structure's buffers, its bytes, the
+// point At and its bytes There.
+type NegativeBuffer struct {
+	Pos   int
+	Bytes poly.Poly
+	At    record.Point
+	There poly.Rat
 }
+
+// Negative returns the first buffer, in the order of DistinctBytes, whose
+// bytes are refuted to be at least zero in the domain, with the witness;
+// nil when there is none. NegativeBytes says it in words.
+func (m *Model) Negative() *NegativeBuffer { return m.negative() }
 
 // negative finds the first buffer, in the order of DistinctBytes, whose
 // bytes are refuted to be at least zero in the domain, with the witness;
 // nil when there is none.
-func (m *Model) negative() *negativeBuffer {
+func (m *Model) negative() *NegativeBuffer {
 	zero := poly.New(m.Vars, nil)
-	var out *negativeBuffer
+	var out *NegativeBuffer
 	m.DistinctBytes(func(q poly.Poly, pos int) bool {
 		if !hasNegative(q) {
 			return true
@@ -125,7 +131,7 @@ func (m *Model) negative() *negativeBuffer {
 			return true
 		}
 		v, _ := q.EvalInt(a.Witness)
-		out = &negativeBuffer{pos: pos, bytes: q, at: pointOf(a.Witness), there: v}
+		out = &NegativeBuffer{Pos: pos, Bytes: q, At: pointOf(a.Witness), There: v}
 		return false
 	})
 	return out

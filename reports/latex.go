@@ -62,7 +62,12 @@ func latexInlines(ins []doc.Inline) string {
 			if in.Human {
 				b.WriteString(texEscape(doc.Human(in.Value)))
 			} else {
-				b.WriteString(doc.Group(in.Value, doc.LaTeXThinSpace))
+				v := in.Value
+				if v.Sign() < 0 {
+					b.WriteString(`\ensuremath{-}`) // the minus sign, not a hyphen
+					v = v.Neg()
+				}
+				b.WriteString(doc.Group(v, doc.LaTeXThinSpace))
 			}
 		case doc.Formula:
 			b.WriteString("$" + texPoly(in.Poly) + "$")

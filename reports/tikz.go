@@ -460,6 +460,9 @@ func tikzFormulas(d *doc.Document, o Options) []byte {
 	b.WriteString("% \\input it twice and nothing changes; but a macro defined already otherwise, as\n")
 	b.WriteString("% another program's file under the same prefix defines it, stops LaTeX with an\n")
 	b.WriteString("% error: give each program's chapter its own prefix, memsym explain --tex-prefix.\n")
+	for _, c := range d.Caveats {
+		fmt.Fprintf(&b, "%% Note: %s\n", texComment(c))
+	}
 	b.WriteString("\\begingroup\\catcode`\\@=11\\relax\n")
 	b.WriteString(formulasDefine)
 	b.WriteString("% what these macros are of: another chapter's formulas under this prefix differ\n")

@@ -94,10 +94,10 @@ func TestExplainCourseGPT(t *testing.T) {
 		"4608 · B · T + 8 · T²",      // the feed-forward's candidate at D = 64
 		"48 · B · T² + 1024 · B · T + 8 · T²",
 		"*T* ≥ 75", // its crossover
-		"| *B* = 2, *T* = 75 | 738 600 at operation 12 |", // confirmed
+		"| *B* = 2, *T* = 75 | 738 600 bytes (721 KiB) at operation 12 |", // confirmed
 		"*D* = 384, *H* = 6, *L* = 6",                     // the course's constants
 		"*T* ≥ 150: 144 · B · T² + 6144 · B · T + 8 · T²", // and its crossover
-		"| *B* = 2, *T* = 150 | 8 503 200 at operation 12 |",
+		"| *B* = 2, *T* = 150 | 8 503 200 bytes (8.11 MiB) at operation 12 |",
 		"| `mask` | `GPT.apply` |", // made by the entry itself
 	} {
 		if !strings.Contains(md, want) {
@@ -313,5 +313,29 @@ func TestExplainGridFiles(t *testing.T) {
 	}
 	if strings.Contains(md, "memsym recorded") {
 		t.Errorf("the chapter of recordings in files says memsym recorded them:\n%s", md)
+	}
+}
+
+// TestExplainCaveats: a chapter whose polynomials are checked at no point
+// off the grid, and whose buffer's polynomial turns negative (B · T · (3 −
+// T) on T ∈ {1, 2, 3}), says both in its text and in its formulas file,
+// which a paper inputs without the text.
+func TestExplainCaveats(t *testing.T) {
+	grid := writeGrid(t, func(b, tt int64) int64 { return b * tt * (3 - tt) })
+	grid = grid[:len(grid)-2] // no check point
+	dir := t.TempDir()
+	mustRunCLI(t, append([]string{"explain", "-o", dir, "--format", "md,tikz"}, grid...)...)
+	files := readDir(t, dir)
+	md := string(plainThinSpaces(files["chapter13.md"]))
+	for _, want := range []string{"the model is UNCHECKED", "A buffer's bytes are never negative, yet the polynomial of `x`'s, −B · T² + 3 · B · T, is −4 at *B* = 1, *T* = 4"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the chapter lacks %q:\n%s", want, md)
+		}
+	}
+	tex := string(files["chapter13-formulas.tex"])
+	for _, want := range []string{"% Note: The polynomials are UNCHECKED", "% Note: The polynomial of x's bytes, −B · T² + 3 · B · T, is −4 at B = 1, T = 4"} {
+		if !strings.Contains(tex, want) {
+			t.Errorf("the formulas file lacks %q:\n%s", want, tex)
+		}
 	}
 }
