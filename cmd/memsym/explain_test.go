@@ -95,8 +95,8 @@ func TestExplainCourseGPT(t *testing.T) {
 		"48 · B · T² + 1024 · B · T + 8 · T²",
 		"*T* ≥ 75", // its crossover
 		"| *B* = 2, *T* = 75 | 738 600 bytes (721 KiB) at operation 12 |", // confirmed
-		"*D* = 384, *H* = 6, *L* = 6",                     // the course's constants
-		"*T* ≥ 150: 144 · B · T² + 6144 · B · T + 8 · T²", // and its crossover
+		"*D* = 384, *H* = 6, *L* = 6",                                     // the course's constants
+		"*T* ≥ 150: 144 · B · T² + 6144 · B · T + 8 · T²",                 // and its crossover
 		"| *B* = 2, *T* = 150 | 8 503 200 bytes (8.11 MiB) at operation 12 |",
 		"| `mask` | `GPT.apply` |", // made by the entry itself
 	} {
