@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"memsym/record"
@@ -42,10 +43,30 @@ func (s *sourceFlags) registerSources(fs *flag.FlagSet) {
 	fs.Var(&s.grid, "grid", "a dimension's three grid values `D=a,b,c` (repeatable; with --program, --recorder or --torch)")
 }
 
+// strayAssignment returns the first of args that reads as a dimension's
+// value, NAME=VALUE, and names no file, as "T=3" left after a space in
+// "--at B=8 T=3"; "" when there is none.
+func strayAssignment(args []string) string {
+	for _, a := range args {
+		name, _, ok := strings.Cut(a, "=")
+		if !ok || name == "" || strings.ContainsAny(name, "/.") {
+			continue
+		}
+		if _, err := os.Stat(a); err == nil {
+			continue
+		}
+		return a
+	}
+	return ""
+}
+
 // open turns the flags and the positional files into a source and what is
 // asked of its grid. The caller closes the source.
 func (s *sourceFlags) open(files []string, stderr io.Writer) (source.Source, source.Spec, error) {
 	var spec source.Spec
+	if a := strayAssignment(files); a != "" {
+		return nil, spec, usagef("%s is not a recording file: a point's values go in one flag, comma-separated, as --at B=8,T=3", a)
+	}
 	n := 0
 	for _, set := range []bool{s.program != "", s.recorder != "", s.torch != "", len(files) > 0} {
 		if set {
