@@ -119,7 +119,11 @@ func (w *writer) counted() doc.Section {
 	pc := in.Point
 	inputs := []any{"The inputs, "}
 	if pc != nil {
-		inputs = append(inputs, "here ", bytesWords(pc.Inputs), " of which the parameters are ", pc.Params, ",")
+		inputs = append(inputs, "here ", bytesWords(pc.Inputs))
+		if len(pc.At) > 0 {
+			inputs = append(inputs, " at ", point(pc.At), ",")
+		}
+		inputs = append(inputs, " of which the parameters are ", pc.Params, ",")
 	} else {
 		inputs = append(inputs, "the parameters among them,")
 	}

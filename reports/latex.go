@@ -24,6 +24,22 @@ var texChars = map[rune]string{
 	'<': `\ensuremath{<}`, '>': `\ensuremath{>}`, '|': `\ensuremath{|}`, '"': `\texttt{\char34}`, '`': "\\texttt{\\char96}",
 }
 
+// TeXLacks reports whether the LaTeX memsym writes shows r as a question
+// mark: a character beyond Latin-1 that pdflatex's fonts do not set
+// without packages memsym does not load (Cyrillic, Chinese, emoji).
+func TeXLacks(r rune) bool {
+	_, ok := texChars[r]
+	return !ok && !(r >= ' ' && r < 0x7f) && !(r >= 0xa0 && r <= 0xff)
+}
+
+// PDFLacks reports whether the PDF memsym writes cannot show r: beyond
+// the Basic Multilingual Plane (a question mark), or a wide character of
+// Chinese, Japanese or Korean, which the embedded DejaVu fonts lack (an
+// empty box).
+func PDFLacks(r rune) bool {
+	return r > 0xFFFF || doc.Columns(string(r)) == 2
+}
+
 // texEscape writes s as LaTeX text; a character LaTeX cannot set is
 // written as a question mark.
 func texEscape(s string) string {

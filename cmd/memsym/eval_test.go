@@ -108,11 +108,11 @@ func TestEvalRefusals(t *testing.T) {
 		{[]string{"--along", "L"}, "memsym: --along L: no dimension L (the dimensions are B, T)"},
 		{[]string{"--along", "T", "--at", "T=3"}, "memsym: --at T=3: T is the dimension gone along: give only the others a value"},
 		{[]string{"--along", "T", "--at", "L=3"}, "memsym: --at L=3: no dimension L (the dimensions are B, T)"},
-		{[]string{"--at", "B=9223372036854775808,T=1"}, `memsym: invalid value "B=9223372036854775808,T=1" for flag -at: B: 9223372036854775808 is too large: expected an integer from 1 to 9223372036854775807; memsym eval -h lists the flags`},
-		{[]string{"--at", "B=99999999999999999999999,T=1"}, `memsym: invalid value "B=99999999999999999999999,T=1" for flag -at: B: 99999999999999999999999 is too large: expected an integer from 1 to 9223372036854775807; memsym eval -h lists the flags`},
-		{[]string{"--at", "B=-99999999999999999999999,T=1"}, `memsym: invalid value "B=-99999999999999999999999,T=1" for flag -at: B: -99999999999999999999999 is too small: expected an integer from 1 to 9223372036854775807; memsym eval -h lists the flags`},
-		{[]string{"--const", "D=99999999999999999999", "--at", "B=1,T=1"}, `memsym: invalid value "D=99999999999999999999" for flag -const: D: 99999999999999999999 is too large: expected an integer from 1 to 9223372036854775807; memsym eval -h lists the flags`},
-		{[]string{"--at", "B=x,T=1"}, `memsym: invalid value "B=x,T=1" for flag -at: B: expected an integer, found "x"; memsym eval -h lists the flags`},
+		{[]string{"--at", "B=9223372036854775808,T=1"}, `memsym: invalid value "B=9223372036854775808,T=1" for flag --at: B: 9223372036854775808 is too large: expected an integer from 1 to 9223372036854775807; memsym eval -h lists the flags`},
+		{[]string{"--at", "B=99999999999999999999999,T=1"}, `memsym: invalid value "B=99999999999999999999999,T=1" for flag --at: B: 99999999999999999999999 is too large: expected an integer from 1 to 9223372036854775807; memsym eval -h lists the flags`},
+		{[]string{"--at", "B=-99999999999999999999999,T=1"}, `memsym: invalid value "B=-99999999999999999999999,T=1" for flag --at: B: -99999999999999999999999 is too small: expected an integer from 1 to 9223372036854775807; memsym eval -h lists the flags`},
+		{[]string{"--const", "D=99999999999999999999", "--at", "B=1,T=1"}, `memsym: invalid value "D=99999999999999999999" for flag --const: D: 99999999999999999999 is too large: expected an integer from 1 to 9223372036854775807; memsym eval -h lists the flags`},
+		{[]string{"--at", "B=x,T=1"}, `memsym: invalid value "B=x,T=1" for flag --at: B: expected an integer, found "x"; memsym eval -h lists the flags`},
 		{[]string{"--along", "B"}, "memsym: along B the candidate holding the peak may depend on T: give a value with --at T=N"},
 	} {
 		out, errs, code := runCLI(append([]string{"eval", "--program", "gpt-course"}, c.args...)...)

@@ -52,6 +52,9 @@ not at all: a model that fresh recordings contradict, off the grid or at a
 crossover, fails the run. STEM-formulas.tex defines a LaTeX macro for each formula and
 number, named with --tex-prefix; a paper with two programs' chapters gives
 each its own prefix, else pdflatex stops with an error naming --tex-prefix.
+Characters of the recording's names that the LaTeX or the PDF cannot show
+(Chinese, emoji; Cyrillic in LaTeX) are written as ? or empty boxes there,
+and listed on the standard error.
 `
 
 func explainCmd(stdout, stderr io.Writer, args []string) error {
@@ -212,6 +215,7 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "memsym explain: wrote %s into %s: %s\n", doc.Plural(len(written), "file", "files"), *out, strings.Join(written, ", "))
+	warnLacks(stderr, content, renderers, opts)
 	removed, err := reports.RemoveStale(*out, opts, written)
 	if len(removed) > 0 {
 		fmt.Fprintf(stdout, "memsym explain: removed %s an earlier run wrote and this one did not: %s\n",
@@ -371,4 +375,64 @@ func (c *countFlag) Set(s string) error {
 	}
 	c.n, c.set = n, true
 	return nil
+}
+
+// warnLacks warns, on stderr, of the characters of the recordings' names
+// that the LaTeX or the PDF written cannot show (reports.TeXLacks,
+// reports.PDFLacks): they are there as question marks or empty boxes,
+// which a reader would take for the names.
+func warnLacks(stderr io.Writer, content *explain.Content, renderers []reports.Renderer, opts reports.Options) {
+	var recs []*record.Recording
+	if content.Model != nil {
+		recs = append(recs, content.Model.Structure)
+	}
+	if content.Counted != nil {
+		recs = append(recs, content.Counted)
+	}
+	var tex, pdf []string
+	seen := map[rune]bool{}
+	note := func(s string) {
+		for _, r := range s {
+			if seen[r] {
+				continue
+			}
+			seen[r] = true
+			if reports.TeXLacks(r) {
+				tex = append(tex, string(r))
+			}
+			if reports.PDFLacks(r) {
+				pdf = append(pdf, string(r))
+			}
+		}
+	}
+	for _, rec := range recs {
+		note(rec.Header.Entry)
+		for i := range rec.Buffers {
+			note(rec.Buffers[i].Name)
+			note(rec.Buffers[i].Group)
+		}
+		for i := range rec.Ops {
+			note(rec.Ops[i].Label)
+			note(rec.Ops[i].Path)
+		}
+	}
+	const most = 8
+	list := func(rs []string) string {
+		if len(rs) > most {
+			return strings.Join(rs[:most], " ") + " and " + doc.Plural(len(rs)-most, "more", "more")
+		}
+		return strings.Join(rs, " ")
+	}
+	stem := opts.Stem
+	if stem == "" {
+		stem = reports.DefaultStem
+	}
+	for _, rd := range renderers {
+		switch {
+		case rd.Name() == "tikz" && len(tex) > 0:
+			fmt.Fprintf(stderr, "memsym explain: the LaTeX (%s-tikz.tex, %s-formulas.tex and the figures' .tex) writes ? for %s in the recording's names: pdflatex's fonts lack them\n", stem, stem, list(tex))
+		case rd.Name() == "pdf" && len(pdf) > 0:
+			fmt.Fprintf(stderr, "memsym explain: %s.pdf shows %s in the recording's names as empty boxes or ?: its fonts lack them\n", stem, list(pdf))
+		}
+	}
 }

@@ -339,3 +339,33 @@ func TestExplainCaveats(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainWarnsOfLostNames: names whose characters the LaTeX or the
+// PDF cannot show are written as ? or empty boxes there, which explain
+// says on stderr rather than leave a reader to take them for the names.
+func TestExplainWarnsOfLostNames(t *testing.T) {
+	grid := writeGrid(t, func(b, tt int64) int64 { return b * tt })
+	for _, f := range grid {
+		if strings.HasSuffix(f, ".jsonl") {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(f, bytes.ReplaceAll(b, []byte(`"name": "x"`), []byte(`"name": "注意 вверх"`)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	_, errs, code := runCLI(append([]string{"explain", "-o", t.TempDir(), "--format", "pdf,tikz"}, grid...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"memsym explain: chapter13.pdf shows 注 意 in the recording's names as empty boxes or ?: its fonts lack them\n",
+		"memsym explain: the LaTeX (chapter13-tikz.tex, chapter13-formulas.tex and the figures' .tex) writes ? for 注 意 в е р х in the recording's names: pdflatex's fonts lack them\n",
+	} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+}

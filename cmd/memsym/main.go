@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"sort"
 
 	"memsym/source"
@@ -125,6 +126,11 @@ func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
+// longFlags finds a flag's name in the flag package's errors ("flag
+// provided but not defined: -bogus", "invalid value "x" for flag -at"),
+// which memsym's help and messages write with two dashes.
+var longFlags = regexp.MustCompile(`(not defined: |for flag |needs an argument: )-([A-Za-z])`)
+
 // parseFlags parses args with fs and turns a flag error into bad usage on
 // one line; -h prints the usage. Flags may come before or after the
 // positional arguments.
@@ -141,7 +147,7 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 				usage()
 				return nil, err
 			}
-			return nil, usagef("%v; %s -h lists the flags", err, fs.Name())
+			return nil, usagef("%s; %s -h lists the flags", longFlags.ReplaceAllString(err.Error(), "$1--$2"), fs.Name())
 		}
 		args = fs.Args()
 		if len(args) == 0 {

@@ -131,9 +131,9 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"eval", "--program", "gpt-course", "--at", "B=8", "T=3"}, 2, "memsym: T=3 is not a recording file: a point's values go in one flag, comma-separated, as --at B=8,T=3"},
 		{[]string{"symbolic", "--program", "gpt-course", "--const", "Q=1"}, 2, "memsym: --const Q: gpt-course has no constant Q; its constants are D, H and L"},
 		{[]string{"symbolic", "--program", "gpt-course", "--const", "T=1"}, 2, "memsym: --const T: T is a dimension of gpt-course, not a constant: give it as one, --dim T=N to record a point, --at T=N to evaluate one, --grid T=a,b,c for the model's grid"},
-		{[]string{"symbolic", "--program", "gpt-course", "--grid", "B=1,2"}, 2, `memsym: invalid value "B=1,2" for flag -grid: B: a grid has three values per dimension, found 2; memsym symbolic -h lists the flags`},
-		{[]string{"symbolic", "--program", "gpt-course", "--grid", "B=1,1,2"}, 2, `memsym: invalid value "B=1,1,2" for flag -grid: B: 1 is given twice; a grid has three different values per dimension; memsym symbolic -h lists the flags`},
-		{[]string{"symbolic", "--program", "gpt-course", "--grid", "B=0,1,2"}, 2, `memsym: invalid value "B=0,1,2" for flag -grid: B = 0: dimensions are integers of at least 1; memsym symbolic -h lists the flags`},
+		{[]string{"symbolic", "--program", "gpt-course", "--grid", "B=1,2"}, 2, `memsym: invalid value "B=1,2" for flag --grid: B: a grid has three values per dimension, found 2; memsym symbolic -h lists the flags`},
+		{[]string{"symbolic", "--program", "gpt-course", "--grid", "B=1,1,2"}, 2, `memsym: invalid value "B=1,1,2" for flag --grid: B: 1 is given twice; a grid has three different values per dimension; memsym symbolic -h lists the flags`},
+		{[]string{"symbolic", "--program", "gpt-course", "--grid", "B=0,1,2"}, 2, `memsym: invalid value "B=0,1,2" for flag --grid: B = 0: dimensions are integers of at least 1; memsym symbolic -h lists the flags`},
 		{[]string{"symbolic", "--program", "bert-encoder", "--grid", "T=600,700,800"}, 2, "memsym: bert-encoder does not run at B = 2, T = 600: T = 600 is more than P = 512"},
 		{[]string{"symbolic", "--program", "gpt-course", "--grid", "X=1,2,3"}, 2, "memsym: --grid X: no dimension X (the dimensions are B, T)"},
 		{[]string{"symbolic", "--program", "gpt-course", "--check", "B=2"}, 2, "memsym: --check B=2: no value for T"},
@@ -162,7 +162,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"verify", "--all", "--torch", "m.py:build"}, 2, "memsym: give --all, --program, --recorder or --torch, not more than one"},
 		{[]string{"verify", "--all", "--const", "D=8"}, 2, "memsym: --const and --grid go with one --program, not with --all"},
 		{[]string{"verify", "--program", "gpt-course", "--points", "0"}, 2, "memsym: --points must be at least 1"},
-		{[]string{"verify", "--program", "gpt-course", "--check", "B=5,T=5"}, 2, "memsym: flag provided but not defined: -check; memsym verify -h lists the flags"},
+		{[]string{"verify", "--program", "gpt-course", "--check", "B=5,T=5"}, 2, "memsym: flag provided but not defined: --check; memsym verify -h lists the flags"},
 		{[]string{"verify", "--program", "nope"}, 2, ""},
 
 		{[]string{"explain", "--program", "mlp-train-step", "--format", "md", "-o", out}, 0, ""},
@@ -179,7 +179,7 @@ func TestExitCodes(t *testing.T) {
 			if len(args) > len(c.args) {
 				// Any command with a flag it does not have: bad usage.
 				code = 2
-				want = "memsym: flag provided but not defined: -bogus; memsym " + args[0] + " -h lists the flags"
+				want = "memsym: flag provided but not defined: --bogus; memsym " + args[0] + " -h lists the flags"
 				if _, ok := commands[args[0]]; !ok {
 					continue
 				}

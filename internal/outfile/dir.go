@@ -3,6 +3,7 @@ package outfile
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -41,7 +42,13 @@ func WriteDir(dir, stem string, render func(stage string) ([]string, error)) (na
 	removeDeadStages(dir, stem)
 	stage, err := os.MkdirTemp(dir, fmt.Sprintf(".%s.staging-%d@%s-*", stem, os.Getpid(), hostName()))
 	if err != nil {
-		return nil, fmt.Errorf("-o %s: %w", dir, err)
+		// The staging directory's name would only puzzle: say what of
+		// dir failed.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("-o %s: cannot write into it: %w (nothing was written)", dir, err)
 	}
 	defer os.RemoveAll(stage)
 	names, err = render(stage)

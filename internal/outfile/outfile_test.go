@@ -138,3 +138,17 @@ func TestSplit(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteDirUnwritable: a directory WriteDir cannot write into is named
+// with why, not by the staging directory it could not make.
+func TestWriteDirUnwritable(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "missing")
+	_, err := WriteDir(dir, "ch", func(stage string) ([]string, error) {
+		t.Fatal("render ran")
+		return nil, nil
+	})
+	want := "-o " + dir + ": cannot write into it: no such file or directory (nothing was written)"
+	if err == nil || err.Error() != want {
+		t.Errorf("WriteDir: %v, want %s", err, want)
+	}
+}
