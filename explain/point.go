@@ -20,7 +20,7 @@ func (w *writer) atPoint() doc.Section {
 	s := doc.Section{Title: title}
 	name := w.table()
 	s.Blocks = append(s.Blocks, para(append(atWords(pc, true), ", ", doc.Code(in.Entry), " runs ",
-		doc.Plural(pc.Ops, "operation", "operations"), " in ", doc.Plural(pc.Launches, "launch", "launches"), " (", name, ").")...))
+		plural(pc.Ops, "operation", "operations"), " in ", plural(pc.Launches, "launch", "launches"), " (", name, ").")...))
 	s.Blocks = append(s.Blocks, w.totals())
 	s.Blocks = append(s.Blocks, w.livePeak()...)
 	s.Blocks = append(s.Blocks, w.callsTable()...)

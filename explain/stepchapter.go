@@ -154,7 +154,7 @@ func (w *writer) stepAtPoint() []doc.Block {
 		if i > 0 {
 			runs = append(runs, " and ")
 		}
-		runs = append(runs, doc.Plural(c.At.Ops, "operation", "operations"))
+		runs = append(runs, plural(c.At.Ops, "operation", "operations"))
 		if len(cols) > 1 {
 			runs = append(runs, " "+rematWord(c.Remat))
 		}
@@ -373,10 +373,10 @@ func (w *writer) stepChecks() []any {
 	switch {
 	case n == 0:
 	case bad == 0:
-		out = append(out, " Check M3 recorded the step afresh at ", doc.Plural(n, "further point", "further points"), pick(len(cols) > 1, " in all", ""),
+		out = append(out, " Check M3 recorded the step afresh at ", plural(n, "further point", "further points"), pick(len(cols) > 1, " in all", ""),
 			", and every buffer's bytes, the live bytes at every operation and the peak agree with the polynomials there.")
 	default:
-		out = append(out, " Check M3 recorded the step afresh at ", doc.Plural(n, "further point", "further points"), pick(len(cols) > 1, " in all", ""), ", and ",
+		out = append(out, " Check M3 recorded the step afresh at ", plural(n, "further point", "further points"), pick(len(cols) > 1, " in all", ""), ", and ",
 			doc.Spell(bad), " of them ", doc.Inflect(bad, "disagrees", "disagree"), " with the polynomials.")
 		out = append(out, failed...)
 	}
@@ -415,7 +415,7 @@ func (w *writer) stepCandidates() []doc.Block {
 		if i > 0 {
 			intro = append(intro, pick(i == len(cols)-1, " and ", ", "))
 		}
-		intro = append(intro, doc.Plural(len(c.Symbolic.Peak), "candidate", "candidates"))
+		intro = append(intro, plural(len(c.Symbolic.Peak), "candidate", "candidates"))
 		if len(cols) > 1 {
 			intro = append(intro, " "+rematWord(c.Remat))
 		}
@@ -425,7 +425,7 @@ func (w *writer) stepCandidates() []doc.Block {
 	for _, c := range cols {
 		if u := c.Symbolic.Undecided; u > 0 {
 			intro = append(intro, " ", doc.Capital(rematWord(c.Remat)), ", memsym could neither prove nor refute that one dominates the other for ",
-				doc.Plural(u, "pair", "pairs"), " of them, so both of each pair are kept.")
+				plural(u, "pair", "pairs"), " of them, so both of each pair are kept.")
 		}
 	}
 	blocks := []doc.Block{para(intro...)}

@@ -63,12 +63,12 @@ func (w *writer) candidates() []doc.Block {
 	sym := in.Symbolic
 	dims := atLeast(in.Least, in.Vars)
 	name := w.table()
-	found := []any{"Over the ", doc.Plural(sym.Ops, "operation", "operations")}
+	found := []any{"Over the ", plural(sym.Ops, "operation", "operations")}
 	if sym.Fold != "" {
 		// The operations' count grows with the blocks: say whose it is.
 		found = append(found, " of the recording at ", point(sym.OpsAt))
 	}
-	found = append(found, ", the live bytes take ", doc.Plural(sym.Distinct, "distinct polynomial", "distinct polynomials"))
+	found = append(found, ", the live bytes take ", plural(sym.Distinct, "distinct polynomial", "distinct polynomials"))
 	switch {
 	case sym.Kept == 1 && sym.Pruned > 0:
 		found = append(found, ", and memsym proved, for each but one, that another is at least as large at every point with ", dims,

@@ -80,6 +80,16 @@ func bytesWords(n poly.Rat) []doc.Inline {
 	return out
 }
 
+// plural writes n and the noun that goes with it as inlines, n a number
+// whose digits are grouped as every number of the chapter is: "1 000
+// operations", "1 operation".
+func plural(n int, one, many string) []doc.Inline {
+	if n == 1 {
+		return inlines(n, " "+one)
+	}
+	return inlines(n, " "+many)
+}
+
 // bytesAside is bytesWords for inside parentheses: "149 504 bytes or 146
 // KiB", "512 bytes"; a negative count (a polynomial's value off the
 // program's domain) has no binary units. Beside a count ref said next to

@@ -140,6 +140,12 @@ func (d *pdfDoc) figure(f *doc.Figure) {
 			ly = y + 4
 		}
 		ly -= pl.rise() * h
+		// On white, as the TikZ has it, so that a trace under the label
+		// does not run through its letters.
+		size := bold.size * 25.4 / 72
+		d.f.SetAlpha(0.8, "Normal")
+		d.f.Rect(lx-0.6, ly-0.8*size, lw+1.2, 1.05*size, "F")
+		d.f.SetAlpha(1, "Normal")
 		d.drawLine(ws, lx, ly, bold)
 	}
 	if p.legend {

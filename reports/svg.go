@@ -110,7 +110,9 @@ func figureSVG(f *doc.Figure) []byte {
 			ly = y + 18
 		}
 		ly -= pl.rise() * svgPlotH
-		fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="%s" font-weight="bold">%s</text>`+"\n", px(lx), px(ly), anchor, svgInlines(m.Label))
+		// A white halo, as the TikZ has a white box, so that a trace under
+		// the label does not run through its letters.
+		fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="%s" font-weight="bold" stroke="white" stroke-width="3" stroke-linejoin="round" paint-order="stroke">%s</text>`+"\n", px(lx), px(ly), anchor, svgInlines(m.Label))
 	}
 	// The legend, below the axis' label.
 	if p.legend {
