@@ -16,7 +16,7 @@ const ChapterNumber = 13
 func Chapter(in *Input) *doc.Document {
 	w := &writer{in: in}
 	w.plan()
-	d := &doc.Document{Title: "Memory: what " + in.Entry + " needs", Number: ChapterNumber}
+	d := &doc.Document{Title: "Memory: what " + entryText(in.Entry) + " needs", Number: ChapterNumber}
 	d.Sections = append(d.Sections, w.counted())
 	if in.Point != nil {
 		d.Sections = append(d.Sections, w.atPoint())
@@ -88,9 +88,9 @@ func (w *writer) figure() string {
 func (w *writer) counted() doc.Section {
 	in := w.in
 	s := doc.Section{Title: "What is counted"}
-	what := []any{"memsym recorded ", doc.Code(in.Entry)}
+	what := []any{"memsym recorded ", entryName(in.Entry)}
 	if in.FromFiles {
-		what = []any{"memsym read the recordings of ", doc.Code(in.Entry)}
+		what = []any{"memsym read the recordings of ", entryName(in.Entry)}
 	}
 	if in.Program != "" && !in.FromFiles {
 		what = append(what, " of ", in.Program)
@@ -112,7 +112,7 @@ func (w *writer) counted() doc.Section {
 		what = append(what, " The program has no constants: its dimensions alone set its sizes.")
 	}
 	if len(in.Vars) == 0 {
-		what = append(what, " ", doc.Code(in.Entry), " has no dimensions: its sizes are fixed, so one recording gives its memory at every call, and there are no polynomials to make.")
+		what = append(what, " ", entryName(in.Entry), " has no dimensions: its sizes are fixed, so one recording gives its memory at every call, and there are no polynomials to make.")
 	}
 	s.Blocks = append(s.Blocks, para(what...))
 

@@ -13,7 +13,7 @@ func (w *writer) checked() doc.Section {
 	sym := in.Symbolic
 	switch {
 	case len(in.Vars) == 0:
-		s.Blocks = append(s.Blocks, para("Nothing was interpolated: ", doc.Code(in.Entry),
+		s.Blocks = append(s.Blocks, para("Nothing was interpolated: ", entryName(in.Entry),
 			" has no dimensions, so its counts come from one recording and hold at every call at the same constants. Nothing further was checked."))
 		return s
 	case sym == nil && in.Point == nil:

@@ -19,7 +19,7 @@ func (w *writer) atPoint() doc.Section {
 	}
 	s := doc.Section{Title: title}
 	name := w.table()
-	s.Blocks = append(s.Blocks, para(append(atWords(pc, true), ", ", doc.Code(in.Entry), " runs ",
+	s.Blocks = append(s.Blocks, para(append(atWords(pc, true), ", ", entryName(in.Entry), " runs ",
 		plural(pc.Ops, "operation", "operations"), " in ", plural(pc.Launches, "launch", "launches"), " (", name, ").")...))
 	s.Blocks = append(s.Blocks, w.totals())
 	s.Blocks = append(s.Blocks, w.livePeak()...)
@@ -205,7 +205,7 @@ func (w *writer) holderSentence() *doc.Paragraph {
 func (w *writer) liveFigure() *doc.Figure {
 	in := w.in
 	pc := in.Point
-	caption := []any{"Live bytes at each of the ", pc.Ops, " operations of ", doc.Code(in.Entry)}
+	caption := []any{"Live bytes at each of the ", pc.Ops, " operations of ", entryName(in.Entry)}
 	if len(pc.At) > 0 {
 		caption = append(caption, " at ", point(pc.At))
 	}
@@ -245,9 +245,9 @@ func (w *writer) callsFigure() *doc.Figure {
 	for k, c := range pc.Calls {
 		calls[k] = doc.CallBox{Title: callTitle(c), Depth: c.Depth, Ops: c.Ops, Shared: true, Share: c.Share}
 	}
-	boxes := doc.CallBoxes(in.Entry, calls)
+	boxes := doc.CallBoxes(entryText(in.Entry), calls)
 	boxes.Whole = pc.Peak
-	caption := []any{"The calls of ", doc.Code(in.Entry), " as boxes, each inside its caller's and a fold's iterations in one box"}
+	caption := []any{"The calls of ", entryName(in.Entry), " as boxes, each inside its caller's and a fold's iterations in one box"}
 	if len(pc.At) > 0 {
 		caption = append(caption, ", at ", point(pc.At))
 	}

@@ -18,11 +18,22 @@ func (w *writer) asPolynomials() doc.Section {
 	s := doc.Section{Title: "As polynomials in " + doc.AndList(in.Vars)}
 	how := []any{}
 	if sym.Shapeless == 0 {
-		how = append(how, "Every buffer of ", doc.Code(in.Entry), " has a type and a shape. memsym takes every axis of a shape to be a linear form in ",
+		how = append(how, "Every buffer of ", entryName(in.Entry), " has a type and a shape. memsym takes every axis of a shape to be a linear form in ",
 			variables(in.Vars), ", the constants being numbers, so that each buffer's bytes are a polynomial in them")
 	} else {
-		how = append(how, doc.Capital(doc.Spell(sym.Shapeless)), " of the ", sym.Buffers, " buffers of ", doc.Code(in.Entry), " ",
-			doc.Inflect(sym.Shapeless, "is", "are"), " given in bytes alone, so nothing is known of ", pick(sym.Shapeless == 1, "its", "their"),
+		which := []any{doc.Capital(doc.Spell(sym.Shapeless)), " of the ", sym.Buffers, " buffers of "}
+		switch {
+		case sym.Buffers == 1:
+			which = []any{"The one buffer of "}
+		case sym.Shapeless == sym.Buffers:
+			which = []any{"Every buffer of "}
+		}
+		verb := doc.Inflect(sym.Shapeless, "is", "are")
+		if sym.Shapeless == sym.Buffers {
+			verb = "is" // every buffer, the one buffer
+		}
+		how = append(append(how, which...), entryName(in.Entry), " ",
+			verb, " given in bytes alone, so nothing is known of ", pick(sym.Shapeless == 1, "its", "their"),
 			" axes. memsym takes each buffer's bytes to be a polynomial in ", variables(in.Vars), " of degree at most two in each")
 	}
 	name := w.table()

@@ -175,7 +175,7 @@ func constants(cs []NameValue) []doc.Inline {
 // ×1" for a fold of one iteration, as the calls' figure titles its box).
 func callName(entry string, c CallRow) []doc.Inline {
 	if c.Path == "" {
-		return inlines(doc.Code(entry), "'s own")
+		return inlines(entryName(entry), "'s own")
 	}
 	if c.Fold {
 		return inlines(doc.Code(c.Path), fmt.Sprintf(" ×%d", c.Iterations))
@@ -183,10 +183,28 @@ func callName(entry string, c CallRow) []doc.Inline {
 	return inlines(doc.Code(c.Path))
 }
 
+// entryName writes the entry point's name as code, or, for a recording
+// that names none (the format allows it), "the program" in words: an
+// empty code span would show as nothing, or as two backquotes.
+func entryName(entry string) doc.Inline {
+	if entry == "" {
+		return doc.Text("the program")
+	}
+	return doc.Code(entry)
+}
+
+// entryText is entryName as plain text, for a title.
+func entryText(entry string) string {
+	if entry == "" {
+		return "the program"
+	}
+	return entry
+}
+
 // madeBy writes the call that made a buffer: its path, or the entry.
 func madeBy(entry, path string) []doc.Inline {
 	if path == "" {
-		return inlines(doc.Code(entry))
+		return inlines(entryName(entry))
 	}
 	return inlines(doc.Code(path))
 }

@@ -2,6 +2,7 @@ package source
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -39,9 +40,22 @@ func (s *Torch) Name() string {
 	return spec
 }
 
+// check refuses arguments that do not begin FILE.py:FUNCTION, before any
+// recorder runs.
+func (s *Torch) check() error {
+	spec := s.Name()
+	if file, fn, ok := strings.Cut(spec, ":"); !ok || file == "" || fn == "" {
+		return usagef("--torch %s: expected FILE.py:FUNCTION, such as model.py:build, then the recorder's own flags", spec)
+	}
+	return nil
+}
+
 // Plan returns the grid spec gives, which must name every dimension, and
 // the check points: two from DefaultChecks and spec's.
 func (s *Torch) Plan(spec Spec) (*Plan, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
 	if len(spec.Grid) == 0 {
 		return nil, usagef("--torch needs the grid: --grid B=2,3,4 for each dimension the model's function takes")
 	}
@@ -85,6 +99,9 @@ func (s *Torch) Recordings(ctx context.Context, spec Spec) (*Recordings, error) 
 
 // Record records one point in a process of its own.
 func (s *Torch) Record(ctx context.Context, p record.Point) (*record.Recording, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
 	out, err := s.recordAll(ctx, []record.Point{p})
 	if err != nil {
 		return nil, err
@@ -142,7 +159,9 @@ func (s *Torch) run(ctx context.Context, py string, batch []record.Point, out st
 	}
 	line += " --out-dir " + shellQuote(out)
 	cmd := exec.Command("sh", "-c", line)
-	cmd.Env = append(os.Environ(), "PYTHONPATH="+s.dir)
+	// MEMSYM_TORCH_DRIVER: the recorder's messages speak of memsym's
+	// flags (--grid), not its own (--dim).
+	cmd.Env = append(os.Environ(), "PYTHONPATH="+s.dir, "MEMSYM_TORCH_DRIVER=memsym")
 	tail := &tailBuffer{max: 2000}
 	parent := ctx
 	if s.Timeout > 0 {
@@ -164,9 +183,23 @@ func (s *Torch) run(ctx context.Context, py string, batch []record.Point, out st
 		if ctx.Err() == context.DeadlineExceeded {
 			return fmt.Errorf("the PyTorch recorder at %s did not finish within %s and was stopped%s", at, s.Timeout, tail.quote())
 		}
+		// Exit status 2 is a mistake in the command line, which the
+		// recorder says in one line: memsym's usage error.
+		var exit *exec.ExitError
+		if errors.As(err, &exit) && exit.ExitCode() == 2 {
+			if msg := lastLine(tail.buf); msg != "" {
+				return usagef("--torch: %s", strings.TrimPrefix(msg, torch.Package+": "))
+			}
+		}
 		return fmt.Errorf("the PyTorch recorder at %s failed (%v)%s", at, err, tail.quote())
 	}
 	return nil
+}
+
+// lastLine returns the last non-empty line of b, trimmed.
+func lastLine(b []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
 }
 
 var python struct {

@@ -369,3 +369,21 @@ func TestExplainWarnsOfLostNames(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainNoEntry: recordings that name no entry point (the format
+// allows it) get a chapter about "the program", with no empty code span,
+// and their one buffer, given in bytes alone, is said to be one.
+func TestExplainNoEntry(t *testing.T) {
+	grid := writeGrid(t, func(b, tt int64) int64 { return b * tt })
+	dir := t.TempDir()
+	mustRunCLI(t, append([]string{"explain", "-o", dir, "--format", "md"}, grid...)...)
+	md := string(readDir(t, dir)["chapter13.md"])
+	for _, want := range []string{"# 13 Memory: what the program needs", "The one buffer of the program is given in bytes alone, so nothing is known of its axes."} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the chapter lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "``") || strings.Contains(md, "1 buffers") {
+		t.Errorf("an empty code span or \"1 buffers\":\n%s", md)
+	}
+}

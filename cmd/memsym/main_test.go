@@ -128,6 +128,8 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"symbolic"}, 2, "memsym: no recordings: give recording files, --recorder COMMAND, --torch FILE.py:FUNCTION or --program NAME"},
 		{[]string{"symbolic", "--program", "nope"}, 2, ""},
 		{[]string{"symbolic", "--program", "gpt-course", rec}, 2, "memsym: give recording files, --recorder, --torch or --program, not more than one of them"},
+		{[]string{"symbolic", "--program", "gpt-course", "--jobs", "0"}, 2, "memsym: --jobs 0: expected at least 1"},
+		{[]string{"symbolic", "--program", "gpt-course", "--timeout", "-1s"}, 2, "memsym: --timeout -1s: expected a duration of at least 0 (0 for no limit)"},
 		{[]string{"eval", "--program", "gpt-course", "--at", "B=8", "T=3"}, 2, "memsym: T=3 is not a recording file: a point's values go in one flag, comma-separated, as --at B=8,T=3"},
 		{[]string{"symbolic", "--program", "gpt-course", "--const", "Q=1"}, 2, "memsym: --const Q: gpt-course has no constant Q; its constants are D, H and L"},
 		{[]string{"symbolic", "--program", "gpt-course", "--const", "T=1"}, 2, "memsym: --const T: T is a dimension of gpt-course, not a constant: give it as one, --dim T=N to record a point, --at T=N to evaluate one, --grid T=a,b,c for the model's grid"},

@@ -19,7 +19,8 @@ func init() {
 	})
 }
 
-const memoryUsage = `[--json] REC ("-" reads stdin)
+const memoryUsage = `[--json] [--units iec|si|bytes] REC ("-" reads stdin)
+       memsym memory --step [--compare] [--json] REC | --program NAME --dim B=16,T=256 [--const D=384] [--remat R] [--optimizer O] [--types T]
 
 Counts what the recorded program needs in memory at the recording's point:
 the parameters and inputs the caller holds, the peak of live bytes and the
@@ -29,9 +30,9 @@ Then the buffers live at the peak and the calls' table: each call path, a
 fold's iterations together, with its share of the peak (what it made that is
 live there) and its own peak (the most of what it made live while it runs).
 Every number is exact; a fraction of a byte prints as its exact decimal
-where it has one (2.5), else as a fraction (7/3). Beside each figure of a KiB or more, its size in binary units (--units
-iec, the default: 33.1 GiB), decimal units (--units si: 35.5 GB) or none
-(--units bytes).
+where it has one (2.5), else as a fraction (7/3). Beside each figure of a
+KiB or more, its size in binary units (--units iec, the default: 33.1 GiB),
+decimal units (--units si: 35.5 GB) or none (--units bytes).
 
 With --json, one JSON object with the same counts: bytes and elements as
 strings (they may be fractions or exceed 64 bits), ids, dimensions and

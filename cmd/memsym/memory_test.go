@@ -178,7 +178,7 @@ func TestMemoryErrors(t *testing.T) {
 	}{
 		{[]string{"memory"}, 2, `memsym: memory needs a recording file ("-" reads stdin)`},
 		{[]string{"memory", "a.jsonl", "b.jsonl"}, 2, "memsym: memory counts one recording, given 2: a.jsonl b.jsonl"},
-		{[]string{"memory", "-h"}, 0, `Usage: memsym memory [--json] REC ("-" reads stdin)`},
+		{[]string{"memory", "-h"}, 0, `Usage: memsym memory [--json] [--units iec|si|bytes] REC ("-" reads stdin)`},
 		{[]string{"memory", "testdata/memory/none.jsonl"}, 1, "memsym: testdata/memory/none.jsonl: cannot read the recording: no such file or directory"},
 		{[]string{"memory", "testdata/memory/bad.jsonl"}, 1, "memsym: testdata/memory/bad.jsonl:3: buffer 1 is read by operation 1 (`f`) before any operation writes it; a caller-held input is declared with \"role\": \"input\""},
 	} {

@@ -20,7 +20,14 @@ func init() {
 	})
 }
 
-const recordUsage = "--program NAME | --torch 'FILE.py:FUNCTION [recorder flags]' [--dim B=2,T=16] [--const D=64] [--step [--remat R] [--optimizer O] [--types T]] [-o FILE]"
+// recordLine is record's usage in one line, for its errors.
+const recordLine = "--program NAME | --torch 'FILE.py:FUNCTION [recorder flags]' [--dim B=2,T=16] [--const D=64] [--step [--remat R] [--optimizer O] [--types T]] [-o FILE]"
+
+const recordUsage = recordLine + "\n\n" +
+	"Records a program at one point and writes the recording (docs/recording-format.md)\n" +
+	"to stdout, or to -o's file: a bundled program (memsym programs lists them), or a\n" +
+	"PyTorch model's function on the meta device (docs/torch.md). With --step, a\n" +
+	"training step's recording (docs/step.md). memsym memory counts it.\n"
 
 // runRecord records a bundled program and writes the recording in the
 // canonical form to stdout, or to -o's file (see outfile.Write).
@@ -42,7 +49,7 @@ func runRecord(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	if len(rest) > 0 {
-		return usagef("record takes no arguments, found %q; usage: memsym record %s", rest[0], recordUsage)
+		return usagef("record takes no arguments, found %q; usage: memsym record %s", rest[0], recordLine)
 	}
 	if *torchArgs != "" {
 		if *name != "" || len(consts) > 0 {

@@ -95,7 +95,7 @@ func TestRecordCmdErrors(t *testing.T) {
 		{[]string{"record", "--torch", "m.py:build"}, 2, "memsym: record --torch needs the point: --dim B=2,T=16, a value for each of the function's dimensions, outside the quotes"},
 		{[]string{"record", "--torch", "m.py:build --dim B=3"}, 2, "memsym: record --torch needs the point: --dim B=2,T=16, a value for each of the function's dimensions, outside the quotes"},
 		{[]string{"record", "--torch", "m.py:build", "--dim", "B=2", "--optimizer", "sgd"}, 2, "memsym: --optimizer goes with --program: a PyTorch model's training step is the recorder's own flag (--torch 'FILE.py:FUNCTION --step adamw', docs/torch.md)"},
-		{[]string{"record", "--program", "gpt-course", "extra"}, 2, `memsym: record takes no arguments, found "extra"; usage: memsym record ` + recordUsage},
+		{[]string{"record", "--program", "gpt-course", "extra"}, 2, `memsym: record takes no arguments, found "extra"; usage: memsym record ` + recordLine},
 		{[]string{"record", "--program", "gpt-course", "--dim", "B"}, 2, ""},
 		{[]string{"record", "--program", "gpt-course", "--dim", "B=x"}, 2, ""},
 		{[]string{"record", "--program", "gpt-course", "--dim", "B=2", "--dim", "B=3"}, 2, ""},

@@ -103,18 +103,20 @@ func (s *sourceFlags) open(files []string, stderr io.Writer) (source.Source, sou
 		}
 		spec.Checks = append(spec.Checks, p)
 	}
+	// Refused for every source that records, --program too, though only
+	// the recorders use them: a value that cannot be is a mistake anywhere.
+	if s.timeout < 0 {
+		return nil, spec, usagef("--timeout %v: expected a duration of at least 0 (0 for no limit)", s.timeout)
+	}
+	if s.jobs < 1 {
+		return nil, spec, usagef("--jobs %d: expected at least 1", s.jobs)
+	}
 	if s.program != "" {
 		src, err := source.NewProgram(s.program, s.consts.values())
 		return src, spec, err
 	}
 	if len(s.consts) > 0 {
 		return nil, spec, usagef("--const goes with --program; a recorder sets its own constants (--torch 'FILE.py:FUNCTION --const D=64')")
-	}
-	if s.timeout < 0 {
-		return nil, spec, usagef("--timeout %v: expected a duration of at least 0 (0 for no limit)", s.timeout)
-	}
-	if s.jobs < 1 {
-		return nil, spec, usagef("--jobs %d: expected at least 1", s.jobs)
 	}
 	bar := newProgress(stderr, "recording")
 	if s.torch != "" {

@@ -56,6 +56,24 @@ func TestTorchSource(t *testing.T) {
 		t.Errorf("a model that raises: exit %d, stderr %q", code, errs)
 	}
 	noLeftovers(t)
+
+	// Mistakes of the command line are memsym's usage errors, exit 2,
+	// in memsym's flags: a dimension without a grid, arguments without
+	// FILE.py:FUNCTION.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"symbolic", "--torch", model + ":build", "--grid", "B=2,3,4"},
+			"memsym: --torch: " + model + ":build needs T: give it as a dimension (--grid T=a,b,c; to record one point, --dim T=N) or as a constant, inside the quotes: --torch '" + model + ":build --const T=VALUE'\n"},
+		{[]string{"symbolic", "--torch", model, "--grid", "B=2,3,4", "--grid", "T=16,32,48"},
+			"memsym: --torch " + model + ": expected FILE.py:FUNCTION, such as model.py:build, then the recorder's own flags\n"},
+	} {
+		if _, errs, code := runCLI(c.args...); code != 2 || errs != c.want {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, errs, c.want)
+		}
+	}
+	noLeftovers(t)
 }
 
 // TestTorchTimeout: --timeout stops a PyTorch recorder that hangs, as it

@@ -8,7 +8,7 @@ import sys
 import tempfile
 import traceback
 
-from .errors import UserError, fail
+from .errors import ArgumentError, UserError, fail
 
 # The optimizers of --step (run.OPTIMIZERS, which needs torch: the command
 # line is checked before torch is imported).
@@ -204,6 +204,9 @@ def main(argv=None):
         return _main(sys.argv[1:] if argv is None else argv)
     except _UsageError as e:
         fail(f"{e} (usage: {USAGE.splitlines()[0]})")
+        return 2
+    except ArgumentError as e:
+        fail(str(e))
         return 2
     except UserError as e:
         fail(str(e))

@@ -13,6 +13,18 @@ class UserError(Exception):
     one line, without a traceback."""
 
 
+class ArgumentError(UserError):
+    """A dimension or constant the build function needs and is not given,
+    or is given and does not take: a mistake in the command line (exit
+    status 2)."""
+
+
+def by_memsym():
+    """Reports whether memsym runs the recorder (memsym --torch), whose
+    command line gives the dimensions by --grid, not by --dim."""
+    return os.environ.get("MEMSYM_TORCH_DRIVER") == "memsym"
+
+
 @functools.lru_cache(maxsize=None)
 def _not_user():
     """Returns the directories of torch, Python and the recorder: an error

@@ -20,7 +20,7 @@ import sys
 import torch
 from torch.utils._pytree import tree_map
 
-from .errors import UserError, a_value, raised, where
+from .errors import ArgumentError, UserError, a_value, by_memsym, raised, where
 from .meta import OnMeta, to_meta
 
 
@@ -70,12 +70,15 @@ def check_arguments(fn, spec, given):
         if p.kind == p.POSITIONAL_ONLY:
             raise UserError(f"{spec}: its parameter {p.name} is positional-only: dimensions and constants are passed by name")
         if p.default is p.empty and p.name not in given:
-            raise UserError(f"{spec} needs {p.name}: give --dim {p.name}=N or --const {p.name}=VALUE")
+            if by_memsym():
+                raise ArgumentError(f"{spec} needs {p.name}: give it as a dimension (--grid {p.name}=a,b,c; to record one point, "
+                                    f"--dim {p.name}=N) or as a constant, inside the quotes: --torch '{spec} --const {p.name}=VALUE'")
+            raise ArgumentError(f"{spec} needs {p.name}: give --dim {p.name}=N or --const {p.name}=VALUE")
     if not takes_any:
         for name in given:
             if name not in params:
                 names = ", ".join(params) or "none"
-                raise UserError(f"{spec} takes no {name}: its parameters are {names}")
+                raise ArgumentError(f"{spec} takes no {name}: its parameters are {names}")
 
 
 def constants(fn, dims, given):
