@@ -410,8 +410,9 @@ func nameCandidates(m *model.Model, cands []CandidateRow, cross *CrossRows) *Buf
 
 // namingPoints returns, for each of n candidates, the point at which its
 // buffers are compared to name it by its largest: where it holds the peak
-// along cross's dimension (the last value of its last stretch, or the
-// first of a stretch without end), the other dimensions at cross's values
+// along cross's dimension (the last value of its last stretch, or for a
+// stretch without end its first or the grid's largest, whichever is
+// larger), the other dimensions at cross's values
 // or, free, at their largest grid values; and for a candidate that holds
 // it nowhere along the line, or without cross, the grid's largest values.
 // A candidate that holds the peak only from T = 936 on is named by what is
@@ -430,9 +431,14 @@ func namingPoints(m *model.Model, n int, cross *CrossRows) []map[string]int64 {
 		for _, d := range cross.Fixed {
 			ref[d.Name] = d.Value
 		}
+		// Its stretch's last value; for a stretch without end, its first
+		// or the grid's largest, whichever is larger: a candidate that
+		// holds the peak from T = 1 on is named by what is large at the
+		// sizes a grid stands for, not by what is at T = 1.
+		top := ref[cross.Along]
 		ref[cross.Along] = seg.To
 		if seg.To == 0 {
-			ref[cross.Along] = seg.From
+			ref[cross.Along] = max(seg.From, top)
 		}
 		refs[seg.Holder] = ref
 	}

@@ -208,3 +208,13 @@ func TestCandidateNamedWhereItHolds(t *testing.T) {
 		t.Errorf("the candidate at operation 75 is named by %+v, want the masked scores", c.Largest)
 	}
 }
+
+// TestCandidateNamedAtScale: a candidate that holds the peak at every T ≥
+// 1 is named by what is largest at the grid's T, not at T = 1, where a
+// buffer that does not grow with T (the scan's last state) is.
+func TestCandidateNamedAtScale(t *testing.T) {
+	c := input(t, "ssm-scan").Symbolic.Candidates[0]
+	if c.Largest == nil || !slices.Contains(c.Largest.Names, "states") {
+		t.Errorf("the scan's candidate is named by %+v, want its states", c.Largest)
+	}
+}

@@ -156,7 +156,7 @@ func namingWords(vars []string, grid [][]int64, cross *CrossRows) []any {
 		return []any{"Their largest live buffers are those at the grid's largest values, ", point(top), "."}
 	}
 	return []any{"Each one's largest live buffers are those where it holds the peak along ", doc.Math{doc.V(cross.Along)},
-		" (at the last value of its stretch, or the first of a stretch without end), or, for one that holds it nowhere there, at the grid's largest values, ", point(top), "."}
+		" (at the last value of its stretch; for a stretch without end, at its first or the grid's largest, whichever is larger), or, for one that holds it nowhere there, at the grid's largest values, ", point(top), "."}
 }
 
 // commonWords says which buffers, live at every candidate, the candidates

@@ -33,11 +33,10 @@ func TeXLacks(r rune) bool {
 }
 
 // PDFLacks reports whether the PDF memsym writes cannot show r: beyond
-// the Basic Multilingual Plane (a question mark), or a wide character of
-// Chinese, Japanese or Korean, which the embedded DejaVu fonts lack (an
-// empty box).
+// the Basic Multilingual Plane (a question mark), or missing from one of
+// the embedded DejaVu fonts (an empty box): Chinese, Devanagari, Thai.
 func PDFLacks(r rune) bool {
-	return r > 0xFFFF || doc.Columns(string(r)) == 2
+	return r > 0xFFFF || !pdfHas(r)
 }
 
 // texEscape writes s as LaTeX text; a character LaTeX cannot set is

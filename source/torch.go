@@ -183,12 +183,13 @@ func (s *Torch) run(ctx context.Context, py string, batch []record.Point, out st
 		if ctx.Err() == context.DeadlineExceeded {
 			return fmt.Errorf("the PyTorch recorder at %s did not finish within %s and was stopped%s", at, s.Timeout, tail.quote())
 		}
-		// Exit status 2 is a mistake in the command line, which the
-		// recorder says in one line: memsym's usage error.
+		// Exit status 2 with the recorder's mark is a mistake in the
+		// command line, which it says in one line: memsym's usage error.
+		// (The model's own code may exit with 2 too, unmarked.)
 		var exit *exec.ExitError
 		if errors.As(err, &exit) && exit.ExitCode() == 2 {
-			if msg := lastLine(tail.buf); msg != "" {
-				return usagef("--torch: %s", strings.TrimPrefix(msg, torch.Package+": "))
+			if msg, ok := strings.CutPrefix(lastLine(tail.buf), torch.Package+": command line: "); ok {
+				return usagef("--torch: %s", msg)
 			}
 		}
 		return fmt.Errorf("the PyTorch recorder at %s failed (%v)%s", at, err, tail.quote())

@@ -397,11 +397,15 @@ func warnLacks(stderr io.Writer, content *explain.Content, renderers []reports.R
 				continue
 			}
 			seen[r] = true
+			shown := string(r)
+			if doc.Hidden(r) {
+				shown = fmt.Sprintf("U+%04X", r) // not written as it is: it would move the text
+			}
 			if reports.TeXLacks(r) {
-				tex = append(tex, string(r))
+				tex = append(tex, shown)
 			}
 			if reports.PDFLacks(r) {
-				pdf = append(pdf, string(r))
+				pdf = append(pdf, shown)
 			}
 		}
 	}

@@ -351,7 +351,7 @@ func TestExplainWarnsOfLostNames(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(f, bytes.ReplaceAll(b, []byte(`"name": "x"`), []byte(`"name": "注意 вверх"`)), 0o644); err != nil {
+			if err := os.WriteFile(f, bytes.ReplaceAll(b, []byte(`"name": "x"`), []byte(`"name": "注意 вверх\u202e"`)), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -361,12 +361,15 @@ func TestExplainWarnsOfLostNames(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, want := range []string{
-		"memsym explain: chapter13.pdf shows 注 意 in the recording's names as empty boxes or ?: its fonts lack them\n",
-		"memsym explain: the LaTeX (chapter13-tikz.tex, chapter13-formulas.tex and the figures' .tex) writes ? for 注 意 в е р х in the recording's names: pdflatex's fonts lack them\n",
+		"memsym explain: chapter13.pdf shows 注 意 U+202E in the recording's names as empty boxes or ?: its fonts lack them\n",
+		"memsym explain: the LaTeX (chapter13-tikz.tex, chapter13-formulas.tex and the figures' .tex) writes ? for 注 意 в е р х U+202E in the recording's names: pdflatex's fonts lack them\n",
 	} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errs)
 		}
+	}
+	if strings.ContainsRune(errs, 0x202e) {
+		t.Errorf("stderr writes the bidirectional control as it is: %q", errs)
 	}
 }
 

@@ -126,10 +126,11 @@ func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// longFlags finds a flag's name in the flag package's errors ("flag
-// provided but not defined: -bogus", "invalid value "x" for flag -at"),
-// which memsym's help and messages write with two dashes.
-var longFlags = regexp.MustCompile(`(not defined: |for flag |needs an argument: )-([A-Za-z])`)
+// longFlags finds a flag's name of two letters or more in the flag
+// package's errors ("flag provided but not defined: -bogus", "invalid value
+// "x" for flag -at", "invalid boolean value "x" for -json"), which memsym's
+// help and messages write with two dashes; -o and -h keep one.
+var longFlags = regexp.MustCompile(`(not defined: |for (?:flag )?|needs an argument: )-([A-Za-z][A-Za-z0-9_-]+)`)
 
 // parseFlags parses args with fs and turns a flag error into bad usage on
 // one line; -h prints the usage. Flags may come before or after the

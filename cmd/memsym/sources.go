@@ -5,8 +5,8 @@ import (
 	"flag"
 	"io"
 	"os"
+	"regexp"
 	"slices"
-	"strings"
 	"time"
 
 	"memsym/record"
@@ -43,16 +43,18 @@ func (s *sourceFlags) registerSources(fs *flag.FlagSet) {
 	fs.Var(&s.grid, "grid", "a dimension's three grid values `D=a,b,c` (repeatable; with --program, --recorder or --torch)")
 }
 
-// strayAssignment returns the first of args that reads as a dimension's
-// value, NAME=VALUE, and names no file, as "T=3" left after a space in
+// assignmentArg is a point's values as --at takes them, T=3 or B=8,T=3.
+var assignmentArg = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*=-?[0-9]+(,[A-Za-z][A-Za-z0-9_]*=-?[0-9]+)*$`)
+
+// strayAssignment returns the first of args that reads as a point's
+// values, NAME=N, and names no file, as "T=3" left after a space in
 // "--at B=8 T=3"; "" when there is none.
 func strayAssignment(args []string) string {
 	for _, a := range args {
-		name, _, ok := strings.Cut(a, "=")
-		if !ok || name == "" || strings.ContainsAny(name, "/.") {
+		if !assignmentArg.MatchString(a) {
 			continue
 		}
-		if _, err := os.Stat(a); err == nil {
+		if _, err := os.Stat(a); !os.IsNotExist(err) {
 			continue
 		}
 		return a

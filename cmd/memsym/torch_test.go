@@ -73,6 +73,15 @@ func TestTorchSource(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, errs, c.want)
 		}
 	}
+	// A model whose own code exits with 2 is the model's failure, exit 1,
+	// not taken for a mistake in memsym's command line.
+	two := filepath.Join(t.TempDir(), "two.py")
+	if err := os.WriteFile(two, []byte("import sys\ndef build(B):\n    print('from the model', file=sys.stderr)\n    sys.exit(2)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := runCLI("symbolic", "--torch", two+":build", "--grid", "B=2,3,4"); code != 1 || !strings.Contains(errs, "failed (exit status 2)") || !strings.Contains(errs, "from the model") {
+		t.Errorf("a model that exits with 2: exit %d, stderr %q", code, errs)
+	}
 	noLeftovers(t)
 }
 

@@ -8,7 +8,7 @@ import sys
 import tempfile
 import traceback
 
-from .errors import ArgumentError, UserError, fail
+from .errors import ArgumentError, UserError, by_memsym, fail
 
 # The optimizers of --step (run.OPTIMIZERS, which needs torch: the command
 # line is checked before torch is imported).
@@ -91,6 +91,8 @@ def _points(dims, ats):
     """Returns the points to record, each [(name, value)]: the product of
     the --dim values, the first dimension outermost, or the --at points."""
     if dims and ats:
+        if by_memsym():
+            raise _UsageError("--dim goes outside the quotes: memsym gives the recorder its points")
         raise _UsageError("give the points by --dim or by --at, not both")
     if not ats:
         names = [d[0] for d in dims]
@@ -202,11 +204,15 @@ def main(argv=None):
     model or its files, 2 for a mistake in the command."""
     try:
         return _main(sys.argv[1:] if argv is None else argv)
-    except _UsageError as e:
-        fail(f"{e} (usage: {USAGE.splitlines()[0]})")
-        return 2
-    except ArgumentError as e:
-        fail(str(e))
+    except (_UsageError, ArgumentError) as e:
+        if by_memsym():
+            # Marked, so that memsym tells it from a model's code that
+            # exits with 2; memsym's own usage fits there, not ours.
+            fail(f"command line: {e}")
+        elif isinstance(e, _UsageError):
+            fail(f"{e} (usage: {USAGE.splitlines()[0]})")
+        else:
+            fail(str(e))
         return 2
     except UserError as e:
         fail(str(e))
