@@ -72,7 +72,17 @@ func evalCmd(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	if *along == "" && len(at) == 0 {
-		return usagef("eval needs --at B=N,T=N, a value for each dimension, or --along DIM")
+		// Without dimensions the model has one point, which needs no
+		// --at; else the hint names the source's dimensions where they
+		// are known without recording.
+		dims, known := sf.dimNames(files)
+		if !known || len(dims) > 0 {
+			hint := "B=N,T=N"
+			if known {
+				hint = strings.Join(dims, "=N,") + "=N"
+			}
+			return usagef("eval needs --at %s, a value for each dimension, or --along DIM", hint)
+		}
 	}
 	m, src, err := buildModel(&sf, files, stderr)
 	defer src.Close()

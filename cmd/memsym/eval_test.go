@@ -167,3 +167,26 @@ func TestEvalNegativeBytesIsUsage(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q, want exit 2 and %q...", code, out, errs, want)
 	}
 }
+
+// TestEvalAtNamesTheDimensions: without --at, eval names the source's own
+// dimensions where it knows them, and a recording without dimensions needs
+// none: its model has one point.
+func TestEvalAtNamesTheDimensions(t *testing.T) {
+	if _, errs, code := runCLI("eval", "--recorder", "true {X}", "--grid", "X=1,2,3"); code != 2 || errs != "memsym: eval needs --at X=N, a value for each dimension, or --along DIM\n" {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	file := filepath.Join(t.TempDir(), "r.jsonl")
+	text := `{"memsym": 1, "entry": "F", "dims": {}}
+{"buffer": 1, "dtype": "f32", "shape": [4], "role": "input", "name": "x"}
+{"buffer": 2, "dtype": "f32", "shape": [8], "name": "y"}
+{"op": "F.apply", "reads": [1], "writes": [2]}
+{"result": [2]}
+`
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := mustRunCLI(t, "eval", file)
+	if !strings.Contains(out, "`F` at its one point") || !strings.Contains(out, "  peak        32 bytes") {
+		t.Errorf("eval of a recording without dimensions:\n%s", out)
+	}
+}

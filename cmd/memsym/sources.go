@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"memsym/programs"
 	"memsym/record"
 	"memsym/source"
 )
@@ -60,6 +61,39 @@ func strayAssignment(args []string) string {
 		return a
 	}
 	return ""
+}
+
+// dimNames returns the dimensions of the source the flags and files give,
+// where they are known without recording: a bundled program's, the
+// grid's, or the first file's header; known is false otherwise.
+func (s *sourceFlags) dimNames(files []string) (names []string, known bool) {
+	switch {
+	case s.program != "":
+		p, err := programs.Lookup(s.program)
+		if err != nil {
+			return nil, false
+		}
+		for _, d := range p.Dims {
+			names = append(names, d.Name)
+		}
+		return names, true
+	case len(s.grid) > 0:
+		for _, g := range s.grid {
+			names = append(names, g.name)
+		}
+		return names, true
+	case len(files) > 0 && files[0] != "-": // the standard input is read once, later
+		st, err := record.OpenFile(files[0])
+		if err != nil {
+			return nil, false
+		}
+		defer st.Close()
+		if !st.Scan() || st.Record().Kind != record.KindHeader {
+			return nil, false
+		}
+		return st.Record().Header.Dims.Names(), true
+	}
+	return nil, false
 }
 
 // open turns the flags and the positional files into a source and what is
