@@ -9,9 +9,16 @@ import "unicode"
 // recordings line up by it, where a count of characters would put every
 // figure after a Chinese name two columns to the right per character.
 func Columns(s string) int {
-	n := 0
+	n, last := 0, 0
 	for _, r := range s {
-		n += runeColumns(r)
+		w := runeColumns(r)
+		if r == 0xfe0f && last == 1 {
+			w = 1 // emoji presentation: the narrow symbol before it (❤) shows wide
+		}
+		n += w
+		if w > 0 {
+			last = w
+		}
 	}
 	return n
 }

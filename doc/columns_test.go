@@ -18,6 +18,9 @@ func TestColumns(t *testing.T) {
 		{"a\u200db", 2},      // a zero-width joiner
 		{"Linear·apply", 12}, // the middle dot is narrow
 		{"🙂", 2},
+		{"❤", 1},
+		{"❤\ufe0f", 2}, // the heart as an emoji
+		{"🙂\ufe0f", 2},
 	} {
 		if got := Columns(c.s); got != c.want {
 			t.Errorf("Columns(%q) = %d, want %d", c.s, got, c.want)
