@@ -41,14 +41,21 @@ func (f *fold) atLeast(l *layout) error {
 		mine := lo(f.at(p.slot, p.iter))
 		// The iteration it stands for at lo: 1 for the first middle one
 		// (the peeled last when lo is 2), else the first.
+		// A middle operation that passes counts as one that runs for
+		// those after it: where one after it ties it, it comes first and
+		// holds the peak in its place, at the operation it stands for.
 		if p.iter == 1 && !f.standsLast(p.slot) {
 			if f.peeled() && mine.Equal(lo(f.last[p.slot])) {
+				real[i] = &mine
 				continue
 			}
 		} else if mine.Equal(lo(f.first[p.slot])) {
+			real[i] = &mine
 			continue
 		}
-		if !f.covered(l, real, i, mine) {
+		if f.covered(l, real, i, mine) {
+			real[i] = &mine
+		} else {
 			o := &l.rec.Ops[i]
 			return fmt.Errorf("operation %q%s: at %s = %d no middle iteration of %s runs, and the polynomial of its live bytes, %s, is not proven there at most those of an operation that runs before it, nor less than those of one that runs after it: where it is the largest, it would place the peak at an operation that does not run; memsym cannot state the peak as the largest of polynomials for every %s ≥ %d",
 				o.Label, inPath(pattern(o.Path, f.prefix)), f.dim, f.lo, f.prefix, f.at(p.slot, p.iter), f.dim, f.lo)

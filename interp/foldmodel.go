@@ -17,8 +17,10 @@ func (f *fold) lastMiddlePoly(sp *slotPolys, s int) poly.Poly {
 
 // standsLast reports whether the structure's first middle iteration
 // stands for the last middle one in slot s: when its step is proven ≥ 0,
-// so that the last is the largest of the middle ones.
-func (f *fold) standsLast(s int) bool { return nonnegative(f.step[s]) }
+// so that the last is the largest of the middle ones, and is not zero:
+// where every middle iteration has the same bytes, the first reaches them
+// first, and stands for itself (at lo = 2, for the peeled last).
+func (f *fold) standsLast(s int) bool { return !f.step[s].IsZero() && nonnegative(f.step[s]) }
 
 // at returns the polynomial of slot s at iteration t of the structure, a
 // run of lo + 2 iterations, by what that iteration stands for: the first,
