@@ -453,3 +453,39 @@ func topOfGrid(m *model.Model) map[string]int64 {
 	}
 	return ref
 }
+
+// NameRunes returns the characters of the names the recordings give (the
+// entry's, the buffers' and their groups', the operations' labels and
+// paths), each once, in the order met: what the chapter writes that memsym
+// did not.
+func (c *Content) NameRunes() []rune {
+	var recs []*record.Recording
+	if c.Model != nil {
+		recs = append(recs, c.Model.Structure)
+	}
+	if c.Counted != nil {
+		recs = append(recs, c.Counted)
+	}
+	var out []rune
+	seen := map[rune]bool{}
+	note := func(s string) {
+		for _, r := range s {
+			if !seen[r] {
+				seen[r] = true
+				out = append(out, r)
+			}
+		}
+	}
+	for _, rec := range recs {
+		note(rec.Header.Entry)
+		for i := range rec.Buffers {
+			note(rec.Buffers[i].Name)
+			note(rec.Buffers[i].Group)
+		}
+		for i := range rec.Ops {
+			note(rec.Ops[i].Label)
+			note(rec.Ops[i].Path)
+		}
+	}
+	return out
+}

@@ -69,11 +69,7 @@ func approx(n poly.Rat) string { return doc.IEC.Approx(n) }
 // bytesWords writes n bytes with its size in binary units beside it when
 // it is at least a KiB: "1 052 928 bytes (1.00 MiB)", "512 bytes".
 func bytesWords(n poly.Rat) []doc.Inline {
-	noun := " bytes"
-	if n.Equal(poly.Int(1)) {
-		noun = " byte"
-	}
-	out := inlines(n, noun)
+	out := countBytes(n)
 	if a := approx(n); a != "" {
 		out = inlines(out, " ("+a+")")
 	}
@@ -90,17 +86,21 @@ func plural(n int, one, many string) []doc.Inline {
 	return inlines(n, " "+many)
 }
 
+// countBytes writes n bytes, "1 byte" for one.
+func countBytes(n poly.Rat) []doc.Inline {
+	if n.Equal(poly.Int(1)) {
+		return inlines(n, " byte")
+	}
+	return inlines(n, " bytes")
+}
+
 // bytesAside is bytesWords for inside parentheses: "149 504 bytes or 146
 // KiB", "512 bytes"; a negative count (a polynomial's value off the
 // program's domain) has no binary units. Beside a count ref said next to
 // it, its binary units take as many digits as tell the two apart (831 648
 // bytes is 812.16 KiB beside 831 056).
 func bytesAside(n poly.Rat, ref ...poly.Rat) []doc.Inline {
-	noun := " bytes"
-	if n.Equal(poly.Int(1)) {
-		noun = " byte"
-	}
-	out := inlines(n, noun)
+	out := countBytes(n)
 	a := approx(n)
 	if len(ref) > 0 && ref[0].Sign() > 0 {
 		a = doc.IEC.ApproxBeside(n, ref[0])

@@ -382,42 +382,17 @@ func (c *countFlag) Set(s string) error {
 // reports.PDFLacks): they are there as question marks or empty boxes,
 // which a reader would take for the names.
 func warnLacks(stderr io.Writer, content *explain.Content, renderers []reports.Renderer, opts reports.Options) {
-	var recs []*record.Recording
-	if content.Model != nil {
-		recs = append(recs, content.Model.Structure)
-	}
-	if content.Counted != nil {
-		recs = append(recs, content.Counted)
-	}
 	var tex, pdf []string
-	seen := map[rune]bool{}
-	note := func(s string) {
-		for _, r := range s {
-			if seen[r] {
-				continue
-			}
-			seen[r] = true
-			shown := string(r)
-			if doc.Hidden(r) {
-				shown = fmt.Sprintf("U+%04X", r) // not written as it is: it would move the text
-			}
-			if reports.TeXLacks(r) {
-				tex = append(tex, shown)
-			}
-			if reports.PDFLacks(r) {
-				pdf = append(pdf, shown)
-			}
+	for _, r := range content.NameRunes() {
+		shown := string(r)
+		if doc.Hidden(r) {
+			shown = fmt.Sprintf("U+%04X", r) // not written as it is: it would move the text
 		}
-	}
-	for _, rec := range recs {
-		note(rec.Header.Entry)
-		for i := range rec.Buffers {
-			note(rec.Buffers[i].Name)
-			note(rec.Buffers[i].Group)
+		if reports.TeXLacks(r) {
+			tex = append(tex, shown)
 		}
-		for i := range rec.Ops {
-			note(rec.Ops[i].Label)
-			note(rec.Ops[i].Path)
+		if reports.PDFLacks(r) {
+			pdf = append(pdf, shown)
 		}
 	}
 	const most = 8
