@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 
+	"memsym/internal/pages"
 	"memsym/record"
 )
 
@@ -38,6 +39,13 @@ func (st *structure) note(r *record.Record) {
 		}
 		st.nbuf++
 	}
+}
+
+// grow makes room to note about buffers and views and ops more
+// records, made resident at once (pages.Grow) rather than copied as they
+// come: a million operations' kinds are megabytes.
+func (st *structure) grow(buffers, ops int) {
+	st.kinds = pages.Grow(st.kinds, buffers+ops)
 }
 
 // at writes a position for messages: "file:line", or the name alone when
@@ -165,6 +173,7 @@ func readStructurePiped(s record.Stream, src Source, point string, keep func(r *
 			return grow, err
 		},
 		Took:    st.note,
+		Grew:    st.grow,
 		Mistake: func(line int, err error) error { return fmt.Errorf("%s: %w", at(src.Name, line), err) },
 	}
 	if err := p.Build(s, b); err != nil {

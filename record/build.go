@@ -452,7 +452,10 @@ func (a *arena) keep(s []int64) []int64 {
 		return append(make([]int64, 0, len(s)), s...)
 	}
 	if cap(a.chunk)-len(a.chunk) < len(s) || a.chunk == nil {
-		a.chunk = make([]int64, 0, 4096)
+		// Each chunk twice the one before, up to 8 MiB: a large recording
+		// takes few chunks, made resident at once (pages.Make) rather
+		// than a page at a time as they fill.
+		a.chunk = pages.Make[int64](0, min(max(2*cap(a.chunk), 4096), 1<<20))
 	}
 	n := len(a.chunk)
 	a.chunk = append(a.chunk, s...)

@@ -16,6 +16,10 @@ type Pipe struct {
 	// Took, if not nil, sees each record the Builder took, on the
 	// Builder's goroutine.
 	Took func(r *Record)
+	// Grew, if not nil, is told the room the Builder made (Scanned's
+	// counts), on the Builder's goroutine, before it takes the record
+	// that asked for it: Took's caller may make room as well.
+	Grew func(buffers, ops int)
 	// Mistake makes the error of the Builder's mistake at a record's
 	// line.
 	Mistake func(line int, err error) error
@@ -38,6 +42,9 @@ func (p Pipe) Build(s Stream, b *Builder) error {
 		for bt := range full {
 			if bt.grow != [2]int{} && err == nil {
 				b.Grow(bt.grow[0], bt.grow[1])
+				if p.Grew != nil {
+					p.Grew(bt.grow[0], bt.grow[1])
+				}
 			}
 			for i := 0; i < len(bt.recs) && err == nil; i++ {
 				r := &bt.recs[i]

@@ -50,8 +50,8 @@ func TestMakeAndGrow(t *testing.T) {
 }
 
 // TestMakeLazyAdvises checks, where the kernel takes the advice, that a
-// large lazy array's memory is marked for huge pages ("hg" among its
-// mapping's flags in /proc/self/smaps), at both ends.
+// large array's memory, lazy or made resident, is marked for huge pages
+// ("hg" among its mapping's flags in /proc/self/smaps), at both ends.
 func TestMakeLazyAdvises(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("huge pages are asked for on Linux only")
@@ -60,15 +60,23 @@ func TestMakeLazyAdvises(t *testing.T) {
 	if err != nil || strings.Contains(string(mode), "[never]") {
 		t.Skip("this kernel has no transparent huge pages to ask for")
 	}
-	big := MakeLazy[byte](0, 64<<20)
-	start, end := whole(uintptr(unsafe.Pointer(unsafe.SliceData(big))), uintptr(cap(big)), hugePage)
-	if flags := mappingFlags(t, start); !strings.Contains(flags, " hg") {
-		t.Errorf("a 64 MiB lazy array's memory has flags %q, without hg", flags)
+	for _, c := range []struct {
+		name string
+		make func() []byte
+	}{
+		{"MakeLazy", func() []byte { return MakeLazy[byte](0, 64<<20) }},
+		{"Make", func() []byte { return Make[byte](0, 64<<20) }},
+	} {
+		big := c.make()
+		start, end := whole(uintptr(unsafe.Pointer(unsafe.SliceData(big))), uintptr(cap(big)), hugePage)
+		if flags := mappingFlags(t, start); !strings.Contains(flags, " hg") {
+			t.Errorf("%s: a 64 MiB array's memory has flags %q, without hg", c.name, flags)
+		}
+		if flags := mappingFlags(t, end-1); !strings.Contains(flags, " hg") {
+			t.Errorf("%s: the end of a 64 MiB array's memory has flags %q, without hg", c.name, flags)
+		}
+		runtime.KeepAlive(big)
 	}
-	if flags := mappingFlags(t, end-1); !strings.Contains(flags, " hg") {
-		t.Errorf("the end of a 64 MiB lazy array's memory has flags %q, without hg", flags)
-	}
-	runtime.KeepAlive(big)
 }
 
 // mappingFlags returns the VmFlags line of the mapping that holds addr.
