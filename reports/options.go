@@ -79,21 +79,22 @@ func ownName(stem string) *regexp.Regexp {
 // SHA-256, as sha256sum writes them), and removes a file only when it is
 // still as that run wrote it: a user's own file is left alone, even a copy
 // of one of memsym's under a name memsym might use, and so is a file of
-// memsym's that the user has since changed. Then it writes this run's list.
-// Where there is no list (a directory memsym never wrote into, or wrote
-// into before it kept one) nothing is removed.
-func RemoveStale(dir string, o Options, written []string) ([]string, error) {
+// memsym's that the user has since changed, whose name it returns in
+// changed, sorted, for the caller to say that it holds the earlier run's
+// figures. Then it writes this run's list. Where there is no list (a
+// directory memsym never wrote into, or wrote into before it kept one)
+// nothing is removed.
+func RemoveStale(dir string, o Options, written []string) (removed, changed []string, err error) {
 	list := filepath.Join(dir, ListName(o))
 	before, err := readList(list)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	keep := map[string]bool{}
 	for _, n := range written {
 		keep[n] = true
 	}
 	own := ownName(o.stem())
-	var removed []string
 	for _, name := range slices.Sorted(maps.Keys(before)) {
 		if keep[name] || !own.MatchString(name) {
 			continue
@@ -104,13 +105,14 @@ func RemoveStale(dir string, o Options, written []string) ([]string, error) {
 		}
 		sum, err := digest(path)
 		if err != nil {
-			return removed, err
+			return removed, changed, err
 		}
 		if sum != before[name] {
-			continue // changed since: the user's now
+			changed = append(changed, name) // changed since: the user's now
+			continue
 		}
 		if err := os.Remove(path); err != nil {
-			return removed, err
+			return removed, changed, err
 		}
 		removed = append(removed, name)
 	}
@@ -118,11 +120,11 @@ func RemoveStale(dir string, o Options, written []string) ([]string, error) {
 	for _, name := range slices.Sorted(slices.Values(written)) {
 		sum, err := digest(filepath.Join(dir, name))
 		if err != nil {
-			return removed, err
+			return removed, changed, err
 		}
 		fmt.Fprintf(&b, "%s  %s\n", sum, name)
 	}
-	return removed, outfile.Write(list, func(w io.Writer) error {
+	return removed, changed, outfile.Write(list, func(w io.Writer) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	})

@@ -240,8 +240,8 @@ func TestRemoveStale(t *testing.T) {
 		}
 		first = append(first, names...)
 	}
-	if removed, err := RemoveStale(dir, o, first); err != nil || len(removed) > 0 {
-		t.Fatalf("the first run removed %v (%v)", removed, err)
+	if removed, changed, err := RemoveStale(dir, o, first); err != nil || len(removed) > 0 || len(changed) > 0 {
+		t.Fatalf("the first run removed %v and found %v changed (%v)", removed, changed, err)
 	}
 	mine := []string{"ch-notes.tex", "ch.bib", "other.md"}
 	for _, n := range mine {
@@ -272,9 +272,14 @@ func TestRemoveStale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	removed, err := RemoveStale(dir, o, second)
+	removed, changed, err := RemoveStale(dir, o, second)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The file of memsym's the user changed is named, to be told of; the
+	// copy under another name is the user's alone.
+	if want := []string{"ch-tikz.tex"}; !reflect.DeepEqual(changed, want) {
+		t.Errorf("changed %v, want %v", changed, want)
 	}
 	var want []string
 	for _, n := range first {

@@ -159,8 +159,12 @@ func evalText(m *model.Model, t *model.Terms, units doc.Units) string {
 		for i, k := range m.Front.Kept {
 			c := m.Cands[k]
 			mark := ""
-			if t.Holder >= 0 && t.Kept[i].Equal(t.Peak) {
+			switch {
+			case k == t.Holder:
 				mark = "  ← the peak"
+			case t.Holder >= 0 && t.Kept[i].Equal(t.Peak):
+				// Ties the peak; the holder named above reaches it first.
+				mark = fmt.Sprintf("  ← as large (operation %d reaches it first)", m.Cands[t.Holder].Op)
 			}
 			rows = append(rows, append(append([]string{fmt.Sprintf("  operation %d", c.Op)}, bytesCells(t.Kept[i], units)...), c.Poly.String()+mark))
 		}

@@ -49,6 +49,15 @@ func TestEvalGolden(t *testing.T) {
 		{"eval/mixed-precision.txt",
 			[]string{"eval", "--program", "mixed-precision", "--at", "B=4,T=8"},
 			nil},
+		// At T = 192 two candidates tie: the peak is the one reaching it
+		// first, as explain and crossover name it, the other as large.
+		{"eval/synthetic-tie.txt",
+			[]string{"eval", "--program", "synthetic", "--at", "B=4,T=192"},
+			[]string{
+				"  peak        1769472 bytes  (1.69 MiB)  2304 · B · T, at operation 7 ",
+				"  operation 7  1769472 bytes  (1.69 MiB)  2304 · B · T  ← the peak",
+				"  operation 9  1769472 bytes  (1.69 MiB)  4 · B · T² + 1536 · B · T  ← as large (operation 7 reaches it first)",
+			}},
 	} {
 		out := mustRunCLI(t, c.args...)
 		golden(t, c.golden, []byte(out))

@@ -46,8 +46,8 @@ The files are named STEM.md, STEM.html, STEM.pdf, STEM-tikz.tex,
 STEM-formulas.tex and STEM-FIGURE.svg/.tex (--name sets STEM, chapter13 by
 default); files an earlier run wrote under the same stem and this one does
 not are removed and listed, when they are as it wrote them (.STEM.sha256
-lists each run's files): a user's own files, and memsym's the user has
-changed, are left alone. The files appear together or, if the run fails,
+lists each run's files): a user's own files are left alone, and so are
+memsym's the user has changed, named on stderr. The files appear together or, if the run fails,
 not at all: a model that fresh recordings contradict, off the grid or at a
 crossover, fails the run. STEM-formulas.tex defines a LaTeX macro for each formula and
 number, named with --tex-prefix; a paper with two programs' chapters gives
@@ -216,10 +216,16 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	fmt.Fprintf(stdout, "memsym explain: wrote %s into %s: %s\n", doc.Plural(len(written), "file", "files"), *out, strings.Join(written, ", "))
 	warnLacks(stderr, content, renderers, opts)
-	removed, err := reports.RemoveStale(*out, opts, written)
+	removed, changed, err := reports.RemoveStale(*out, opts, written)
 	if len(removed) > 0 {
 		fmt.Fprintf(stdout, "memsym explain: removed %s an earlier run wrote and this one did not: %s\n",
 			doc.Plural(len(removed), "file", "files"), strings.Join(removed, ", "))
+	}
+	if len(changed) > 0 {
+		// Left as the user's own, but what memsym wrote in them is the
+		// earlier run's: a paper that inputs one would not see it move.
+		fmt.Fprintf(stderr, "memsym explain: left %s an earlier run wrote and this one did not, changed since, so taken as yours; what memsym wrote in %s is that run's: %s\n",
+			doc.Plural(len(changed), "file", "files"), map[bool]string{true: "it", false: "them"}[len(changed) == 1], strings.Join(changed, ", "))
 	}
 	if err != nil {
 		return err

@@ -162,7 +162,7 @@ func TestExplainLlama(t *testing.T) {
 
 // --name sets the files' stem, --tex-prefix the macros'; a second run that
 // writes fewer files removes and lists the first's others, and leaves a
-// user's files alone.
+// user's files alone, naming those of memsym's the user changed.
 func TestExplainNameAndStale(t *testing.T) {
 	dir := t.TempDir()
 	mustRunCLI(t, "explain", "--program", "mlp-width", "-o", dir, "--name", "mlp", "--tex-prefix", "mlpwidth")
@@ -178,9 +178,21 @@ func TestExplainNameAndStale(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "mlp-notes.tex"), []byte("my notes\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out := mustRunCLI(t, "explain", "--program", "mlp-width", "-o", dir, "--name", "mlp", "--format", "md")
-	if !strings.Contains(out, "memsym explain: removed 7 files an earlier run wrote and this one did not: mlp-calls.tex, mlp-candidates.tex, mlp-formulas.tex, mlp-live.tex, mlp-tikz.tex, mlp.html, mlp.pdf\n") {
+	// A file of memsym's the user changed is left, and named: it still
+	// holds the first run's figures.
+	live := append(files["mlp-live.tex"], "% my note\n"...)
+	if err := os.WriteFile(filepath.Join(dir, "mlp-live.tex"), live, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := runCLI("explain", "--program", "mlp-width", "-o", dir, "--name", "mlp", "--format", "md")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(out, "memsym explain: removed 6 files an earlier run wrote and this one did not: mlp-calls.tex, mlp-candidates.tex, mlp-formulas.tex, mlp-tikz.tex, mlp.html, mlp.pdf\n") {
 		t.Errorf("the second run's summary: %q", out)
+	}
+	if want := "memsym explain: left 1 file an earlier run wrote and this one did not, changed since, so taken as yours; what memsym wrote in it is that run's: mlp-live.tex\n"; stderr != want {
+		t.Errorf("the second run's warning: %q, want %q", stderr, want)
 	}
 	left := readDir(t, dir)
 	var names []string
@@ -188,7 +200,7 @@ func TestExplainNameAndStale(t *testing.T) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	if got := strings.Join(names, " "); got != "mlp-calls.svg mlp-candidates.svg mlp-live.svg mlp-notes.tex mlp.md" {
+	if got := strings.Join(names, " "); got != "mlp-calls.svg mlp-candidates.svg mlp-live.svg mlp-live.tex mlp-notes.tex mlp.md" {
 		t.Errorf("left %s", got)
 	}
 }
