@@ -205,7 +205,8 @@ type NegativeRow struct {
 // CandidateRow is one candidate for the peak: a live set's bytes.
 type CandidateRow struct {
 	Poly poly.Poly
-	// Op is the first operation (from 1) whose live bytes are Poly, Label
+	// Op is the first operation (from 1) whose live bytes are Poly in the
+	// recording the model's structure is (model.Model.StructureOp), Label
 	// its label and Path its call.
 	Op          int
 	Label, Path string

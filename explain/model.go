@@ -360,10 +360,14 @@ func crossRowsIndexed(m *model.Model, cross *model.Crossovers, confirmed []model
 		if k, ok := index[i]; ok {
 			return k
 		}
+		// Named as in the recording the structure is: where a dimension
+		// counts blocks, a first middle block's operation may stand for
+		// the last's (model.Model.StructureOp).
 		c := m.Cands[i]
-		op := m.Op(c.Op)
+		n := m.StructureOp(c.Op)
+		op := m.Op(n)
 		index[i] = len(cands)
-		cands = append(cands, CandidateRow{Poly: c.Poly, Op: c.Op, Label: op.Label, Path: op.Path})
+		cands = append(cands, CandidateRow{Poly: c.Poly, Op: n, Label: op.Label, Path: op.Path})
 		return index[i]
 	}
 	for _, i := range m.Front.Kept {
@@ -388,7 +392,7 @@ func crossRowsIndexed(m *model.Model, cross *model.Crossovers, confirmed []model
 	}
 	for _, f := range confirmed {
 		rows.Confirmed = append(rows.Confirmed, ConfirmRow{Point: f.Point, Peak: f.Peak, PeakOp: f.PeakOp,
-			Predicted: add(f.Predicted), PredictedPeak: f.PredictedPeak, PredictedOp: m.Cands[f.Predicted].Op})
+			Predicted: add(f.Predicted), PredictedPeak: f.PredictedPeak, PredictedOp: m.NumberAt(m.Cands[f.Predicted].Op, f.Point.Map())})
 	}
 	return cands, rows, index
 }

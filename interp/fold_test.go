@@ -849,3 +849,66 @@ func TestFoldTieAtTwo(t *testing.T) {
 		}
 	}
 }
+
+// growingMLP is deepMLP whose layer i makes 8·(i + 1) features: the
+// middle blocks' bytes grow from block to block, so the first middle
+// block's operations stand for the last's.
+func growingMLP(r *record.Recorder, at map[string]int64) {
+	b, l := at["B"], at["L"]
+	x := r.Input("x", "", f64, b, 8)
+	for i := range l {
+		g := fmt.Sprintf("layers[%d]", i)
+		w := r.Param("weight", g, f64, 8, 8)
+		z := r.Temp("z", g, f64, b, 8*(i+1))
+		r.Op("Linear.apply", g, []int64{x, w}, []int64{z})
+		x = z
+	}
+	y := r.Temp("out", "", f64, b)
+	r.Op("Net.head", "", []int64{x}, []int64{y})
+	r.Result(y)
+}
+
+// TestFoldPathAt: an operation's path at another count of blocks, as
+// PathAt gives it, is that of the operation OpAt numbers there in a
+// recording at that count, for every operation of the structure: blocks
+// that run forward and backward (the course GPT's training step), and a
+// first middle block that stands for the last (growingMLP), whose path in
+// the structure itself is the last middle block's.
+func TestFoldPathAt(t *testing.T) {
+	vars := []string{"B", "L"}
+	grow := mustBuild(t, gridSources(t, vars, blGrid, growingMLP), nil)
+	gpt := gptDepthAt(t, true)
+	step, err := Build(gptGrid(gpt, [3]int64{2, 3, 4}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		m    *Model
+		at   func(l int64) *record.Recording
+	}{
+		{"growing", grow, func(l int64) *record.Recording { return recordAt(t, vars, []int64{2, l}, growingMLP) }},
+		{"course GPT's step", step, func(l int64) *record.Recording { return gpt(2, 4, l) }},
+	} {
+		stood := 0
+		for l := c.m.Least("L") + 2; l <= 9; l++ {
+			rec := c.at(l)
+			at := map[string]int64{"L": l}
+			for op := 1; op <= len(c.m.Structure.Ops); op++ {
+				n := c.m.OpAt(op, at)
+				if n < 1 || n > len(rec.Ops) {
+					t.Fatalf("%s: operation %d is operation %d at L = %d, of %d", c.name, op, n, l, len(rec.Ops))
+				}
+				if got, want := c.m.PathAt(op, at), rec.Ops[n-1].Path; got != want || rec.Ops[n-1].Label != c.m.Structure.Ops[op-1].Label {
+					t.Errorf("%s: operation %d at L = %d: path %q, the recording's operation %d %q in %q", c.name, op, l, got, n, rec.Ops[n-1].Label, want)
+				}
+				if l == c.m.Least("L")+2 && c.m.PathAt(op, at) != c.m.Structure.Ops[op-1].Path {
+					stood++
+				}
+			}
+		}
+		if c.name == "growing" && stood == 0 {
+			t.Errorf("%s: no operation stands for another in the structure", c.name)
+		}
+	}
+}

@@ -3,6 +3,8 @@ package interp
 import (
 	"math/big"
 	"slices"
+	"strconv"
+	"strings"
 
 	"memsym/count"
 	"memsym/poly"
@@ -111,6 +113,45 @@ func (m *Model) OpAt(op int, at map[string]int64) int {
 		return op
 	}
 	return op + m.fold.opShift[op-1] + m.fold.opPerUnit[op-1]*int(n-m.fold.refN())
+}
+
+// PathAt returns the call path, in a recording at the point at, of the
+// structure's operation op as OpAt numbers it there: its own path, unless
+// a dimension counts blocks of operations and op is in a block, whose
+// iteration at moves (the last middle block's, the last's) or which stands
+// for another (a first middle block standing for the last).
+func (m *Model) PathAt(op int, at map[string]int64) string {
+	path := m.Structure.Ops[op-1].Path
+	f := m.fold
+	if f == nil || op > len(f.ref.ops) {
+		return path
+	}
+	n, ok := at[f.dim]
+	if !ok || n < 1 {
+		return path
+	}
+	p := f.ref.ops[op-1]
+	run := f.tmpl.opRun[p.slot]
+	if run < 0 || foldIndex(path, f.prefix) < 0 {
+		return path
+	}
+	var t int // the iteration at n, in the order they run
+	switch {
+	case p.iter == 0:
+		t = 0
+	case f.isLast(p.iter, f.refN()):
+		t = int(n - 1)
+	case p.iter == 1 && !f.standsLast(p.slot):
+		t = 1
+	default:
+		t = f.lastMiddle(n)
+	}
+	t = min(t, int(n-1))
+	if f.tmpl.runs[run].down {
+		t = int(n-1) - t
+	}
+	_, rest, _ := strings.Cut(path[len(f.prefix):], "]")
+	return f.prefix + "[" + strconv.Itoa(t) + "]" + rest
 }
 
 // FoldDim returns the dimension that counts blocks of operations, or "".

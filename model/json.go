@@ -66,11 +66,13 @@ type UndecidedJSON struct {
 	B CandidateJSON `json:"b"`
 }
 
-// CandidateJSON returns candidate i (an index into Cands) as JSON.
+// CandidateJSON returns candidate i (an index into Cands) as JSON, its
+// operation as in the recording the structure is (StructureOp).
 func (m *Model) CandidateJSON(i int) CandidateJSON {
 	c := m.Cands[i]
-	o := m.Op(c.Op)
-	return CandidateJSON{Poly: c.Poly.ASCII(), Op: c.Op, Label: o.Label, Path: o.Path}
+	n := m.StructureOp(c.Op)
+	o := m.Op(n)
+	return CandidateJSON{Poly: c.Poly.ASCII(), Op: n, Label: o.Label, Path: o.Path}
 }
 
 // CheckedJSON returns the points off the grid the model was checked at, as

@@ -8,6 +8,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -154,7 +155,7 @@ func (m *Model) bufferWhat(pos int) string {
 	case b.Role == record.State:
 		made = "an optimizer's state"
 	case m.Lives[pos].First > 0:
-		made = "made by " + m.Where(m.Lives[pos].First)
+		made = "made by " + m.opWhere(m.Lives[pos].First)
 	}
 	return fmt.Sprintf("buffer %d%s, %s,", b.ID, name, made)
 }
@@ -255,17 +256,55 @@ func (m *Model) Peak(p record.Point) (poly.Rat, int, error) {
 	return poly.Rat{}, 0, fmt.Errorf("no operation's live bytes reach the largest kept candidate's %s bytes at %s", top, p)
 }
 
-// Where names an operation: "operation 19 (`Linear.apply/%5` in
-// blocks[0].ff.up)".
-func (m *Model) Where(op int) string {
-	o := m.Op(op)
-	label := record.Show(o.Label) // quoted when it holds what would break a line
-	if o.Path == "" {
-		return fmt.Sprintf("operation %d (%s)", op, label)
+// Where names the model's operation op as it is in the recording the
+// model's structure is: "operation 19 (`Linear.apply/%5` in
+// blocks[0].ff.up)". The number is op's own, unless a dimension counts
+// blocks of operations and op stands there for an operation further on
+// (StructureOp).
+func (m *Model) Where(op int) string { return m.WhereAt(op, nil) }
+
+// StructureOp returns the number, in the recording the model's structure
+// is, of the operation the model's operation op stands for there: op
+// itself, unless a dimension counts blocks of operations and op is in a
+// first middle block that stands for the last (NumberAt at the
+// structure's point).
+func (m *Model) StructureOp(op int) int { return m.NumberAt(op, nil) }
+
+// NumberAt returns the number of the model's operation op in a recording
+// at the point at (interp.Model.OpAt), the structure's values standing for
+// the dimensions at does not give.
+func (m *Model) NumberAt(op int, at map[string]int64) int { return m.OpAt(op, m.completed(at)) }
+
+// WhereAt names the model's operation op as it is in a recording at the
+// point at, the structure's values standing for the dimensions at does not
+// give: its number there (NumberAt) and its call there (PathAt).
+func (m *Model) WhereAt(op int, at map[string]int64) string {
+	full := m.completed(at)
+	return where(m.OpAt(op, full), m.Op(op).Label, m.PathAt(op, full))
+}
+
+// completed returns the structure's point with at's values in place.
+func (m *Model) completed(at map[string]int64) map[string]int64 {
+	full := m.Structure.Header.Dims.Map()
+	maps.Copy(full, at)
+	return full
+}
+
+// opWhere names the structure's own operation n.
+func (m *Model) opWhere(n int) string {
+	o := m.Op(n)
+	return where(n, o.Label, o.Path)
+}
+
+// where writes "operation 19 (`Linear.apply/%5` in blocks[0].ff.up)",
+// the label and the path quoted where they hold what would break a line.
+func where(n int, label, path string) string {
+	label = record.Show(label)
+	if path == "" {
+		return fmt.Sprintf("operation %d (%s)", n, label)
 	}
-	path := o.Path
 	if record.Show(path) != "`"+path+"`" {
 		path = strconv.Quote(path)
 	}
-	return fmt.Sprintf("operation %d (%s in %s)", op, label, path)
+	return fmt.Sprintf("operation %d (%s in %s)", n, label, path)
 }

@@ -174,7 +174,7 @@ func (s *Step) EvalJSON(t *StepTerms) *StepEvalJSON {
 		Gradient: TermJSON{s.Gradient.ASCII(), t.Gradient.String()},
 		Batch:    TermJSON{s.Batch.ASCII(), t.Batch.String()},
 		Kept:     TermJSON{s.Kept.ASCII(), t.Kept.String()},
-		Peak:     s.peakJSON(t.Peak),
+		Peak:     s.peakJSON(t.Peak, t.Point),
 		Checked:  s.CheckedJSON(),
 	}
 	if out.Point == nil {
@@ -185,16 +185,16 @@ func (s *Step) EvalJSON(t *StepTerms) *StepEvalJSON {
 		out.StateParts = append(out.StateParts, NamedTermJSON{part.Name, TermJSON{part.Bytes.ASCII(), t.StateParts[i].Bytes.String()}})
 	}
 	for _, ph := range t.Phases {
-		out.Phases = append(out.Phases, s.peakJSON(ph))
+		out.Phases = append(out.Phases, s.peakJSON(ph, t.Point))
 	}
 	return out
 }
 
-func (s *Step) peakJSON(p StepPeak) StepPeakJSON {
+func (s *Step) peakJSON(p StepPeak, at record.Point) StepPeakJSON {
 	op := s.Op(p.ModelOp)
 	t := p.Terms
 	return StepPeakJSON{
-		Phase: p.Phase.String(), Bytes: p.Bytes.String(), Operation: p.Op, Label: op.Label, Path: op.Path, Poly: p.Poly.ASCII(),
+		Phase: p.Phase.String(), Bytes: p.Bytes.String(), Operation: p.Op, Label: op.Label, Path: s.PathAt(p.ModelOp, at.Map()), Poly: p.Poly.ASCII(),
 		Terms: StepTermsJSON{t.Params.String(), t.States.String(), t.Batch.String(), t.Gradient.String(), t.Kept.String(), t.Own.String()},
 	}
 }

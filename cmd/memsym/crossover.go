@@ -198,16 +198,18 @@ func crossoverText(m *model.Model, c *model.Crossovers) string {
 		default:
 			span = fmt.Sprintf("%s = %d to %d", c.Dim, s.From, s.To)
 		}
+		// Named as in a recording at the fixed values, where a dimension
+		// that counts blocks is among them.
 		cand := m.Cands[s.Holder]
-		fmt.Fprintf(&b, "  %-16s %s, at %s\n", span, cand.Poly, m.Where(cand.Op))
+		fmt.Fprintf(&b, "  %-16s %s, at %s\n", span, cand.Poly, m.WhereAt(cand.Op, c.Fixed))
 	}
+	opOf := func(seg int) int { return m.NumberAt(m.Cands[c.Segments[seg].Holder].Op, c.Fixed) }
 	for i := 1; i < len(c.Segments); i++ {
-		s := c.Segments[i]
 		fmt.Fprintf(&b, "from %s = %d the candidate at operation %d holds the peak, taking over from operation %d\n",
-			c.Dim, s.From, m.Cands[s.Holder].Op, m.Cands[c.Segments[i-1].Holder].Op)
+			c.Dim, c.Segments[i].From, opOf(i), opOf(i-1))
 	}
 	if len(c.Segments) == 1 {
-		fmt.Fprintf(&b, "the candidate at operation %d holds the peak for every %s\n", m.Cands[c.Segments[0].Holder].Op, m.AtLeast([]string{c.Dim}))
+		fmt.Fprintf(&b, "the candidate at operation %d holds the peak for every %s\n", opOf(0), m.AtLeast([]string{c.Dim}))
 	}
 	return b.String()
 }
@@ -221,7 +223,7 @@ func confirmText(m *model.Model, c *model.Crossovers, confirmed []model.Confirma
 	var b strings.Builder
 	for i := range confirmed {
 		f := &confirmed[i]
-		want := m.Cands[f.Predicted].Op
+		want := m.NumberAt(m.Cands[f.Predicted].Op, f.Point.Map())
 		verdict := "as predicted"
 		if !f.OK(m) {
 			var diffs []string

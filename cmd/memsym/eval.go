@@ -9,6 +9,7 @@ import (
 	"memsym/doc"
 	"memsym/model"
 	"memsym/poly"
+	"memsym/record"
 	"memsym/source"
 )
 
@@ -139,7 +140,7 @@ func evalText(m *model.Model, t *model.Terms, units doc.Units) string {
 	}
 	peakWhere := "no operations"
 	if t.PeakOp > 0 {
-		peakWhere = "at " + whereAt(m, t.Op, t.PeakOp)
+		peakWhere = "at " + whereAt(m, t.Op, t.Point)
 	}
 	holder := "0"
 	if t.Holder >= 0 {
@@ -164,21 +165,19 @@ func evalText(m *model.Model, t *model.Terms, units doc.Units) string {
 				mark = "  ← the peak"
 			case t.Holder >= 0 && t.Kept[i].Equal(t.Peak):
 				// Ties the peak; the holder named above reaches it first.
-				mark = fmt.Sprintf("  ← as large (operation %d reaches it first)", m.Cands[t.Holder].Op)
+				mark = fmt.Sprintf("  ← as large (operation %d reaches it first)", t.PeakOp)
 			}
-			rows = append(rows, append(append([]string{fmt.Sprintf("  operation %d", c.Op)}, bytesCells(t.Kept[i], units)...), c.Poly.String()+mark))
+			rows = append(rows, append(append([]string{fmt.Sprintf("  operation %d", m.OpAt(c.Op, t.Point.Map()))}, bytesCells(t.Kept[i], units)...), c.Poly.String()+mark))
 		}
 		b.WriteString(alignColumns(rows, "lrll"))
 	}
 	return b.String()
 }
 
-// whereAt names the model's operation op as operation n of a recording at
-// the point: "operation 12 (`SelfAttention.apply/%21` in blocks[0].attn)".
-func whereAt(m *model.Model, op, n int) string {
-	w := m.Where(op)
-	return fmt.Sprintf("operation %d%s", n, w[strings.Index(w, " ("):])
-}
+// whereAt names the model's operation op as it is in a recording at the
+// point p: "operation 12 (`SelfAttention.apply/%21` in blocks[0].attn)",
+// numbered and called as there when a dimension counts blocks.
+func whereAt(m *model.Model, op int, p record.Point) string { return m.WhereAt(op, p.Map()) }
 
 func pointOrNone(s string) string {
 	if s == "" {
@@ -246,38 +245,42 @@ func piecewiseText(m *model.Model, pw *model.Piecewise, cov []model.Coverage) st
 	b.WriteString(uncheckedLine(m))
 	b.WriteString(negativeLine(m))
 	rows := [][]string{{"  " + pw.Dim, "holder", "peak", "needs"}}
+	// Operations are named as in a recording at the fixed values, the
+	// structure's standing for the others (model.Model.WhereAt).
+	at := pw.Fixed.Map()
 	var ops []int
 	for _, p := range pw.Pieces {
 		op := m.Cands[p.Holder].Op
 		if !containsInt(ops, op) {
 			ops = append(ops, op)
 		}
-		rows = append(rows, []string{"  " + spanString(p.From, p.To), fmt.Sprintf("operation %d", op), p.Peak.String(), p.Needs.String()})
+		rows = append(rows, []string{"  " + spanString(p.From, p.To), fmt.Sprintf("operation %d", m.NumberAt(op, at)), p.Peak.String(), p.Needs.String()})
 	}
 	b.WriteString(alignColumns(rows, "llll"))
 	for _, op := range ops {
-		fmt.Fprintf(&b, "%s\n", m.Where(op))
+		fmt.Fprintf(&b, "%s\n", m.WhereAt(op, at))
 	}
 	covered := m.Covered(cov)
 	if len(covered) > 0 {
 		fmt.Fprintf(&b, "never holding the peak alone, proven for %s:\n", m.DomainString())
 		for _, c := range covered {
-			fmt.Fprintf(&b, "  %s, %s: %s\n", m.Where(m.Cands[c.Cand].Op), m.Cands[c.Cand].Poly, coverageProof(m, c))
+			fmt.Fprintf(&b, "  %s, %s: %s\n", m.WhereAt(m.Cands[c.Cand].Op, at), m.Cands[c.Cand].Poly, coverageProof(m, c, at))
 		}
 	}
 	for _, c := range cov {
 		if c.Undecided() {
-			fmt.Fprintf(&b, "undecided whether it ever holds the peak alone: %s, at %s\n", m.Cands[c.Cand].Poly, m.Where(m.Cands[c.Cand].Op))
+			fmt.Fprintf(&b, "undecided whether it ever holds the peak alone: %s, at %s\n", m.Cands[c.Cand].Poly, m.WhereAt(m.Cands[c.Cand].Op, at))
 		}
 	}
 	return b.String()
 }
 
-// coverageProof says why a covered candidate never holds the peak alone.
-func coverageProof(m *model.Model, c model.Coverage) string {
+// coverageProof says why a covered candidate never holds the peak alone,
+// naming operations as in a recording at the point at (NumberAt).
+func coverageProof(m *model.Model, c model.Coverage, at map[string]int64) string {
 	var ops []string
 	for _, k := range c.By {
-		ops = append(ops, fmt.Sprint(m.Cands[k].Op))
+		ops = append(ops, fmt.Sprint(m.NumberAt(m.Cands[k].Op, at)))
 	}
 	which := "operation " + ops[0]
 	if len(ops) > 1 {
@@ -300,8 +303,8 @@ func coverageProof(m *model.Model, c model.Coverage) string {
 		return "at most " + which
 	}
 	var terms []string
-	for i, k := range c.By {
-		terms = append(terms, fmt.Sprintf("%s × operation %d's", c.Weights[i], m.Cands[k].Op))
+	for i := range c.By {
+		terms = append(terms, fmt.Sprintf("%s × operation %s's", c.Weights[i], ops[i]))
 	}
 	return fmt.Sprintf("at most %s, a weighted mean, so at most %s", strings.Join(terms, " + "), which)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -157,4 +158,42 @@ func TestRecorderOrderOfDimensions(t *testing.T) {
 	if code != 2 || errs != "memsym: --at: no value for T\n" {
 		t.Errorf("--at without T: exit %d, %q", code, errs)
 	}
+}
+
+// TestRecorderGrowingBlocks: where the layer count L counts blocks whose
+// bytes grow from block to block, the model's first middle block stands
+// for the last; every command names the operation, and its block, as a
+// recording at the point has them: the structure's own (at L = 3) for
+// symbolic, the point's for eval, fit and crossover.
+func TestRecorderGrowingBlocks(t *testing.T) {
+	script, err := filepath.Abs(filepath.Join("testdata", "recorder", "growing.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := []string{"--recorder", "sh " + script + " {B} {L}", "--grid", "B=1,2,3", "--grid", "L=1,2,3"}
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"symbolic"}, []string{"                64 · B · L − 32 · B, at operation 3 (`Linear.apply` in layers[2])"}},
+		{[]string{"eval", "--at", "B=1,L=7"}, []string{
+			"  peak         416 bytes              64 · B · L − 32 · B, at operation 7 (`Linear.apply` in layers[6])",
+			"  operation 7  416 bytes    64 · B · L − 32 · B  ← the peak",
+		}},
+		{[]string{"fit", "--at", "B=1", "--along", "L", "--budget", "3000"}, []string{"binds at L + 1: operation 10 (`Linear.apply` in layers[9])"}},
+		{[]string{"crossover", "--along", "B", "--at", "L=6"}, []string{
+			"  B ≥ 1            64 · B · L − 32 · B, at operation 6 (`Linear.apply` in layers[5])",
+			"the candidate at operation 6 holds the peak for every B ≥ 1",
+		}},
+	} {
+		out := mustRunCLI(t, append(c.args, rec...)...)
+		checkLinesInOrder(t, out, c.want)
+	}
+	// At L = 7 a recording has the peak there too.
+	dir := t.TempDir()
+	path := filepath.Join(dir, "l7.jsonl")
+	if _, err := exec.Command("sh", "-c", "sh "+script+" 1 7 > "+path).Output(); err != nil {
+		t.Fatal(err)
+	}
+	checkLinesInOrder(t, mustRunCLI(t, "memory", path), []string{"  peak        416 bytes live, at operation 7 of 8, `Linear.apply` in layers, iteration 6"})
 }

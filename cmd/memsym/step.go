@@ -112,7 +112,12 @@ func modelColumn(name string, s *model.Step, t *model.StepTerms) stepColumn {
 		ops[p.Op] = p.ModelOp
 	}
 	n := s.OpAt(len(s.Structure.Ops), t.Point.Map())
-	return stepColumn{name: name, c: t.Counts(), ops: n, where: func(op int) string { return opWhere(s.Op(ops[op])) }}
+	at := t.Point.Map()
+	return stepColumn{name: name, c: t.Counts(), ops: n, where: func(op int) string {
+		o := *s.Op(ops[op])
+		o.Path = s.PathAt(ops[op], at) // its block's iteration at the point
+		return opWhere(&o)
+	}}
 }
 
 // memoryStep runs memory --step: on a recording file of a step, or on a

@@ -55,6 +55,28 @@ func TestEvalStepIsTheRecording(t *testing.T) {
 	}
 }
 
+// TestEvalStepBlockIteration: where L counts the blocks, eval --step
+// names the block of each peak's operation as a recording at the point
+// has it, as memory --step does (the model's structure is at L = 4, whose
+// last block is blocks[3]).
+func TestEvalStepBlockIteration(t *testing.T) {
+	for _, l := range []string{"3", "7"} {
+		at := "B=8,T=512,L=" + l
+		eval := mustRunCLI(t, "eval", "--step", "--program", "gpt-depth", "--at", at)
+		mem := mustRunCLI(t, "memory", "--step", "--program", "gpt-depth", "--dim", at)
+		var want []string
+		for _, line := range strings.Split(mem, "\n") {
+			if strings.Contains(line, ", iteration ") {
+				want = append(want, line)
+			}
+		}
+		if len(want) < 2 {
+			t.Fatalf("at %s memory --step names %d blocks' operations:\n%s", at, len(want), mem)
+		}
+		checkLinesInOrder(t, eval, want)
+	}
+}
+
 // TestEvalStepJSON: the JSON's step peak is the text's, and its terms sum
 // to it.
 func TestEvalStepJSON(t *testing.T) {

@@ -127,7 +127,7 @@ func symbolicText(m *model.Model) string {
 			fmt.Fprintf(&b, "                %s, at %s\n", m.Cands[i].Poly, m.Where(m.Cands[i].Op))
 		}
 		for _, pr := range m.Front.Undecided {
-			fmt.Fprintf(&b, "              undecided: operation %d against operation %d\n", m.Cands[pr[0]].Op, m.Cands[pr[1]].Op)
+			fmt.Fprintf(&b, "              undecided: operation %d against operation %d\n", m.StructureOp(m.Cands[pr[0]].Op), m.StructureOp(m.Cands[pr[1]].Op))
 		}
 	}
 	ops := doc.Plural(len(m.Structure.Ops), "operation", "operations")
