@@ -11,6 +11,15 @@ import (
 // notPolynomial is the reason a check point's bytes are refused.
 const notPolynomial = "its bytes are not a polynomial of degree ≤ 2 in each dimension"
 
+// whyBytes is the reason bytes at the point dims are refused: without
+// dimensions, a program's recordings must all hold the same bytes.
+func whyBytes(dims []record.Dim) string {
+	if len(dims) == 0 {
+		return "a program without dimensions has the same bytes in every recording of it"
+	}
+	return notPolynomial
+}
+
 // checker compares the model with one recording off the grid.
 type checker struct {
 	b     *build
@@ -45,7 +54,7 @@ func (b *build) check(src Source, dims []record.Dim) error {
 		}
 		if !buf.Bytes.Equal(want) {
 			return fmt.Errorf("%s: buffer %d%s, %s, has %s bytes at %s but its polynomial %s gives %s: %s",
-				at(src.Name, line), buf.ID, quoted(buf.Name), k.maker(pos), buf.Bytes, k.point, b.polys[b.class[pos]], want, notPolynomial)
+				at(src.Name, line), buf.ID, quoted(buf.Name), k.maker(pos), buf.Bytes, k.point, b.polys[b.class[pos]], want, whyBytes(dims))
 		}
 		return nil
 	})

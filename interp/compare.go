@@ -180,7 +180,11 @@ func phaseName(p record.Phase) string {
 
 // differ reports that the recording read differs from the structure.
 func (w *walker) differ(line, stLine int, what, want, got string) error {
-	return w.differWhy(line, stLine, what, want, got, whyOps)
+	why := whyOps
+	if len(w.st.rec.Header.Dims) == 0 {
+		why = "a program without dimensions records the same operations every time"
+	}
+	return w.differWhy(line, stLine, what, want, got, why)
 }
 
 func (w *walker) differWhy(line, stLine int, what, want, got, why string) error {

@@ -296,3 +296,31 @@ func TestBuildRefusesDifferentPhases(t *testing.T) {
 		}
 	}
 }
+
+// TestNoDimensionsRefusals: a program without dimensions is read from one
+// recording; a check recording that differs is refused saying so, with no
+// empty point and no talk of polynomials or of dimensions to make
+// constants.
+func TestNoDimensionsRefusals(t *testing.T) {
+	prog := func(size int64, label string) program {
+		return func(r *record.Recorder, _ map[string]int64) {
+			x := r.Input("x", "", f64, 4)
+			y := r.Temp("y", "", f64, size)
+			r.Op(label, "", []int64{x}, []int64{y})
+			r.Result(y)
+		}
+	}
+	grid := []Source{source("grid", recordAt(t, nil, nil, prog(2, "F.apply")))}
+	for _, c := range []struct {
+		check program
+		want  string
+	}{
+		{prog(3, "F.apply"), "has 24 bytes at its one point but its polynomial 16 gives 16: a program without dimensions has the same bytes in every recording of it"},
+		{prog(2, "G.apply"), `operation 1 is "F.apply" at its one point but "G.apply" at its one point; a program without dimensions records the same operations every time`},
+	} {
+		_, err := Build(grid, []Source{source("check", recordAt(t, nil, nil, c.check))})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("got  %v\nwant it to hold %s", err, c.want)
+		}
+	}
+}

@@ -93,5 +93,11 @@ func (b *build) merge(r *pointValues) {
 	}
 }
 
-// pointName writes a point as "B = 16, T = 256".
-func pointName(dims []record.Dim) string { return record.Point(dims).String() }
+// pointName writes a point as "B = 16, T = 256", and a recording's point
+// without dimensions as "its one point".
+func pointName(dims []record.Dim) string {
+	if len(dims) == 0 {
+		return "its one point"
+	}
+	return record.Point(dims).String()
+}

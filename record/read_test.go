@@ -80,6 +80,19 @@ var readAccepts = []struct {
 {"result": [4]}
 `,
 	},
+	{
+		"zero written -0, as JSON allows, in bytes as in a shape and an id",
+		`{"memsym": 1, "dims": {}}
+{"buffer": -0, "bytes": -0, "role": "input"}
+{"buffer": 1, "dtype": "f32", "shape": [-0, 2], "role": "input"}
+{"result": [0, 1]}
+`,
+		`{"memsym": 1, "dims": {}}
+{"buffer": 0, "bytes": 0, "role": "input"}
+{"buffer": 1, "dtype": "f32", "shape": [0, 2], "role": "input"}
+{"result": [0, 1]}
+`,
+	},
 }
 
 func TestReadAccepts(t *testing.T) {

@@ -61,12 +61,15 @@ func (s *Scanner) bytesValue() (poly.Rat, error) {
 	at := l.i
 	var text []byte
 	switch c := l.peek(); {
-	case isDigit(c):
+	case isDigit(c) || c == '-':
 		t, isInt, err := l.number()
 		if err != nil {
 			return poly.Rat{}, err
 		}
-		if !isInt {
+		if isInt && string(t) == "-0" {
+			return poly.Int(0), nil // zero, as -0 is in a shape or an id
+		}
+		if !isInt || c == '-' {
 			l.i = at
 			return poly.Rat{}, l.errorf("%s", bytesWant)
 		}

@@ -20,7 +20,7 @@ func init() {
 }
 
 const memoryUsage = `[--json] [--units iec|si|bytes] REC ("-" reads stdin)
-       memsym memory --step [--compare] [--json] REC | --program NAME --dim B=16,T=256 [--const D=384] [--remat R] [--optimizer O] [--types T]
+       memsym memory --step [--compare] REC | --program NAME --dim B=16,T=256 [--const D=384] [--remat R] [--optimizer O] [--types T]
 
 Counts what the recorded program needs in memory at the recording's point:
 the parameters and inputs the caller holds, the peak of live bytes and the

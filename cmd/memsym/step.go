@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -257,8 +258,12 @@ func openStepModel(sf *sourceFlags, files []string, stderr io.Writer, o programs
 		return nil, src, err
 	}
 	st, err := model.StepOf(m)
-	if err != nil && len(files) > 0 {
+	switch {
+	case err == nil:
+	case len(files) > 0:
 		err = fmt.Errorf("%s: %w", files[0], err)
+	case sf.torch != "" && errors.Is(err, count.ErrNoPhases):
+		err = fmt.Errorf("%w; a PyTorch model's training step is the recorder's own flag (--torch '%s --step adamw', docs/torch.md)", err, sf.torch)
 	}
 	return st, src, err
 }

@@ -74,11 +74,9 @@ func trainedWords(sf *sourceFlags, models []stepModel) string {
 	if len(models) > 1 {
 		acts = "the activations stored and recomputed block by block"
 	}
-	s := ", trained with " + o.Optimizer.String() + ", " + acts
-	if t := o.Types.String(); t != "" {
-		s += ", " + strings.ReplaceAll(t, ",", ", ")
-	}
-	return s
+	// The types (--types) are the recordings' realization, which the
+	// entry's name already gives ("in f64; params=bf16").
+	return ", trained with " + o.Optimizer.String() + ", " + acts
 }
 
 // evalStep runs eval --step: the step's terms at the point at, side by

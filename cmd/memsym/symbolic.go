@@ -30,12 +30,17 @@ that no other is proven to dominate for dimensions >= 1.
 
 The recordings come from files (3^k of them, forming the grid, with --check
 files off it), from --recorder COMMAND run at each point, or from a bundled
---program. With --program or --recorder the model is checked at two points off
-the grid by default, chosen to share no divisor with the grid's steps.
+--program. With --recorder or --torch the model is checked at two points off
+the grid by default, chosen to share no divisor with the grid's steps; with
+--program at the program's own check point (memsym programs lists it) and
+the second such point.
 
 With --step, a training step's model (docs/step.md): of recordings of a step,
 or of a bundled program's step under --remat, --optimizer and --types; with
 --compare, the analytic estimates as polynomials beside the exact terms.
+--units writes the step's constant terms in units beside them; without
+--step the polynomials are printed alone, one to a line, for tools that read
+them back.
 `
 
 // buildModel records (or reads) the grid and the check points, interpolates

@@ -46,6 +46,12 @@ func TestTorchSource(t *testing.T) {
 	}
 	noLeftovers(t)
 
+	// --step on recordings of one call says where the step is asked for.
+	_, errs, _ := runCLI(append([]string{"symbolic", "--step"}, src...)...)
+	if want := "memsym: the recording's operations have no phases: it records one call, not a training step (version 2 gives each operation its phase); a PyTorch model's training step is the recorder's own flag (--torch '" + model + ":build --step adamw', docs/torch.md)\n"; errs != want {
+		t.Errorf("symbolic --step --torch of one call: stderr %q, want %q", errs, want)
+	}
+
 	// A model that raises: one line, exit 1.
 	bad := filepath.Join(t.TempDir(), "bad.py")
 	if err := os.WriteFile(bad, []byte("def build(B, T):\n    raise ValueError('no model here')\n"), 0o644); err != nil {
