@@ -166,6 +166,22 @@ func checkValue(g [3]int64, i int) (int64, bool) {
 		return x, true
 	}
 	i %= 2
+	// The second point, taken here, is not the first, whichever way the
+	// first was taken: two check points, where there are values for two.
+	if i == 1 {
+		if x0, ok := checkValue(g, 0); ok {
+			first := from
+			from = func(x, limit int64) (int64, bool) {
+				for {
+					y, ok := first(x, limit)
+					if !ok || y != x0 {
+						return y, ok
+					}
+					x = y + 1
+				}
+			}
+		}
+	}
 	// Past the largest integer: between the grid's values, the upper gap
 	// for the first point and the lower for the second, else below them.
 	gaps := [][2]int64{{g[1], g[2]}, {g[0], g[1]}}

@@ -21,6 +21,9 @@ func TestDefaultChecks(t *testing.T) {
 		{{1, 2, 3}, {64, 128, 192}},
 		{{2, 4, 6}, {3, 9, 15}},
 		{{1, 3, 4}, {7, 8, 100}},
+		// At the largest integers both points fall below the grid, and
+		// are two.
+		{{math.MaxInt64 - 2, math.MaxInt64 - 1, math.MaxInt64}, {math.MaxInt64 - 4, math.MaxInt64 - 2, math.MaxInt64}},
 	} {
 		values := [][3]int64{g[0], g[1]}
 		points, err := DefaultChecks(values, vars, 2)
@@ -212,16 +215,16 @@ func TestLimit(t *testing.T) {
 // TestDefaultChecksNearTheLargestInteger: past a grid that ends near
 // 2^63−1 no check point fits; DefaultChecks takes values between the
 // grid's values, or below them, rather than wrapping around to negative
-// ones, and refuses a grid that leaves none.
+// ones, two where there are two, and refuses a grid that leaves none.
 func TestDefaultChecksNearTheLargestInteger(t *testing.T) {
 	const most = math.MaxInt64
 	for _, c := range []struct {
 		grid [3]int64
 		want [2]int64
 	}{
-		{[3]int64{most - 2, most - 1, most}, [2]int64{1, 1}},
+		{[3]int64{most - 2, most - 1, most}, [2]int64{1, 3}},                   // below the grid, two values
 		{[3]int64{most - 40, most - 20, most}, [2]int64{most - 10, most - 30}}, // the gaps' middles, odd and prime to 20
-		{[3]int64{1, 2, most}, [2]int64{most/2 + 2, most/2 + 2}},               // past the middle of the upper gap, odd; the lower gap has no value
+		{[3]int64{1, 2, most}, [2]int64{most/2 + 2, most/2 + 4}},               // past the middle of the upper gap, odd, two values; the lower gap has none
 	} {
 		points, err := DefaultChecks([][3]int64{c.grid}, []string{"T"}, 2)
 		if err != nil {
