@@ -121,6 +121,7 @@ func TestExitCodes(t *testing.T) {
 
 		{[]string{"validate", rec}, 0, ""},
 		{[]string{"validate"}, 2, "memsym: validate needs one or more recording files"},
+		{[]string{"validate", "-", rec, "-"}, 2, "memsym: - is given twice: the standard input is one recording, read once"},
 		{[]string{"validate", missing}, 1, "memsym: " + missing + ": cannot read the recording: no such file or directory"},
 		{[]string{"validate", rec, bad}, 1, "memsym: " + bad + ":2: operation 1 reads 1, which is not declared before it"},
 

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"memsym/doc"
 	"memsym/record"
@@ -32,6 +33,9 @@ func validateCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	if len(files) == 0 {
 		return usagef("validate needs one or more recording files")
+	}
+	if n := slices.Index(files, "-"); n >= 0 && slices.Contains(files[n+1:], "-") {
+		return usagef("- is given twice: the standard input is one recording, read once")
 	}
 	for _, f := range files {
 		sum, err := record.ValidateFile(f)
