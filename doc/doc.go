@@ -35,12 +35,14 @@ type NamedNumber struct {
 
 // NamedFormula is a formula of the chapter that a paper may quote: Key is
 // a name of letters alone ("Inputs", "PeakA") for a macro, Label says
-// what it counts, and Candidate marks the peak's candidates, of which the
-// peak is the largest.
+// what it counts, and Of, for a candidate, the key of the largest of the
+// candidates of that key ("Peak": the peak; "StepPeakStore": the training
+// step's peak, the activations stored), which has its macro too, and
+// OfLabel says what that largest is.
 type NamedFormula struct {
-	Key, Label string
-	Poly       poly.Poly
-	Candidate  bool
+	Key, Label  string
+	Poly        poly.Poly
+	Of, OfLabel string
 	// PlusPeak says the formula is Poly plus the peak, as what is needed
 	// is the inputs and the peak.
 	PlusPeak bool

@@ -39,7 +39,7 @@ func (w *writer) formulas() []doc.NamedFormula {
 			}
 			label += what + doc.PlainText(bufferWords(c.Largest), " ")
 		}
-		out = append(out, doc.NamedFormula{Key: "Peak" + letters(i), Label: label, Poly: inOrder(c.Poly, in.Vars), Candidate: true})
+		out = append(out, doc.NamedFormula{Key: "Peak" + letters(i), Label: label, Poly: inOrder(c.Poly, in.Vars), Of: "Peak", OfLabel: "the peak"})
 	}
 	out = append(out, doc.NamedFormula{Key: "Needs", Label: "what is needed: the inputs and the peak", Poly: inOrder(sym.Inputs, in.Vars), PlusPeak: true})
 	return append(out, w.stepFormulas()...)
@@ -47,7 +47,8 @@ func (w *writer) formulas() []doc.NamedFormula {
 
 // stepFormulas are the training step's polynomials: its terms, and under
 // each remat what the forward keeps and the step's peak's candidates
-// (StepPeakStoreA, ...), the step's peak being the largest of them.
+// (StepPeakStoreA, ...), the step's peak (StepPeakStore) being the largest
+// of them.
 func (w *writer) stepFormulas() []doc.NamedFormula {
 	st := w.in.Step
 	if st == nil || st.Columns[0].Symbolic == nil {
@@ -65,7 +66,7 @@ func (w *writer) stepFormulas() []doc.NamedFormula {
 		out = append(out, doc.NamedFormula{Key: "StepKept" + key, Label: "what the forward keeps for the backward, " + how, Poly: c.Symbolic.Kept})
 		for i, k := range c.Symbolic.Peak {
 			label := "candidate " + strconv.Itoa(i+1) + " of the step's peak, " + how + ", the sum at operation " + strconv.Itoa(k.Op) + " (" + k.Label + "), in the " + k.Phase + " phase"
-			out = append(out, doc.NamedFormula{Key: "StepPeak" + key + letters(i), Label: label, Poly: k.Poly})
+			out = append(out, doc.NamedFormula{Key: "StepPeak" + key + letters(i), Label: label, Poly: k.Poly, Of: "StepPeak" + key, OfLabel: "the training step's peak, " + how})
 		}
 	}
 	return out

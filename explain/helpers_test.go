@@ -184,7 +184,7 @@ func dump(d *doc.Document) string {
 	if len(d.Formulas) > 0 {
 		b.WriteString("\nformulas:\n")
 		for _, f := range d.Formulas {
-			fmt.Fprintf(&b, "  %s (%s, candidate=%v, plus peak=%v): %s\n", f.Key, f.Label, f.Candidate, f.PlusPeak, f.Poly)
+			fmt.Fprintf(&b, "  %s (%s, candidate=%v, plus peak=%v): %s\n", f.Key, f.Label, f.Of == "Peak", f.PlusPeak, f.Poly)
 		}
 	}
 	if len(d.Numbers) > 0 {

@@ -240,8 +240,11 @@ func TestStepTeXMacros(t *testing.T) {
 	formulas := map[string]bool{}
 	for _, f := range d.Formulas {
 		formulas[f.Key] = true
-		if strings.HasPrefix(f.Key, "Step") && (f.Candidate || f.PlusPeak) {
+		if strings.HasPrefix(f.Key, "Step") && (f.Of == "Peak" || f.PlusPeak) {
 			t.Errorf("%s is taken for one of the forward's peak's candidates", f.Key)
+		}
+		if strings.HasPrefix(f.Key, "StepPeakStore") && f.Of != "StepPeakStore" {
+			t.Errorf("%s is not one of the step's peak's candidates (of %q)", f.Key, f.Of)
 		}
 	}
 	for _, k := range []string{"StepParams", "StepStates", "StepKeptStore", "StepKeptRecompute", "StepPeakStoreA", "StepPeakRecomputeA"} {

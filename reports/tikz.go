@@ -390,6 +390,9 @@ func macroNames(d *doc.Document, prefix string) map[string]string {
 	add("FormulasID")
 	add("Peak")
 	for _, f := range d.Formulas {
+		if f.Of != "" {
+			add(f.Of)
+		}
 		add(f.Key)
 	}
 	for _, n := range d.Numbers {
@@ -425,7 +428,11 @@ func tikzFormulas(d *doc.Document, o Options) []byte {
 	var defs bytes.Buffer
 	prefix := o.prefix()
 	names := macroNames(d, prefix)
-	var candidates []string
+	// The candidates of each largest-of (the peak; a training step's
+	// peak), in the order of their first.
+	candidates := map[string][]string{}
+	var largest []string
+	labels := map[string]string{}
 	for _, f := range d.Formulas {
 		name := names[f.Key]
 		fmt.Fprintf(&defs, "%% %s\n", texComment(f.Label))
@@ -434,14 +441,18 @@ func tikzFormulas(d *doc.Document, o Options) []byte {
 			body += " + " + names["Peak"]
 		}
 		fmt.Fprintf(&defs, "\\memsym@define%s{%s}\n", name, body)
-		if f.Candidate {
-			candidates = append(candidates, name)
+		if f.Of != "" {
+			if candidates[f.Of] == nil {
+				largest = append(largest, f.Of)
+				labels[f.Of] = f.OfLabel
+			}
+			candidates[f.Of] = append(candidates[f.Of], name)
 		}
 	}
-	if len(candidates) > 0 {
+	for _, of := range largest {
 		// A line may break after each candidate's comma, as after a +.
-		defs.WriteString("% the peak: the largest of the candidates\n")
-		fmt.Fprintf(&defs, "\\memsym@define%s{\\max\\{%s\\}}\n", names["Peak"], strings.Join(candidates, ",\\allowbreak\\ "))
+		fmt.Fprintf(&defs, "%% %s: the largest of the candidates\n", texComment(labels[of]))
+		fmt.Fprintf(&defs, "\\memsym@define%s{\\max\\{%s\\}}\n", names[of], strings.Join(candidates[of], ",\\allowbreak\\ "))
 	}
 	for _, n := range d.Numbers {
 		// A number goes anywhere, in text as in math: a fraction, such

@@ -398,7 +398,7 @@ func TestTikZFractionsNeedNoPackage(t *testing.T) {
 		}
 		d := &doc.Document{
 			Title:    "Memory: what F needs",
-			Formulas: []doc.NamedFormula{{Key: "PeakA", Label: "candidate 1", Poly: p, Candidate: true}},
+			Formulas: []doc.NamedFormula{{Key: "PeakA", Label: "candidate 1", Poly: p, Of: "Peak", OfLabel: "the peak"}},
 			Numbers:  []doc.NamedNumber{{Key: "PeakAtPoint", Label: "the peak's bytes", Value: half}},
 		}
 		dir, _ := render(t, "tikz", d)
@@ -411,6 +411,36 @@ func TestTikZFractionsNeedNoPackage(t *testing.T) {
 			t.Fatalf("a paper without amsmath quoting fractions did not compile:\n%s", tail(log, 20))
 		}
 	})
+}
+
+// Each largest-of has its macro: the peak, the largest of its candidates,
+// and a training step's peak, the largest of its own, each in the order
+// of its candidates.
+func TestTikZLargestOf(t *testing.T) {
+	f := func(key, of, label string, x int64) doc.NamedFormula {
+		return doc.NamedFormula{Key: key, Label: key, Poly: poly.Const(poly.Int(x)), Of: of, OfLabel: label}
+	}
+	d := &doc.Document{
+		Title: "Memory: what F needs",
+		Formulas: []doc.NamedFormula{
+			f("PeakA", "Peak", "the peak", 1), f("PeakB", "Peak", "the peak", 2),
+			{Key: "StepParams", Label: "the parameters", Poly: poly.Const(poly.Int(3))},
+			f("StepPeakStoreA", "StepPeakStore", "the training step's peak, storing", 4),
+			f("StepPeakStoreB", "StepPeakStore", "the training step's peak, storing", 5),
+		},
+	}
+	out := string(tikzFormulas(d, Options{}))
+	for _, want := range []string{
+		"% the peak: the largest of the candidates\n\\memsym@define\\memsymPeak{\\max\\{\\memsymPeakA,\\allowbreak\\ \\memsymPeakB\\}}\n",
+		"% the training step's peak, storing: the largest of the candidates\n\\memsym@define\\memsymStepPeakStore{\\max\\{\\memsymStepPeakStoreA,\\allowbreak\\ \\memsymStepPeakStoreB\\}}\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "StepParams,") {
+		t.Errorf("a formula that is no candidate is among a largest-of's:\n%s", out)
+	}
 }
 
 // Two constants or two dimensions whose names spell one macro (d_model
