@@ -175,7 +175,7 @@ func (m *Model) CrossoverJSON(c *Crossovers, confirmed []Confirmation) *Crossove
 	for i := range confirmed {
 		f := &confirmed[i]
 		out.Confirm = append(out.Confirm, ConfirmJSON{
-			Point: OrderedPoint(f.Point), PredictedOp: m.Cands[f.Predicted].Op, PredictedPeak: f.PredictedPeak.String(),
+			Point: OrderedPoint(f.Point), PredictedOp: m.NumberAt(m.Cands[f.Predicted].Op, f.Point.Map()), PredictedPeak: f.PredictedPeak.String(),
 			PeakOp: f.PeakOp, Peak: f.Peak.String(), OK: f.OK(m),
 		})
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -188,6 +189,24 @@ func TestRecorderGrowingBlocks(t *testing.T) {
 	} {
 		out := mustRunCLI(t, append(c.args, rec...)...)
 		checkLinesInOrder(t, out, c.want)
+	}
+	// The JSON's confirmations number the predicted operation as the
+	// recording at their point does, as the peak's.
+	var cross struct {
+		Confirmed []struct {
+			PredictedOp int  `json:"predicted_op"`
+			PeakOp      int  `json:"peak_op"`
+			OK          bool `json:"ok"`
+		} `json:"confirmed"`
+	}
+	out := mustRunCLI(t, append([]string{"crossover", "--along", "L", "--at", "B=1", "--confirm", "--json"}, rec...)...)
+	if err := json.Unmarshal([]byte(out), &cross); err != nil || len(cross.Confirmed) != 2 {
+		t.Fatalf("crossover --json: %v\n%s", err, out)
+	}
+	for _, c := range cross.Confirmed {
+		if !c.OK || c.PredictedOp != c.PeakOp {
+			t.Errorf("crossover --json: predicted operation %d, recorded %d, ok %v", c.PredictedOp, c.PeakOp, c.OK)
+		}
 	}
 	// At L = 7 a recording has the peak there too.
 	dir := t.TempDir()
