@@ -364,8 +364,7 @@ func crossRowsIndexed(m *model.Model, cross *model.Crossovers, confirmed []model
 		// counts blocks, a first middle block's operation may stand for
 		// the last's (model.Model.StructureOp).
 		c := m.Cands[i]
-		n := m.StructureOp(c.Op)
-		op := m.Op(n)
+		n, op := m.OpInStructure(c.Op)
 		index[i] = len(cands)
 		cands = append(cands, CandidateRow{Poly: c.Poly, Op: n, Label: op.Label, Path: op.Path})
 		return index[i]

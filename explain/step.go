@@ -390,8 +390,7 @@ func stepPolys(s *model.Step) *StepPolys {
 	}
 	for _, k := range s.Peak.Front.Kept {
 		c := s.Peak.Cands[k]
-		n := s.StructureOp(c.Op)
-		op := s.Op(n)
+		n, op := s.OpInStructure(c.Op)
 		sp.Peak = append(sp.Peak, StepCandidate{Poly: order(c.Poly), Phase: op.Phase.String(), Op: n, Label: op.Label, Path: op.Path})
 	}
 	return sp

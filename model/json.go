@@ -70,8 +70,7 @@ type UndecidedJSON struct {
 // operation as in the recording the structure is (StructureOp).
 func (m *Model) CandidateJSON(i int) CandidateJSON {
 	c := m.Cands[i]
-	n := m.StructureOp(c.Op)
-	o := m.Op(n)
+	n, o := m.OpInStructure(c.Op)
 	return CandidateJSON{Poly: c.Poly.ASCII(), Op: n, Label: o.Label, Path: o.Path}
 }
 

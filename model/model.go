@@ -270,6 +270,13 @@ func (m *Model) Where(op int) string { return m.WhereAt(op, nil) }
 // structure's point).
 func (m *Model) StructureOp(op int) int { return m.NumberAt(op, nil) }
 
+// OpInStructure returns StructureOp(op) and that operation of the
+// structure's recording, whose label and call name the model's op there.
+func (m *Model) OpInStructure(op int) (int, *record.Op) {
+	n := m.StructureOp(op)
+	return n, m.Op(n)
+}
+
 // NumberAt returns the number of the model's operation op in a recording
 // at the point at (interp.Model.OpAt), the structure's values standing for
 // the dimensions at does not give.

@@ -428,11 +428,13 @@ func tikzFormulas(d *doc.Document, o Options) []byte {
 	var defs bytes.Buffer
 	prefix := o.prefix()
 	names := macroNames(d, prefix)
-	// The candidates of each largest-of (the peak; a training step's
-	// peak), in the order of their first.
-	candidates := map[string][]string{}
-	var largest []string
-	labels := map[string]string{}
+	// Each largest-of (the peak; a training step's peak) and its
+	// candidates' macros, in the order of their first.
+	type largestOf struct {
+		key, label string
+		of         []string
+	}
+	var largest []largestOf
 	for _, f := range d.Formulas {
 		name := names[f.Key]
 		fmt.Fprintf(&defs, "%% %s\n", texComment(f.Label))
@@ -442,17 +444,18 @@ func tikzFormulas(d *doc.Document, o Options) []byte {
 		}
 		fmt.Fprintf(&defs, "\\memsym@define%s{%s}\n", name, body)
 		if f.Of != "" {
-			if candidates[f.Of] == nil {
-				largest = append(largest, f.Of)
-				labels[f.Of] = f.OfLabel
+			k := slices.IndexFunc(largest, func(l largestOf) bool { return l.key == f.Of })
+			if k < 0 {
+				k = len(largest)
+				largest = append(largest, largestOf{key: f.Of, label: f.OfLabel})
 			}
-			candidates[f.Of] = append(candidates[f.Of], name)
+			largest[k].of = append(largest[k].of, name)
 		}
 	}
-	for _, of := range largest {
+	for _, l := range largest {
 		// A line may break after each candidate's comma, as after a +.
-		fmt.Fprintf(&defs, "%% %s: the largest of the candidates\n", texComment(labels[of]))
-		fmt.Fprintf(&defs, "\\memsym@define%s{\\max\\{%s\\}}\n", names[of], strings.Join(candidates[of], ",\\allowbreak\\ "))
+		fmt.Fprintf(&defs, "%% %s: the largest of the candidates\n", texComment(l.label))
+		fmt.Fprintf(&defs, "\\memsym@define%s{\\max\\{%s\\}}\n", names[l.key], strings.Join(l.of, ",\\allowbreak\\ "))
 	}
 	for _, n := range d.Numbers {
 		// A number goes anywhere, in text as in math: a fraction, such

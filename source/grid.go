@@ -142,8 +142,14 @@ func DefaultChecks(values [][3]int64, vars []string, n int) ([]record.Point, err
 // grid is g, as DefaultChecks says; ok is false when there is none.
 func checkValue(g [3]int64, i int) (int64, bool) {
 	step := gcd(g[1]-g[0], g[2]-g[1])
+	// The second point is not the first, however each is taken: two
+	// check points where there are values for two.
+	first := int64(0)
+	if i%2 == 1 {
+		first, _ = checkValue(g, 0)
+	}
 	suits := func(x int64) bool {
-		return x%2 != 0 && gcd(x, step) == 1 && x != g[0] && x != g[1] && x != g[2]
+		return x%2 != 0 && gcd(x, step) == 1 && x != g[0] && x != g[1] && x != g[2] && x != first
 	}
 	// The first value from x on that suits, below limit.
 	from := func(x, limit int64) (int64, bool) {
@@ -166,22 +172,6 @@ func checkValue(g [3]int64, i int) (int64, bool) {
 		return x, true
 	}
 	i %= 2
-	// The second point, taken here, is not the first, whichever way the
-	// first was taken: two check points, where there are values for two.
-	if i == 1 {
-		if x0, ok := checkValue(g, 0); ok {
-			first := from
-			from = func(x, limit int64) (int64, bool) {
-				for {
-					y, ok := first(x, limit)
-					if !ok || y != x0 {
-						return y, ok
-					}
-					x = y + 1
-				}
-			}
-		}
-	}
 	// Past the largest integer: between the grid's values, the upper gap
 	// for the first point and the lower for the second, else below them.
 	gaps := [][2]int64{{g[1], g[2]}, {g[0], g[1]}}

@@ -9,7 +9,6 @@ import (
 	"memsym/doc"
 	"memsym/model"
 	"memsym/poly"
-	"memsym/record"
 	"memsym/source"
 )
 
@@ -140,7 +139,7 @@ func evalText(m *model.Model, t *model.Terms, units doc.Units) string {
 	}
 	peakWhere := "no operations"
 	if t.PeakOp > 0 {
-		peakWhere = "at " + whereAt(m, t.Op, t.Point)
+		peakWhere = "at " + m.WhereAt(t.Op, t.Point.Map())
 	}
 	holder := "0"
 	if t.Holder >= 0 {
@@ -167,17 +166,12 @@ func evalText(m *model.Model, t *model.Terms, units doc.Units) string {
 				// Ties the peak; the holder named above reaches it first.
 				mark = fmt.Sprintf("  ← as large (operation %d reaches it first)", t.PeakOp)
 			}
-			rows = append(rows, append(append([]string{fmt.Sprintf("  operation %d", m.OpAt(c.Op, t.Point.Map()))}, bytesCells(t.Kept[i], units)...), c.Poly.String()+mark))
+			rows = append(rows, append(append([]string{fmt.Sprintf("  operation %d", m.NumberAt(c.Op, t.Point.Map()))}, bytesCells(t.Kept[i], units)...), c.Poly.String()+mark))
 		}
 		b.WriteString(alignColumns(rows, "lrll"))
 	}
 	return b.String()
 }
-
-// whereAt names the model's operation op as it is in a recording at the
-// point p: "operation 12 (`SelfAttention.apply/%21` in blocks[0].attn)",
-// numbered and called as there when a dimension counts blocks.
-func whereAt(m *model.Model, op int, p record.Point) string { return m.WhereAt(op, p.Map()) }
 
 func pointOrNone(s string) string {
 	if s == "" {

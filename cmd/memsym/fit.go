@@ -197,7 +197,7 @@ func fitText(m *model.Model, fits []*model.Fit, units doc.Units) string {
 				// Numbered as in a recording one past the answer, which
 				// differs from the model's when a dimension counts blocks.
 				a.binds = f.Past.PeakOp
-				a.where = whereAt(m, f.Past.Op, f.Past.Point)
+				a.where = m.WhereAt(f.Past.Op, f.Past.Point.Map())
 			}
 		}
 		answers = append(answers, a)

@@ -219,7 +219,7 @@ func stepAnswer(st *model.Step, f *model.StepFit) fitAnswer {
 	if f.Past != nil {
 		a.past = &f.Past.Peak.Bytes
 		a.binds = f.Past.Peak.Op
-		a.where = whereAt(st.Model, f.Past.Peak.ModelOp, f.Past.Point)
+		a.where = st.WhereAt(f.Past.Peak.ModelOp, f.Past.Point.Map())
 		a.bindsNote = ", in the " + f.Past.Peak.Phase.String() + " phase"
 	}
 	return a
