@@ -74,7 +74,8 @@ func (u Units) Bytes(x poly.Rat) string {
 
 // Approx writes a count of bytes in the largest of u's units of which it
 // holds at least one, to three significant digits: "33.1 GiB", "24.0 KiB"
-// for 24578.5 bytes. A value that three digits or fewer give exactly is
+// for 24578.5 bytes; from 999.5 of a unit, which three digits would round
+// to 1000, in the next: "0.977 MiB" for 1000.004 KiB. A value that three digits or fewer give exactly is
 // written without trailing zeros: "80 GiB", "1.5 GiB". It returns "" when
 // u is Bytes or the count is less than one unit (1024 or 1000 bytes), whose
 // exact figure says it all. Rounding is half-to-even, in exact decimal
@@ -205,7 +206,7 @@ func (u Units) approx(x poly.Rat, digits int) string {
 			unit, v = unit+1, v.Quo(base)
 			s = significantUnit(v, digits)
 		} else {
-			s = significantUnit(v, whole) // beyond EiB: every digit of the whole part
+			s = significantUnit(v, whole+digits-3) // beyond EiB: every digit of the whole part, and as many more as asked past three
 		}
 	}
 	return sign + s + " " + names[unit]

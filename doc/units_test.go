@@ -216,3 +216,19 @@ func TestBudgetBeside(t *testing.T) {
 		}
 	}
 }
+
+// Past EiB, where the figure has more than three whole digits, ApproxBeside
+// still adds digits to tell needs from a budget: 10^30 bytes and one more
+// than a budget of 10^30 read alike in whole EiB (867361737988 EiB).
+func TestApproxBesidePastEiB(t *testing.T) {
+	budget, _ := poly.ParseRat("1000000000000000000000000000000")
+	x := budget.Add(poly.Int(1 << 40))
+	short, beside := IEC.Approx(x), IEC.ApproxBeside(x, budget)
+	if short != IEC.Approx(budget) {
+		t.Fatalf("Approx tells them apart already (%q, %q): the test shows nothing", short, IEC.Approx(budget))
+	}
+	back, err := ParseSize(strings.ReplaceAll(beside, " ", ""))
+	if err != nil || back.Cmp(budget) <= 0 {
+		t.Errorf("ApproxBeside(%s, %s) = %q, which reads as %s, not over the budget (%v)", x, budget, beside, back, err)
+	}
+}

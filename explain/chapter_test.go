@@ -296,10 +296,14 @@ func TestUncheckedModel(t *testing.T) {
 		"No recording off the grid was checked against the polynomials: the model is UNCHECKED.",
 		"Check M3, which records the program afresh at further points and compares everything with the polynomials, was not run: recordings read from files cannot be made at new points.",
 		"No recording was made beside the crossover to confirm it: recordings read from files cannot be made at new points.",
+		"says that they were not checked off the grid.",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the unchecked chapter lacks %q:\n%s", want, got)
 		}
+	}
+	if strings.Contains(got, "says where they were checked") {
+		t.Errorf("the unchecked chapter points to where its model was checked:\n%s", got)
 	}
 	if strings.Contains(text(t, "mlp-width"), "UNCHECKED") {
 		t.Errorf("a checked model is said to be unchecked")

@@ -63,6 +63,9 @@ func Gather(ctx context.Context, r *Request) (*Content, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c.Crossovers != nil {
+		c.Reach = m.RunsTo(r.Source, c.Crossovers.Dim, m.ConfirmBase(c.Crossovers, within(m, r.At)))
+	}
 	switch {
 	case r.Verify > 0:
 		c.Verified = m.Verify(ctx, r.Source, r.Verify, 1)

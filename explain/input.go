@@ -2,6 +2,7 @@ package explain
 
 import (
 	"memsym/doc"
+	"memsym/model"
 	"memsym/poly"
 	"memsym/record"
 )
@@ -80,7 +81,7 @@ type PointCounts struct {
 	// Needs is the inputs and the peak.
 	Needs poly.Rat
 	// Placed is the bytes beside the inputs when every buffer is placed at
-	// an offset by its life, rounded to 64; zero when not computed.
+	// an offset by its life, each offset a multiple of 64; zero when not computed.
 	Placed poly.Rat
 	// PeakOp is the operation (from 1) at which the peak is first reached,
 	// PeakLabel its label (`Linear.apply/%5`), PeakPath its call
@@ -260,6 +261,9 @@ type CrossRows struct {
 	// Unconfirmed says why nothing was recorded to confirm the
 	// crossovers, when there are some and nothing was.
 	Unconfirmed string
+	// Reach is where the program stops running along Along; zero where
+	// it does not (past it, the segments are the polynomials').
+	Reach model.Reach
 }
 
 // SegmentRow says that candidate Holder (an index into Candidates) holds

@@ -36,6 +36,10 @@ type Content struct {
 	// crossovers.
 	Confirmed   []model.Confirmation
 	Unconfirmed string
+	// Reach is where a bundled program stops running along Along, at the
+	// point the crossovers are confirmed at (Model.RunsTo); zero where it
+	// does not stop.
+	Reach model.Reach
 	// Counted is the recording counted at one point; nil for none. Its
 	// constants must be the model's.
 	Counted *record.Recording
@@ -98,6 +102,9 @@ func Build(c *Content) (*Input, error) {
 		sym, err := symbolicInput(c.Model, c.Along, at, c.Crossovers, c.Confirmed, c.Unconfirmed)
 		if err != nil {
 			return nil, err
+		}
+		if sym.Cross != nil {
+			sym.Cross.Reach = c.Reach
 		}
 		in.Symbolic = sym
 	}

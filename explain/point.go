@@ -66,7 +66,7 @@ func (w *writer) totals() *doc.Table {
 	row([]any{"the outputs"}, pc.Outputs)
 	row([]any{"what is needed: the inputs and the peak"}, pc.Needs)
 	if !pc.Placed.IsZero() {
-		row([]any{"placed: each buffer at an offset by its life, rounded to 64"}, pc.Placed)
+		row([]any{"placed: each buffer at an offset by its life, each offset a multiple of 64"}, pc.Placed)
 	}
 	return t
 }

@@ -37,7 +37,11 @@ func (w *writer) asPolynomials() doc.Section {
 			" axes. memsym takes each buffer's bytes to be a polynomial in ", variables(in.Vars), " of degree at most two in each")
 	}
 	name := w.table()
-	how = append(how, ", and interpolated each buffer's bytes exactly from recordings on a grid; ", w.ref("checked"), " says where they were checked. ",
+	checked := " says where they were checked. "
+	if len(sym.Checked) == 0 {
+		checked = " says that they were not checked off the grid. "
+	}
+	how = append(how, ", and interpolated each buffer's bytes exactly from recordings on a grid; ", w.ref("checked"), checked,
 		"From them follow the inputs, the parameters and the outputs (", name, "), and the live bytes at every operation.")
 	s.Blocks = append(s.Blocks, para(how...))
 	s.Blocks = append(s.Blocks, &doc.Table{
@@ -247,6 +251,10 @@ func (w *writer) holders(cands []CandidateRow, c *CrossRows) []doc.Block {
 		list.Items = append(list.Items, item)
 	}
 	blocks := []doc.Block{para(intro...), list}
+	if r := c.Reach; r.Last > 0 {
+		blocks = append(blocks, para("The program runs along ", doc.Math{doc.V(c.Along)}, " only up to ", equals(c.Along, r.Last),
+			" (not at ", point(r.At), ": ", r.Why, "); past it, the stretches above are the polynomials', not the program's."))
+	}
 	holds := map[int]bool{}
 	for _, seg := range c.Segments {
 		holds[seg.Holder] = true

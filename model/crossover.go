@@ -110,10 +110,16 @@ func contains(list []string, s string) bool {
 // default point, say, or the point a chapter counts), else the grid's
 // smallest.
 func (m *Model) ConfirmBase(c *Crossovers, prefer record.Point) record.Point {
+	return m.Base(c.Fixed, prefer)
+}
+
+// Base is a point of the model's dimensions: fixed's values, else prefer's,
+// else the grid's smallest.
+func (m *Model) Base(fixed map[string]int64, prefer record.Point) record.Point {
 	base := make(record.Point, len(m.Vars))
 	for i, v := range m.Vars {
 		base[i] = record.Dim{Name: v, Value: m.Grid[i][0]}
-		if x, ok := c.Fixed[v]; ok {
+		if x, ok := fixed[v]; ok {
 			base[i].Value = x
 		} else if x, ok := prefer.Value(v); ok {
 			base[i].Value = x

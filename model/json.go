@@ -132,8 +132,12 @@ type CrossoverJSON struct {
 	Confirm  []ConfirmJSON    `json:"confirmed,omitempty"`
 	// NotConfirmed says why --confirm recorded nothing: a side of a
 	// crossover lies past the program's sizes.
-	NotConfirmed string             `json:"not_confirmed,omitempty"`
-	Checked      []map[string]int64 `json:"checked"`
+	NotConfirmed string `json:"not_confirmed,omitempty"`
+	// RunsTo is, for a bundled program that stops running along the
+	// dimension, the last value it runs at, NotRunning why not at the next.
+	RunsTo     int64              `json:"runs_to,omitempty"`
+	NotRunning string             `json:"not_running,omitempty"`
+	Checked    []map[string]int64 `json:"checked"`
 }
 
 // SegmentJSON says that from From to To (0: without end) the candidate

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"memsym/poly"
+	"memsym/programs"
 	"memsym/record"
 	"memsym/source"
 )
@@ -183,4 +184,55 @@ func (f *Fit) answer() (x int64, ok bool) {
 		return f.From, true
 	}
 	return 0, false
+}
+
+// Reach is where a bundled program stops running along a line: Last is
+// the last value it runs at, At the point of the next, where it does not,
+// and Why why not there, in the program's words ("T = 201 is more than
+// P = 200"). The zero Reach says it runs up to the largest value a
+// dimension may take (programs.MaxDim), or that the source cannot say.
+type Reach struct {
+	Last int64
+	At   record.Point
+	Why  string
+}
+
+// RunsTo returns where src's program stops running along the dimension
+// along, the other dimensions at base's values (the zero Reach where it
+// runs at none of the least value and the grid's). A bundled program runs
+// on one stretch of each line (its limits are bounds: T ≤ P, L ≤ 10000),
+// so the last value is found by halving.
+func (m *Model) RunsTo(src source.Source, along string, base record.Point) Reach {
+	i := slices.Index(m.Vars, along)
+	if i < 0 {
+		return Reach{}
+	}
+	p := slices.Clone(base)
+	at := func(x int64) record.Point { p[i].Value = x; return p }
+	if runsAt(src, at(programs.MaxDim)) {
+		return Reach{}
+	}
+	lo := int64(0)
+	for _, x := range append([]int64{m.Least(along)}, m.Grid[i]...) {
+		if x >= 1 && runsAt(src, at(x)) {
+			lo = max(lo, x)
+		}
+	}
+	if lo == 0 {
+		return Reach{}
+	}
+	hi := int64(programs.MaxDim) // the program does not run there
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if runsAt(src, at(mid)) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	why := source.Limit(src, at(hi))
+	if why == nil {
+		return Reach{}
+	}
+	return Reach{Last: lo, At: slices.Clone(at(hi)), Why: why.Error()}
 }

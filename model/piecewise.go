@@ -269,14 +269,17 @@ func (m *Model) Covered(cov []Coverage) []Coverage {
 
 // PiecewiseJSON is `memsym eval --json --along T`'s object.
 type PiecewiseJSON struct {
-	Entry      string             `json:"entry"`
-	Along      string             `json:"along"`
-	Fixed      OrderedPoint       `json:"fixed"`
-	ForAll     []string           `json:"for_all"`
-	Domain     map[string]int64   `json:"domain"`
-	Pieces     []PieceJSON        `json:"pieces"`
-	NeverAlone []CoveredJSON      `json:"never_alone"`
-	Undecided  []CandidateJSON    `json:"undecided"`
+	Entry      string           `json:"entry"`
+	Along      string           `json:"along"`
+	Fixed      OrderedPoint     `json:"fixed"`
+	ForAll     []string         `json:"for_all"`
+	Domain     map[string]int64 `json:"domain"`
+	Pieces     []PieceJSON      `json:"pieces"`
+	NeverAlone []CoveredJSON    `json:"never_alone"`
+	Undecided  []CandidateJSON  `json:"undecided"`
+	// RunsTo and NotRunning are CrossoverJSON's.
+	RunsTo     int64              `json:"runs_to,omitempty"`
+	NotRunning string             `json:"not_running,omitempty"`
 	Checked    []map[string]int64 `json:"checked"`
 }
 

@@ -52,10 +52,12 @@ func (m *Model) CheckRecording(rec *record.Recording, name string) error {
 }
 
 // Verify checks the model at n points off the grid chosen by
-// source.OffGrid from seed, recording each afresh.
+// source.OffGrid from seed, where src's program runs, recording each
+// afresh.
 func (m *Model) Verify(ctx context.Context, src source.Source, n int, seed uint64) []Check {
 	var out []Check
-	for _, p := range source.OffGrid(m.GridValues(), m.Vars, n, seed, m.CheckPoints()...) {
+	runs := func(p record.Point) bool { return source.Limit(src, p) == nil }
+	for _, p := range source.OffGrid(m.GridValues(), m.Vars, n, seed, runs, m.CheckPoints()...) {
 		out = append(out, Check{Point: p, Err: m.CheckAt(ctx, src, p)})
 	}
 	return out

@@ -107,15 +107,45 @@
     return (neg ? '-' : '') + out;
   }
   function exact(q) { return q.d === 1n ? group(q.n) : group(q.n) + '/' + group(q.d); }
-  const UNITS = [['GiB', 1n << 30n], ['MiB', 1n << 20n], ['KiB', 1n << 10n]];
-  // approx rounds q bytes half up to two decimals in the largest binary
-  // unit it reaches: "≈ 1.74 GiB".
+  const UNITS = [['KiB', 1n << 10n], ['MiB', 1n << 20n], ['GiB', 1n << 30n], ['TiB', 1n << 40n], ['PiB', 1n << 50n], ['EiB', 1n << 60n]];
+  // approx writes q bytes as memsym's text does (doc.Units.Approx): in the
+  // largest binary unit of which it holds at least one, to three
+  // significant digits rounded half to even, a figure that three digits
+  // give exactly without trailing zeros ("≈ 1.5 GiB"), 999.5 KiB and more
+  // in MiB; "" under 1 KiB, whose exact figure says it all.
   function approx(q) {
-    let unit = UNITS[UNITS.length - 1];
-    for (const u of UNITS) if (cmp(q, Q(u[1])) >= 0) { unit = u; break; }
+    if (q.n < 0n) { const a = approx({ n: -q.n, d: q.d }); return a && a.replace('≈ ', '≈ -'); }
     if (cmp(q, Q(1024n)) < 0) return '';
-    const k = floorDiv(200n * q.n + q.d * unit[1], 2n * q.d * unit[1]);
-    return '≈ ' + group(k / 100n) + '.' + (k % 100n).toString().padStart(2, '0') + ' ' + unit[0];
+    let u = 0;
+    while (u + 1 < UNITS.length && cmp(q, Q(UNITS[u + 1][1])) >= 0) u++;
+    let s = significant({ n: q.n, d: q.d * UNITS[u][1] }, 3);
+    const whole = s.split('.')[0].length;
+    if (whole > 3) {
+      if (u + 1 < UNITS.length) { u++; s = significant({ n: q.n, d: q.d * UNITS[u][1] }, 3); }
+      else s = significant({ n: q.n, d: q.d * UNITS[u][1] }, whole); // past EiB, every whole digit
+    }
+    return '≈ ' + s + ' ' + UNITS[u][0];
+  }
+  // significant writes v > 0 to the given significant digits, half to
+  // even, or exactly without trailing zeros when they hold it exactly.
+  function significant(v, digits) {
+    let k = 0; // the exponent of v's leading digit
+    if (v.n >= v.d) k = (v.n / v.d).toString().length - 1;
+    else for (let t = v.n; t < v.d; t *= 10n) k--;
+    let e = digits - 1 - k; // v · 10^e has the digits before its point
+    const num = e >= 0 ? v.n * 10n ** BigInt(e) : v.n;
+    const den = e >= 0 ? v.d : v.d * 10n ** BigInt(-e);
+    let m = num / den;
+    const r = num % den;
+    if (2n * r > den || (2n * r === den && m % 2n === 1n)) m++;
+    if (m.toString().length > digits) { m /= 10n; e--; } // 9.995 to 10.0
+    let s = m.toString();
+    if (e > 0) {
+      if (s.length <= e) s = '0'.repeat(e - s.length + 1) + s;
+      s = s.slice(0, s.length - e) + '.' + s.slice(s.length - e);
+    } else if (e < 0) s += '0'.repeat(-e);
+    if (r === 0n && s.includes('.')) s = s.replace(/0+$/, '').replace(/\.$/, '');
+    return s;
   }
   function percent(share, peak) {
     if (peak.n <= 0n) return '–';
@@ -814,7 +844,7 @@
       flush();
       const got = { x: dimControls.map(function (c) { return c.box.value; }), types: state.types.slice(),
         budget: budgetSelect.value === 'free' ? budgetFree.value + ' GiB' : budgetSelect.value + ' GiB', shown: {} };
-      for (const k of Object.keys(shown)) if (!/-approx$|^curve-note$/.test(k)) got.shown[k] = text(k);
+      for (const k of Object.keys(shown)) if (k !== 'curve-note') got.shown[k] = text(k);
       results.push(got);
     }
     out.textContent = JSON.stringify(results);

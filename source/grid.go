@@ -219,10 +219,12 @@ func onGrid(p record.Point, values [][3]int64) bool {
 // grid value in every coordinate and spread from small to large: below the
 // middle grid value (but not more than the first gap below the grid),
 // between the outer ones, above the largest, then again. None is one of
-// avoid (the points a model was already checked at). Where the ranges hold
-// fewer than n such points, it returns as many as it finds.
+// avoid (the points a model was already checked at), and each is one where
+// runs, when not nil, says the program runs: a program that takes T ≤ P is
+// not checked at T > P. Where the ranges hold fewer than n such points, it
+// returns as many as it finds.
 // They are the points `memsym verify` records afresh.
-func OffGrid(values [][3]int64, vars []string, n int, seed uint64, avoid ...record.Point) []record.Point {
+func OffGrid(values [][3]int64, vars []string, n int, seed uint64, runs func(record.Point) bool, avoid ...record.Point) []record.Point {
 	rng := rand.New(rand.NewPCG(seed, 0x6d656d73796d))
 	taken := func(p record.Point, points []record.Point) bool {
 		return slices.ContainsFunc(points, p.Equal) || slices.ContainsFunc(avoid, p.Equal)
@@ -248,7 +250,7 @@ func OffGrid(values [][3]int64, vars []string, n int, seed uint64, avoid ...reco
 				}
 				p = append(p, record.Dim{Name: v, Value: x})
 			}
-			if !taken(p, points) {
+			if !taken(p, points) && (runs == nil || runs(p)) {
 				points = append(points, p)
 				break
 			}

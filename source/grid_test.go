@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -114,7 +115,7 @@ func TestStridedConvRefused(t *testing.T) {
 // first gap: a grid B ∈ {2, 3, 4} is never checked at B = 1.
 func TestOffGrid(t *testing.T) {
 	values := [][3]int64{{2, 3, 4}, {16, 32, 48}}
-	points := OffGrid(values, []string{"B", "T"}, 9, 1)
+	points := OffGrid(values, []string{"B", "T"}, 9, 1, nil)
 	for _, p := range points {
 		for d, dim := range p {
 			g := values[d]
@@ -126,7 +127,7 @@ func TestOffGrid(t *testing.T) {
 			}
 		}
 	}
-	if again := OffGrid(values, []string{"B", "T"}, 9, 1); fmt.Sprint(again) != fmt.Sprint(points) {
+	if again := OffGrid(values, []string{"B", "T"}, 9, 1, nil); fmt.Sprint(again) != fmt.Sprint(points) {
 		t.Errorf("OffGrid is not deterministic")
 	}
 }
@@ -172,7 +173,7 @@ func TestOffGridDistinct(t *testing.T) {
 	values := [][3]int64{{4, 5, 6}, {1, 2, 3}}
 	avoid := []record.Point{{{Name: "B", Value: 7}, {Name: "L", Value: 5}}}
 	for _, n := range []int{3, 10, 40} {
-		points := OffGrid(values, []string{"B", "L"}, n, 1, avoid...)
+		points := OffGrid(values, []string{"B", "L"}, n, 1, nil, avoid...)
 		if n <= 10 && len(points) != n {
 			t.Errorf("%d points asked for, %d given: %v", n, len(points), points)
 		}
@@ -236,5 +237,34 @@ func TestDefaultChecksNearTheLargestInteger(t *testing.T) {
 	}
 	if _, err := DefaultChecks([][3]int64{{1, 2, 3}, {most - 2, most - 1, most}}, []string{"B", "T"}, 2); err != nil {
 		t.Errorf("a grid from 1 to 3 beside one near the largest integer: %v", err)
+	}
+}
+
+// OffGrid takes no point where the program does not run: bert-encoder with
+// P = 200 on its grid T ∈ {64, 128, 192} is checked at T ≤ 200 only, at as
+// many points as asked for, and its model at each of them (before, verify
+// recorded it at T = 300 and said the model was wrong).
+func TestOffGridWhereTheProgramRuns(t *testing.T) {
+	src, err := NewProgram("bert-encoder", map[string]int64{"P": 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := src.Plan(Spec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := func(p record.Point) bool { return Limit(src, p) == nil }
+	all := OffGrid(pl.Values, pl.Vars, 9, 1, nil)
+	if !slices.ContainsFunc(all, func(p record.Point) bool { return !runs(p) }) {
+		t.Fatalf("no point past T = 200 among %v: the test shows nothing", all)
+	}
+	points := OffGrid(pl.Values, pl.Vars, 9, 1, runs)
+	if len(points) != 9 {
+		t.Errorf("%d points, want 9: %v", len(points), points)
+	}
+	for _, p := range points {
+		if err := Limit(src, p); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
 	}
 }

@@ -62,12 +62,10 @@ func crossoverCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	var confirmed []model.Confirmation
 	var notConfirmed string // why the crossovers were not recorded beside
+	base := m.ConfirmBase(c, programDefault(src))
+	reach := m.RunsTo(src, c.Dim, base)
 	if *confirm && len(c.Segments) > 1 {
-		var def record.Point
-		if p, ok := src.(*source.Program); ok {
-			def = p.Default()
-		}
-		confirmed, err = m.Confirm(context.Background(), src, c, m.ConfirmBase(c, def))
+		confirmed, err = m.Confirm(context.Background(), src, c, base)
 		var past *model.NotRunningError
 		if errors.As(err, &past) {
 			notConfirmed = "not confirmed: " + past.Error()
@@ -80,11 +78,12 @@ func crossoverCmd(stdout, stderr io.Writer, args []string) error {
 	if *asJSON {
 		out := m.CrossoverJSON(c, confirmed)
 		out.NotConfirmed = notConfirmed
+		out.RunsTo, out.NotRunning = reach.Last, reach.Why
 		if err := writeJSON(stdout, out); err != nil {
 			return err
 		}
 	} else {
-		io.WriteString(stdout, crossoverText(m, c))
+		io.WriteString(stdout, crossoverText(m, c, reach))
 		switch {
 		case notConfirmed != "":
 			fmt.Fprintf(stdout, "%s\n", notConfirmed)
@@ -183,7 +182,7 @@ func fixedString(m *model.Model, c *model.Crossovers) string {
 	return ", " + strings.Join(parts, " and ")
 }
 
-func crossoverText(m *model.Model, c *model.Crossovers) string {
+func crossoverText(m *model.Model, c *model.Crossovers, reach model.Reach) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "memsym crossover: %s, along %s%s, in bytes:\n", entryName(m.Header()), c.Dim, fixedString(m, c))
 	b.WriteString(uncheckedLine(m))
@@ -205,12 +204,17 @@ func crossoverText(m *model.Model, c *model.Crossovers) string {
 	}
 	opOf := func(seg int) int { return m.NumberAt(m.Cands[c.Segments[seg].Holder].Op, c.Fixed) }
 	for i := 1; i < len(c.Segments); i++ {
-		fmt.Fprintf(&b, "from %s = %d the candidate at operation %d holds the peak, taking over from operation %d\n",
-			c.Dim, c.Segments[i].From, opOf(i), opOf(i-1))
+		past := ""
+		if reach.Last > 0 && c.Segments[i].From > reach.Last {
+			past = ", past the sizes the program takes"
+		}
+		fmt.Fprintf(&b, "from %s = %d the candidate at operation %d holds the peak, taking over from operation %d%s\n",
+			c.Dim, c.Segments[i].From, opOf(i), opOf(i-1), past)
 	}
 	if len(c.Segments) == 1 {
 		fmt.Fprintf(&b, "the candidate at operation %d holds the peak for every %s\n", opOf(0), m.AtLeast([]string{c.Dim}))
 	}
+	b.WriteString(reachLine(reach, c.Dim))
 	return b.String()
 }
 
@@ -250,4 +254,23 @@ func contradicted(m *model.Model, confirmed []model.Confirmation) int {
 		}
 	}
 	return bad
+}
+
+// reachLine says where the program stops running along dim, and that the
+// pieces past it are the polynomials', not the program's; "" where it does
+// not stop.
+func reachLine(r model.Reach, dim string) string {
+	if r.Last == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the program runs along %s up to %s = %d (not at %s: %s); past it, the pieces are the polynomials', not the program's\n", dim, dim, r.Last, r.At, r.Why)
+}
+
+// programDefault is a bundled program's default point, nil for another
+// source.
+func programDefault(src source.Source) record.Point {
+	if p, ok := src.(*source.Program); ok {
+		return p.Default()
+	}
+	return nil
 }

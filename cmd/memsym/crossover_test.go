@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -123,5 +125,48 @@ func TestCrossoverNothingToConfirmJSON(t *testing.T) {
 	}
 	if _, ok := got["confirmed"]; ok {
 		t.Errorf("confirmed given with nothing to confirm: %v", got["confirmed"])
+	}
+}
+
+// Where a bundled program stops running along the dimension, crossover and
+// eval --along say up to where it runs, and a crossover past that is
+// marked: bert-encoder at P = 200 runs at T ≤ 200, and its attention takes
+// the peak over from T = 224, which only the polynomials reach.
+func TestCrossoverPastTheProgramsSizes(t *testing.T) {
+	const note = "the program runs along T up to T = 200 (not at B = 8, T = 201: T = 201 is more than P = 200); past it, the pieces are the polynomials', not the program's\n"
+	out := mustRunCLI(t, "crossover", "--program", "bert-encoder", "--const", "P=200", "--along", "T", "--at", "B=8")
+	if !strings.Contains(out, "from T = 224 the candidate at operation 17 holds the peak, taking over from operation 26, past the sizes the program takes\n") || !strings.HasSuffix(out, note) {
+		t.Errorf("crossover:\n%s", out)
+	}
+	if out := mustRunCLI(t, "eval", "--program", "bert-encoder", "--const", "P=200", "--along", "T", "--at", "B=8"); !strings.HasSuffix(out, note) {
+		t.Errorf("eval --along:\n%s", out)
+	}
+	for _, args := range [][]string{
+		{"crossover", "--program", "bert-encoder", "--const", "P=200", "--along", "T", "--json"},
+		{"eval", "--program", "bert-encoder", "--const", "P=200", "--along", "T", "--at", "B=8", "--json"},
+	} {
+		var got struct {
+			RunsTo     int64  `json:"runs_to"`
+			NotRunning string `json:"not_running"`
+		}
+		if err := json.Unmarshal([]byte(mustRunCLI(t, args...)), &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.RunsTo != 200 || got.NotRunning != "T = 201 is more than P = 200" {
+			t.Errorf("%s: runs_to %d, not_running %q", strings.Join(args, " "), got.RunsTo, got.NotRunning)
+		}
+	}
+	dir := t.TempDir()
+	mustRunCLI(t, "explain", "--program", "bert-encoder", "--const", "P=200", "--format", "md", "--verify", "0", "-o", dir)
+	md, err := os.ReadFile(filepath.Join(dir, "chapter13.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "The program runs along *T* only up to *T* = 200 (not at *B* = 8, *T* = 201: T = 201 is more than P = 200); past it, the stretches above are the polynomials', not the program's.") {
+		t.Errorf("the chapter does not say where the program stops running along T:\n%s", md)
+	}
+	// A program that runs up to 2^40 along the dimension has no such note.
+	if out := mustRunCLI(t, "crossover", "--program", "synthetic", "--along", "T"); strings.Contains(out, "the program runs along") {
+		t.Errorf("synthetic:\n%s", out)
 	}
 }

@@ -90,7 +90,7 @@ func evalCmd(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	if *along != "" {
-		return evalAlong(stdout, m, *along, at, *asJSON)
+		return evalAlong(stdout, m, src, *along, at, *asJSON)
 	}
 	p, err := m.PointOf(at.values())
 	if err != nil {
@@ -182,7 +182,7 @@ func pointOrNone(s string) string {
 
 // evalAlong prints the peak along a dimension piece by piece, and the
 // candidates never holding it alone.
-func evalAlong(stdout io.Writer, m *model.Model, along string, at assignments, asJSON bool) error {
+func evalAlong(stdout io.Writer, m *model.Model, src source.Source, along string, at assignments, asJSON bool) error {
 	if len(m.Vars) == 0 {
 		return usagef("--along %s: the program has no dimensions", along)
 	}
@@ -205,10 +205,13 @@ func evalAlong(stdout io.Writer, m *model.Model, along string, at assignments, a
 		return err
 	}
 	cov := m.Coverage()
+	reach := m.RunsTo(src, along, m.Base(fixed, programDefault(src)))
 	if asJSON {
-		return writeJSON(stdout, m.PiecewiseJSON(pw, cov))
+		out := m.PiecewiseJSON(pw, cov)
+		out.RunsTo, out.NotRunning = reach.Last, reach.Why
+		return writeJSON(stdout, out)
 	}
-	_, err = io.WriteString(stdout, piecewiseText(m, pw, cov))
+	_, err = io.WriteString(stdout, piecewiseText(m, pw, cov)+reachLine(reach, along))
 	return err
 }
 

@@ -141,7 +141,10 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 		r.At = at.point() // else none: recording files are counted at no point
 	}
 	if step.step {
-		if sf.program == "" {
+		switch {
+		case sf.torch != "":
+			return usagef("--step records a bundled program's training step: a PyTorch module's is recorded by memsym_torch: put --step adamw inside --torch's quotes and leave out explain's --step")
+		case sf.program == "":
 			return usagef("--step records a bundled program's training step: use it with --program")
 		}
 		if r.Step, err = step.options(); err != nil {

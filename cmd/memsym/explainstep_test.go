@@ -84,6 +84,10 @@ func TestStepChapterAndPageUsage(t *testing.T) {
 		{[]string{"explain", "--remat", "both", "--program", "gpt-course", "-o", dir}, "memsym: --remat goes with --step\n"},
 		{[]string{"page", "--step", "-o", dir, "testdata/memory/mlp.jsonl"}, "memsym: --step shows a bundled program's training step: use it with --program\n"},
 		{[]string{"page", "--optimizer", "lion", "--program", "gpt-course", "-o", dir}, "memsym: --optimizer goes with --step\n"},
+		// A PyTorch module's step is the recorder's to make: said before
+		// anything is recorded.
+		{[]string{"explain", "--step", "-o", dir, "--torch", "model.py:build", "--grid", "B=1,2,3"}, "memsym: --step records a bundled program's training step: a PyTorch module's is recorded by memsym_torch: put --step adamw inside --torch's quotes and leave out explain's --step\n"},
+		{[]string{"page", "--step", "-o", dir, "--torch", "model.py:build", "--grid", "B=1,2,3"}, "memsym: --step shows a bundled program's training step: a PyTorch module's is recorded by memsym_torch: put --step adamw inside --torch's quotes and leave out the page's --step\n"},
 	} {
 		_, errs, code := runCLI(c.args...)
 		if code != 2 || errs != c.want {

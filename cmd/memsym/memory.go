@@ -93,7 +93,7 @@ func memoryText(rec *record.Recording, c *count.Counts, units doc.Units) string 
 	}
 	line("outputs", "%s", units.Bytes(c.Outputs))
 	line("needs", "%s: the inputs and the peak", units.Bytes(c.Needs))
-	line("placed", "%s beside the inputs: every buffer at an offset by its life, largest first, rounded to %d", units.Bytes(c.Placed), count.Align)
+	line("placed", "%s beside the inputs: every buffer at an offset by its life, largest first, each offset a multiple of %d", units.Bytes(c.Placed), count.Align)
 	if c.PeakOp > 0 {
 		b.WriteString("\n")
 		b.WriteString(liveAtPeakTable(rec, c, units))

@@ -104,7 +104,7 @@ func TestMemoryCourseGPT(t *testing.T) {
 		"  peak        149504 bytes live, at operation 19 of 45, `Linear.apply/%5` in blocks.ff.up, iteration 0\n" +
 		"  outputs     23552 bytes\n" +
 		"  needs       1052928 bytes: the inputs and the peak\n" +
-		"  placed      149504 bytes beside the inputs: every buffer at an offset by its life, largest first, rounded to 64\n"
+		"  placed      149504 bytes beside the inputs: every buffer at an offset by its life, largest first, each offset a multiple of 64\n"
 	if !strings.HasPrefix(out, seed) {
 		t.Errorf("got\n%s\nwant the seed's lines\n%s", out, seed)
 	}

@@ -71,7 +71,10 @@ func pageCmd(stdout, stderr io.Writer, args []string) error {
 	if err := step.check(false); err != nil {
 		return err
 	}
-	if step.step && sf.program == "" {
+	switch {
+	case step.step && sf.torch != "":
+		return usagef("--step shows a bundled program's training step: a PyTorch module's is recorded by memsym_torch: put --step adamw inside --torch's quotes and leave out the page's --step")
+	case step.step && sf.program == "":
 		return usagef("--step shows a bundled program's training step: use it with --program")
 	}
 	// The page's script holds each value as a JavaScript number, exact

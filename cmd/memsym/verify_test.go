@@ -65,7 +65,7 @@ func TestVerifyCatches(t *testing.T) {
 		recordGrid(t, dir, []int64{p[0].Value}, []int64{p[1].Value})
 	}
 	var points [][2]int64
-	for _, p := range source.OffGrid(grid, []string{"B", "T"}, 2, 1) {
+	for _, p := range source.OffGrid(grid, []string{"B", "T"}, 2, 1, nil) {
 		points = append(points, [2]int64{p[0].Value, p[1].Value})
 		mustRunCLI(t, "record", "--program", "gpt-course", "--dim", fmt.Sprintf("B=%d", p[0].Value), "--dim", fmt.Sprintf("T=%d", p[1].Value),
 			"-o", filepath.Join(dir, fmt.Sprintf("b%d-t%d.jsonl", p[0].Value, p[1].Value)))
@@ -121,4 +121,16 @@ func defaultChecks(t *testing.T, grid [][3]int64, vars []string) []record.Point 
 		t.Fatal(err)
 	}
 	return points
+}
+
+// A program with a limit is checked where it runs: bert-encoder at P = 200
+// takes T ≤ 200, and verify and explain's M3 runs check it there, not at
+// T = 300, which they used to record, fail to, and blame the model for.
+func TestVerifyWithinTheProgramsLimits(t *testing.T) {
+	out := mustRunCLI(t, "verify", "--program", "bert-encoder", "--const", "P=200", "--points", "6")
+	if !strings.HasSuffix(out, "1 program: 6 points checked, 0 refused as expected, 0 failed\n") {
+		t.Errorf("verify:\n%s", out)
+	}
+	dir := t.TempDir()
+	mustRunCLI(t, "explain", "--program", "bert-encoder", "--const", "P=200", "--format", "md", "-o", filepath.Join(dir, "ex"))
 }

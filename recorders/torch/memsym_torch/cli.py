@@ -92,7 +92,7 @@ def _points(dims, ats):
     the --dim values, the first dimension outermost, or the --at points."""
     if dims and ats:
         if by_memsym():
-            raise _UsageError("--dim goes outside the quotes: memsym gives the recorder its points")
+            raise _UsageError("--dim goes to memsym as --grid, outside the quotes (--grid B=2,3,4): memsym gives the recorder its points")
         raise _UsageError("give the points by --dim or by --at, not both")
     if not ats:
         names = [d[0] for d in dims]
