@@ -2,6 +2,7 @@ package count
 
 import (
 	"errors"
+	"strconv"
 
 	"memsym/poly"
 	"memsym/record"
@@ -161,11 +162,12 @@ func Classify(rec *record.Recording, lives []Life, bounds [4][2]int) ([]Class, [
 			class[i] = ClassParam
 		case b.Role == record.State:
 			class[i] = ClassState
-			k, ok := byName[b.Name]
+			name := StateName(b)
+			k, ok := byName[name]
 			if !ok {
 				k = len(parts)
-				byName[b.Name] = k
-				parts = append(parts, Part{Name: b.Name})
+				byName[name] = k
+				parts = append(parts, Part{Name: name})
 			}
 			parts[k].Bytes = parts[k].Bytes.Add(b.Bytes)
 		case b.Role.Held():
@@ -255,4 +257,13 @@ func LiveByClassOf[T Summable[T]](n int, lives []Life, class []Class, bytes func
 		out[op-1] = cur
 	}
 	return out
+}
+
+// StateName is the name an optimizer's state is counted under, with the
+// others of that name: its own, or "buffer N" for one without a name.
+func StateName(b *record.Buffer) string {
+	if b.Name != "" {
+		return b.Name
+	}
+	return "buffer " + strconv.FormatInt(b.ID, 10)
 }

@@ -2,6 +2,7 @@ package count
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -94,5 +95,34 @@ func TestStepAtWithoutPhases(t *testing.T) {
 	}
 	if _, err := StepAt(rec); !errors.Is(err, ErrNoPhases) {
 		t.Errorf("StepAt on a recording of one call: %v, want ErrNoPhases", err)
+	}
+}
+
+// An optimizer's state without a name is counted under "buffer N", not a
+// blank row (memory --step printed its bytes under no name).
+func TestStepUnnamedState(t *testing.T) {
+	const in = `{"memsym": 2, "dims": {"B": 2}}
+{"buffer": 1, "bytes": 8, "role": "state"}
+{"buffer": 3, "bytes": 8, "role": "param"}
+{"buffer": 4, "bytes": 4, "role": "state", "name": "m"}
+{"buffer": 2, "bytes": 4}
+{"op": "a", "reads": [1, 3, 4], "writes": [1, 2, 4], "phase": "optimizer"}
+{"op": "b", "reads": [2], "writes": [3], "phase": "optimizer"}
+{"result": [3]}
+`
+	rec, err := record.Read(strings.NewReader(in), "t.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := StepAt(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range s.StateParts {
+		got = append(got, fmt.Sprintf("%s: %s", p.Name, p.Bytes))
+	}
+	if want := "buffer 1: 8, m: 4"; strings.Join(got, ", ") != want {
+		t.Errorf("state parts %q, want %s", got, want)
 	}
 }

@@ -531,7 +531,8 @@ type FitCheckJSON struct {
 	PredictedOp    int          `json:"predicted_op"`
 	Needs          string       `json:"needs"`
 	PeakOp         int          `json:"peak_op"`
-	Fits           bool         `json:"fits"`
+	PredictedFits  bool         `json:"predicted_fits"`
+	Fits           bool         `json:"fits"` // the recorded needs' side
 	OK             bool         `json:"ok"`
 }
 
@@ -568,7 +569,7 @@ func (m *Model) BudgetFitJSON(f *Fit, checks []FitCheck) BudgetFitJSON {
 		c := &checks[i]
 		out.Confirmed = append(out.Confirmed, FitCheckJSON{
 			Point: OrderedPoint(c.Point), PredictedNeeds: c.Predicted.String(), PredictedOp: c.PredictedOp,
-			Needs: c.Needs.String(), PeakOp: c.PeakOp, Fits: c.Fits, OK: c.OK(f.Budget),
+			Needs: c.Needs.String(), PeakOp: c.PeakOp, PredictedFits: c.Fits, Fits: c.Needs.Cmp(f.Budget) <= 0, OK: c.OK(f.Budget),
 		})
 	}
 	return out

@@ -121,7 +121,7 @@ func StepOf(m *Model) (*Step, error) {
 			s.Params = s.Params.Add(b)
 		case count.ClassState:
 			s.States = s.States.Add(b)
-			name := rec.Buffers[i].Name
+			name := count.StateName(&rec.Buffers[i])
 			k, ok := byName[name]
 			if !ok {
 				k = len(s.StateParts)

@@ -228,8 +228,9 @@ func confirmText(m *model.Model, c *model.Crossovers, confirmed []model.Confirma
 	for i := range confirmed {
 		f := &confirmed[i]
 		want := m.NumberAt(m.Cands[f.Predicted].Op, f.Point.Map())
-		verdict := "as predicted"
+		lead, verdict := "confirmed", "as predicted"
 		if !f.OK(m) {
+			lead = "checked"
 			var diffs []string
 			if f.PeakOp != want {
 				diffs = append(diffs, fmt.Sprintf("expected operation %d", want))
@@ -239,7 +240,7 @@ func confirmText(m *model.Model, c *model.Crossovers, confirmed []model.Confirma
 			}
 			verdict = "NOT as predicted: " + strings.Join(diffs, "; ")
 		}
-		fmt.Fprintf(&b, "confirmed at %s: recorded peak %s at operation %d, %s\n", f.Point, units.Bytes(f.Peak), f.PeakOp, verdict)
+		fmt.Fprintf(&b, "%s at %s: recorded peak %s at operation %d, %s\n", lead, f.Point, units.Bytes(f.Peak), f.PeakOp, verdict)
 	}
 	return b.String()
 }

@@ -448,10 +448,13 @@ func fitConfirmText(f *model.Fit, checks []model.FitCheck, w fitWords, units doc
 	budget := budgetLabel(f.Budget, units, predicted...)
 	for i := range checks {
 		c := &checks[i]
+		// The recording's side of the budget, which a recording that
+		// contradicts the model may not share with the prediction.
 		side := "fits"
-		if !c.Fits {
+		if c.Needs.Cmp(f.Budget) > 0 {
 			side = "does not fit"
 		}
+		lead := "confirmed"
 		verdict := "as predicted"
 		if !c.OK(f.Budget) {
 			var diffs []string
@@ -464,14 +467,14 @@ func fitConfirmText(f *model.Fit, checks []model.FitCheck, w fitWords, units doc
 			if (c.Needs.Cmp(f.Budget) <= 0) != c.Fits {
 				diffs = append(diffs, "it falls on the other side of the budget")
 			}
-			verdict = "NOT as predicted: " + strings.Join(diffs, "; ")
+			lead, verdict = "checked", "NOT as predicted: "+strings.Join(diffs, "; ")
 		}
 		peak := fmt.Sprintf("the peak at operation %d", c.PeakOp)
 		if c.PeakOp == 0 {
 			peak = "no operations"
 		}
-		fmt.Fprintf(&b, "confirmed at %s: recorded %s %s, %s, %s %s, %s\n",
-			c.Point, w.what, units.BytesBeside(c.Needs, f.Budget), peak, side, budget, verdict)
+		fmt.Fprintf(&b, "%s at %s: recorded %s %s, %s, %s %s, %s\n",
+			lead, c.Point, w.what, units.BytesBeside(c.Needs, f.Budget), peak, side, budget, verdict)
 	}
 	return b.String()
 }

@@ -216,3 +216,40 @@ func TestRecorderGrowingBlocks(t *testing.T) {
 	}
 	checkLinesInOrder(t, mustRunCLI(t, "memory", path), []string{"  peak        416 bytes live, at operation 7 of 8, `Linear.apply` in layers, iteration 6"})
 }
+
+// A recording that contradicts a fit is said as what it is: its needs on
+// their own side of the budget, not the prediction's, and the line not
+// headed "confirmed" (before: "confirmed at B = 1, T = 80: recorded needs
+// 27240 bytes …, fits 26240 bytes"); the JSON gives both sides.
+func TestFitConfirmContradicted(t *testing.T) {
+	script, err := filepath.Abs(filepath.Join("testdata", "recorder", "bump.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"fit", "--along", "T", "--at", "B=1", "--budget", "26240", "--confirm",
+		"--recorder", "sh " + script + " {B} {T}", "--grid", "B=1,2,3", "--grid", "T=4,8,12"}
+	out, _, code := runCLI(args...)
+	const want = "checked at B = 1, T = 80: recorded needs 27240 bytes (26.6 KiB), the peak at operation 3, does not fit 26240 bytes (25.6 KiB), NOT as predicted: "
+	if code != 1 || !strings.Contains(out, "\n"+want) || !strings.Contains(out, "\nconfirmed at B = 1, T = 81: ") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	out, _, _ = runCLI(append(args, "--json")...)
+	var got struct {
+		Budgets []struct {
+			Confirmed []struct {
+				PredictedFits bool `json:"predicted_fits"`
+				Fits          bool `json:"fits"`
+				OK            bool `json:"ok"`
+			} `json:"confirmed"`
+		} `json:"budgets"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if len(got.Budgets) != 1 || len(got.Budgets[0].Confirmed) != 2 {
+		t.Fatalf("%s", out)
+	}
+	if c := got.Budgets[0].Confirmed[0]; !c.PredictedFits || c.Fits || c.OK {
+		t.Errorf("at T = 80: predicted_fits %v, fits %v, ok %v; want true, false, false", c.PredictedFits, c.Fits, c.OK)
+	}
+}
