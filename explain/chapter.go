@@ -90,7 +90,7 @@ func (w *writer) counted() doc.Section {
 	s := doc.Section{Title: "What is counted"}
 	what := []any{"memsym recorded ", entryName(in.Entry)}
 	if in.FromFiles {
-		what = []any{"memsym read the recordings of ", entryName(in.Entry)}
+		what = []any{pick(len(in.Vars) == 0, "memsym read the recording of ", "memsym read the recordings of "), entryName(in.Entry)}
 	}
 	if in.Program != "" && !in.FromFiles {
 		what = append(what, " of ", in.Program)
@@ -98,9 +98,12 @@ func (w *writer) counted() doc.Section {
 	if in.Realization != "" {
 		what = append(what, " in ", in.Realization)
 	}
-	if in.FromFiles {
+	switch {
+	case in.FromFiles && len(in.Vars) == 0: // one recording: no grid
+		what = append(what, ", made operation by operation on buffers that have an identity, from the file ", in.Program, ", and counts its memory from that recording; it never measures a process.")
+	case in.FromFiles:
 		what = append(what, ", made operation by operation on buffers that have an identity, from files (the first ", in.Program, "), and counts its memory from those recordings; it never measures a process.")
-	} else {
+	default:
 		what = append(what, " operation by operation, on buffers that have an identity, and counts its memory from those recordings; it never measures a process.")
 	}
 	switch {
@@ -108,11 +111,16 @@ func (w *writer) counted() doc.Section {
 		what = append(what, " Every number and formula of this chapter is at ", constants(in.Consts), ", except those of ", w.ref("elsewhere"), ", which says at which constants each is.")
 	case len(in.Consts) > 0:
 		what = append(what, " Every number and formula of this chapter is at ", constants(in.Consts), ".")
-	default:
+	case len(in.Vars) > 0:
 		what = append(what, " The program has no constants: its dimensions alone set its sizes.")
 	}
 	if len(in.Vars) == 0 {
-		what = append(what, " ", entryName(in.Entry), " has no dimensions: its sizes are fixed, so one recording gives its memory at every call, and there are no polynomials to make.")
+		who := []any{" ", entryName(in.Entry)}
+		if in.Entry == "" {
+			who = []any{" The program"}
+		}
+		what = append(append(what, who...), pick(len(in.Consts) == 0, " has neither constants nor dimensions", " has no dimensions"),
+			": its sizes are fixed, so one recording gives its memory at every call, and there are no polynomials to make.")
 	}
 	s.Blocks = append(s.Blocks, para(what...))
 
@@ -132,10 +140,14 @@ func (w *writer) counted() doc.Section {
 	rules = append(rules, " are held by the caller and counted apart, and the result's buffers live to the end. ",
 		"A buffer weighs its elements times its stored type's bytes, and nothing is rounded. ",
 		"The peak is the largest live set, at the first operation that reaches it")
-	if pc != nil {
+	switch {
+	case pc != nil && pc.PeakOp == 0: // no operations, nothing live
+		rules = append(rules, " (0 bytes: there are no operations)",
+			"; what is needed is the inputs and the peak, ", bytesWords(pc.Needs), ".")
+	case pc != nil:
 		rules = append(rules, " (", bytesAside(pc.Peak), ", at operation ", pc.PeakOp, ")",
 			"; what is needed is the inputs and the peak, ", bytesWords(pc.Needs), ".")
-	} else {
+	default:
 		rules = append(rules, "; what is needed is the inputs and the peak.")
 	}
 	s.Blocks = append(s.Blocks, para(rules...))

@@ -319,6 +319,7 @@ func TestNoDimensions(t *testing.T) {
 	got := dump(d)
 	for _, want := range []string{
 		"Tiny.apply has no dimensions: its sizes are fixed, so one recording gives its memory at every call, and there are no polynomials to make.",
+		"memsym read the recording of Tiny.apply in f32, made operation by operation on buffers that have an identity, from the file testdata/no-dims.jsonl, and counts its memory from that recording",
 		"## 13.2 Its counts",
 		"| the peak of live bytes, at operation 3 of 3 | 244 |",
 		"Nothing was interpolated: Tiny.apply has no dimensions",
@@ -327,6 +328,9 @@ func TestNoDimensions(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("the chapter without dimensions lacks %q:\n%s", want, got)
 		}
+	}
+	if strings.Contains(got, "its dimensions alone set its sizes") || strings.Contains(got, "the first testdata") {
+		t.Errorf("the chapter without dimensions speaks of its dimensions or of several files:\n%s", got)
 	}
 	if strings.Contains(got, "As polynomials") || strings.Contains(got, "  ") && strings.Contains(got, "in  ") || len(d.Formulas) != 0 {
 		t.Errorf("the chapter without dimensions has polynomials or empty phrases:\n%s", got)

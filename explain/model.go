@@ -135,9 +135,10 @@ func Build(c *Content) (*Input, error) {
 // defaultAlong's): for every value of the others where their order is proven
 // not to depend on them, else with the others at at's values, raised to
 // the least the model holds from (or, for those at leaves out, the grid's
-// smallest). It is nil for a model without dimensions.
+// smallest). It is nil for a model without dimensions or without
+// operations (no peak to follow).
 func Crossovers(m *model.Model, along string, at record.Point) (*model.Crossovers, error) {
-	if len(m.Vars) == 0 {
+	if len(m.Vars) == 0 || len(m.Front.Kept) == 0 {
 		return nil, nil
 	}
 	if along == "" {

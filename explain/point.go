@@ -62,7 +62,11 @@ func (w *writer) totals() *doc.Table {
 	}
 	row([]any{"the parameters, ", pc.ParamElements, " ", doc.Inflect(elements, "element", "elements")}, pc.Params)
 	row([]any{"the inputs, the parameters among them"}, pc.Inputs)
-	row([]any{"the peak of live bytes, at operation ", pc.PeakOp, " of ", pc.Ops}, pc.Peak)
+	if pc.PeakOp == 0 {
+		row([]any{"the peak of live bytes: no operations"}, pc.Peak)
+	} else {
+		row([]any{"the peak of live bytes, at operation ", pc.PeakOp, " of ", pc.Ops}, pc.Peak)
+	}
 	row([]any{"the outputs"}, pc.Outputs)
 	row([]any{"what is needed: the inputs and the peak"}, pc.Needs)
 	if !pc.Placed.IsZero() {
@@ -85,6 +89,9 @@ func atWords(pc *PointCounts, capital bool) []any {
 func (w *writer) livePeak() []doc.Block {
 	in := w.in
 	pc := in.Point
+	if pc.PeakOp == 0 {
+		return []doc.Block{para("There are no operations: nothing is live, and the peak is 0 bytes.")}
+	}
 	where := []any{"The peak is at operation ", pc.PeakOp}
 	if pc.PeakLabel != "" {
 		where = append(where, ", ", doc.Code(pc.PeakLabel))
@@ -120,7 +127,7 @@ func (w *writer) livePeak() []doc.Block {
 func (w *writer) callsTable() []doc.Block {
 	in := w.in
 	pc := in.Point
-	if len(pc.Calls) == 0 {
+	if len(pc.Calls) == 0 || pc.PeakOp == 0 { // no operations: no call's share
 		return nil
 	}
 	name := w.table()

@@ -57,6 +57,10 @@ func (w *writer) asPolynomials() doc.Section {
 	if n := sym.Negative; n != nil {
 		s.Blocks = append(s.Blocks, para(negativeWords(n, in.Vars)...))
 	}
+	if sym.Ops == 0 {
+		s.Blocks = append(s.Blocks, para("The program has no operations: nothing is live at any ", atLeast(in.Least, in.Vars), ", so the peak is 0 bytes and what is needed is the inputs."))
+		return s
+	}
 	if len(sym.Candidates) == 0 {
 		return s
 	}

@@ -18,6 +18,7 @@ const (
 	whyHeader = "the recordings must all be of one program, entry, realization and constants"
 	whySize   = "a buffer's size must be written one way at every point, by a shape or in bytes, its values alone differing"
 	whyPhase  = "a step's operations must be in the same phases at every point, as the phases' peaks are read from one recording"
+	whyDecl   = "the recordings are matched declaration by declaration: a buffer's id, role, type, rank, name and group are the same at every point, only its sizes differing (number buffers as they are declared, not as they are allocated)"
 )
 
 // walker compares one more recording with the structure record by record.
@@ -125,13 +126,13 @@ func (w *walker) compareBuffer(b, sb *record.Buffer, line int) error {
 		kind = "view"
 	}
 	d := func(what, want, got string) error {
-		return w.differ(line, sb.Line, fmt.Sprintf("%s %d%s", kind, sb.ID, what), want, got)
+		return w.differWhy(line, sb.Line, fmt.Sprintf("%s %d%s", kind, sb.ID, what), want, got, whyDecl)
 	}
 	switch {
 	case b.ID != sb.ID:
-		return w.differ(line, sb.Line, fmt.Sprintf("declaration %d is", w.nbuf+1), fmt.Sprintf("%s %d", kind, sb.ID), fmt.Sprintf("%s %d", kind, b.ID))
+		return w.differWhy(line, sb.Line, fmt.Sprintf("declaration %d is", w.nbuf+1), fmt.Sprintf("%s %d", kind, sb.ID), fmt.Sprintf("%s %d", kind, b.ID), whyDecl)
 	case sb.IsView && b.Of != sb.Of:
-		return d(" is", fmt.Sprintf("of %d", sb.Of), fmt.Sprintf("of %d", b.Of))
+		return w.differ(line, sb.Line, fmt.Sprintf("%s %d is", kind, sb.ID), fmt.Sprintf("of %d", sb.Of), fmt.Sprintf("of %d", b.Of))
 	case !sb.IsView && b.Role != sb.Role:
 		return d("'s role is", sb.Role.String(), b.Role.String())
 	case (b.Shape == nil) != (sb.Shape == nil):

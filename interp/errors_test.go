@@ -114,6 +114,7 @@ func TestBuildAttention(t *testing.T) {
 // expects Build to name both recordings, the lines, what each has, and why.
 func TestBuildRefusesDifferentOperations(t *testing.T) {
 	const why = "; a dimension that changes the operations (such as a fold's iteration count) cannot be interpolated: make it a constant"
+	const whyDecl = "; the recordings are matched declaration by declaration: a buffer's id, role, type, rank, name and group are the same at every point, only its sizes differing (number buffers as they are declared, not as they are allocated)"
 	tests := []struct {
 		variant, want string
 	}{
@@ -122,11 +123,11 @@ func TestBuildRefusesDifferentOperations(t *testing.T) {
 		{"reads", `r_B1_T12.jsonl:9 and r_B1_T4.jsonl:9 differ: operation 3 ("SelfAttention.apply/%13") reads [4, 3] at B = 1, T = 4 but [4] at B = 1, T = 12` + why},
 		{"launch", `r_B1_T12.jsonl:9 and r_B1_T4.jsonl:9 differ: operation 3 ("SelfAttention.apply/%13") launches work at B = 1, T = 4 but nothing at B = 1, T = 12` + why},
 		{"fold", `r_B1_T12.jsonl:13 and r_B1_T4.jsonl:13 differ: record 13 is buffer 8 "o" at B = 1, T = 4 but operation "SelfAttention.apply/%21" at B = 1, T = 12` + why},
-		{"rank", `r_B1_T12.jsonl:8 and r_B1_T4.jsonl:8 differ: buffer 5's shape has rank 3 at B = 1, T = 4 but 2 at B = 1, T = 12` + why},
-		{"dtype", `r_B1_T12.jsonl:8 and r_B1_T4.jsonl:8 differ: buffer 5's type is f64 at B = 1, T = 4 but f32 at B = 1, T = 12` + why},
-		{"name", `r_B1_T12.jsonl:8 and r_B1_T4.jsonl:8 differ: buffer 5's name is "scores" at B = 1, T = 4 but "logits" at B = 1, T = 12` + why},
+		{"rank", `r_B1_T12.jsonl:8 and r_B1_T4.jsonl:8 differ: buffer 5's shape has rank 3 at B = 1, T = 4 but 2 at B = 1, T = 12` + whyDecl},
+		{"dtype", `r_B1_T12.jsonl:8 and r_B1_T4.jsonl:8 differ: buffer 5's type is f64 at B = 1, T = 4 but f32 at B = 1, T = 12` + whyDecl},
+		{"name", `r_B1_T12.jsonl:8 and r_B1_T4.jsonl:8 differ: buffer 5's name is "scores" at B = 1, T = 4 but "logits" at B = 1, T = 12` + whyDecl},
 		{"bytes", `r_B1_T12.jsonl:8 and r_B1_T4.jsonl:8 differ: buffer 5's size is given by a shape at B = 1, T = 4 but given in bytes at B = 1, T = 12; a buffer's size must be written one way at every point, by a shape or in bytes, its values alone differing`},
-		{"role", `r_B1_T12.jsonl:4 and r_B1_T4.jsonl:4 differ: buffer 3's role is temp at B = 1, T = 4 but input at B = 1, T = 12` + why},
+		{"role", `r_B1_T12.jsonl:4 and r_B1_T4.jsonl:4 differ: buffer 3's role is temp at B = 1, T = 4 but input at B = 1, T = 12` + whyDecl},
 	}
 	for _, tt := range tests {
 		t.Run(tt.variant, func(t *testing.T) {

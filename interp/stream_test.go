@@ -62,6 +62,7 @@ func editedSource(t *testing.T, name string, point []int64, edit func(int, *reco
 // TestBuildRefusesEditedRecordings edits the recording at B = 3, T = 12.
 func TestBuildRefusesEditedRecordings(t *testing.T) {
 	const why = "; a dimension that changes the operations (such as a fold's iteration count) cannot be interpolated: make it a constant"
+	const whyDecl = "; the recordings are matched declaration by declaration: a buffer's id, role, type, rank, name and group are the same at every point, only its sizes differing (number buffers as they are declared, not as they are allocated)"
 	const pre = "e.jsonl:%d and B = 1, T = 4:%d differ: "
 	tests := []struct {
 		name string
@@ -98,13 +99,13 @@ func TestBuildRefusesEditedRecordings(t *testing.T) {
 				r.Buffer.Group = "other"
 			}
 			return nil
-		}, nil, fmt.Sprintf(pre, 3, 3) + `buffer 2's group is "tok_emb" at B = 1, T = 4 but "other" at B = 3, T = 12` + why},
+		}, nil, fmt.Sprintf(pre, 3, 3) + `buffer 2's group is "tok_emb" at B = 1, T = 4 but "other" at B = 3, T = 12` + whyDecl},
 		{"id", func(n int, r *record.Record) []record.Record {
 			if n == 3 {
 				r.Buffer.ID = 20
 			}
 			return nil
-		}, nil, fmt.Sprintf(pre, 3, 3) + `declaration 2 is buffer 2 at B = 1, T = 4 but buffer 20 at B = 3, T = 12` + why},
+		}, nil, fmt.Sprintf(pre, 3, 3) + `declaration 2 is buffer 2 at B = 1, T = 4 but buffer 20 at B = 3, T = 12` + whyDecl},
 		{"result", func(n int, r *record.Record) []record.Record {
 			if r.Kind == record.KindResult {
 				r.Result = []int64{4}

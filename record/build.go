@@ -299,6 +299,9 @@ func (b *Builder) addResult(ids []int64) error {
 		}
 		i = int(b.bufs[i].base)
 		if buf := &b.bufs[i]; !buf.role.Held() && b.uses[i].First == 0 {
+			if buf.id != id {
+				return fmt.Errorf("the result names view %d of buffer %d, which no operation writes", id, buf.id)
+			}
 			return fmt.Errorf("the result names buffer %d, which no operation writes", buf.id)
 		}
 	}

@@ -395,6 +395,10 @@ var gridCases = []gridCase{
 		"no recording at B = 1, T = 4: the grid B ∈ {1, 2, 3}, T ∈ {4, 8, 12} has 3^2 points, one recording each"},
 	{"a check point on the grid", grid(bs3, ts3, 0, 0, nil), []gridFile{program(5, 8, nil)},
 		"r_B5_T8.jsonl:1: the check point B = 5, T = 8 has T = 8, a value of the grid: a check point must be off the grid in every dimension, for an error term vanishes on a grid value"},
+	{"a buffer numbered differently", grid(bs3, ts3, 2, 4, func(s string) string {
+		return strings.NewReplacer(`"buffer": 2,`, `"buffer": 20,`, `"writes": [2]`, `"writes": [20]`, `"result": [2]`, `"result": [20]`).Replace(s)
+	}), nil,
+		"r_B2_T4.jsonl:3 and r_B1_T4.jsonl:3 differ: declaration 2 is buffer 2 at B = 1, T = 4 but buffer 20 at B = 2, T = 4; the recordings are matched declaration by declaration: a buffer's id, role, type, rank, name and group are the same at every point, only its sizes differing (number buffers as they are declared, not as they are allocated)"},
 	{"a dimension that changes the operations", grid(bs3, ts3, 2, 12, func(s string) string {
 		return strings.Replace(s, `{"result"`, `{"op": "F.apply/%1", "reads": [1], "writes": [2]}`+"\n"+`{"result"`, 1)
 	}), nil,

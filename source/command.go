@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"memsym/doc"
 	"memsym/record"
 )
 
@@ -148,11 +149,33 @@ func (t *tailBuffer) quote() string {
 	if len(lines) > 5 {
 		lines, t.cut = lines[len(lines)-5:], true
 	}
+	for i, l := range lines {
+		lines[i] = shown(strings.TrimRight(l, "\r"))
+	}
 	s = strings.Join(lines, " | ")
 	if t.cut {
 		s = "…" + s
 	}
 	return fmt.Sprintf("; its standard error ends: %s", s)
+}
+
+// shown is a line of a command's output as a message may show it: a tab as
+// a space, and a character that would move the cursor, colour the
+// terminal or turn the text around (doc.Hidden) escaped, as "\x1b".
+func shown(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\t':
+			b.WriteByte(' ')
+		case doc.Hidden(r):
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // substitute replaces each {NAME} in s by lookup(NAME), and {{ and }} by

@@ -53,6 +53,9 @@ func TestCommandRun(t *testing.T) {
 		{template: `X={B}; echo "$X" | tr 2 7`, out: "7\n"},
 		{template: `echo oops >&2; exit 3`, err: "the recorder at B = 2, T = 3 failed (exit status 3); its standard error ends: oops"},
 		{template: `exit 1`, err: "writing nothing to its standard error"},
+		// Escapes that would colour the terminal or turn text around are
+		// shown escaped, not sent to it; a CRLF's CR is dropped.
+		{template: `printf '\033[31mred\033[0m\tdone\342\200\256x\r\n' >&2; exit 1`, err: `its standard error ends: \x1b[31mred\x1b[0m done\u202ex`},
 		{template: `i=0; while [ $i -lt 3000 ]; do echo line $i >&2; i=$((i+1)); done; exit 1`, err: "…line 2995 | line 2996 | line 2997 | line 2998 | line 2999"},
 		{template: `sleep 10`, timeout: 100 * time.Millisecond, err: "did not finish within 100ms and was stopped"},
 		{template: `/nonexistent/recorder {B}`, err: "the shell found no such command); its standard error ends: sh: 1: /nonexistent/recorder: not found"},

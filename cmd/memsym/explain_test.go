@@ -402,3 +402,42 @@ func TestExplainNoEntry(t *testing.T) {
 		t.Errorf("an empty code span or \"1 buffers\":\n%s", md)
 	}
 }
+
+// A program without operations gets its chapter, with dimensions or
+// without, and the chapter names no operation 0: before, explain refused
+// the one with dimensions ("no peak to follow along B") and wrote "the
+// peak is at operation 0" for the other.
+func TestExplainWithoutOperations(t *testing.T) {
+	dir := t.TempDir()
+	var grid []string
+	for b := 1; b <= 3; b++ {
+		path := filepath.Join(dir, fmt.Sprintf("r%d.jsonl", b))
+		text := fmt.Sprintf("{\"memsym\": 1, \"dims\": {\"B\": %d}}\n{\"buffer\": 1, \"dtype\": \"f32\", \"shape\": [%d], \"role\": \"param\"}\n{\"result\": [1]}\n", b, b)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		grid = append(grid, path)
+	}
+	empty := filepath.Join(dir, "empty.jsonl")
+	if err := os.WriteFile(empty, []byte("{\"memsym\": 1, \"dims\": {}}\n{\"result\": []}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		files []string
+		want  string
+	}{
+		{grid, "The program has no operations: nothing is live at any *B* ≥ 1, so the peak is 0 bytes and what is needed is the inputs."},
+		{[]string{empty}, "There are no operations: nothing is live, and the peak is 0 bytes."},
+	} {
+		out := filepath.Join(dir, "ch")
+		mustRunCLI(t, append([]string{"explain", "--format", "md", "-o", out}, c.files...)...)
+		md, err := os.ReadFile(filepath.Join(out, "chapter13.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(md), c.want) || strings.Contains(string(md), "operation 0") {
+			t.Errorf("%v: the chapter lacks %q or names operation 0:\n%s", c.files, c.want, md)
+		}
+		os.RemoveAll(out)
+	}
+}
