@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -162,7 +163,13 @@ func (s *Scanner) parse(line []byte) error {
 	s.resetRecord()
 	s.sizeAt, s.sizeEnd = -1, -1
 	l.ws()
-	if l.peek() != '{' {
+	if c := l.peek(); c != '{' {
+		// A line that is no JSON at all, such as a recorder's log line,
+		// is quoted from its start, not cut at its first delimiter
+		// ("found INFO" for "INFO: starting").
+		if rest := bytes.TrimRight(line[l.i:], " \t\r\n"); (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') && len(rest) > 0 && bytes.IndexAny(rest, ":, ") > 0 {
+			return fmt.Errorf("expected a record, a JSON object {...}, found %q", clip(string(rest)))
+		}
 		return l.errorf("expected a record, a JSON object {...}")
 	}
 	l.i++

@@ -65,6 +65,7 @@ var readErrors = []struct {
 	{"op after the result", hdr + `{"result": []}` + "\n" + `{"op": "f"}` + "\n", `t.jsonl:3: an op after the result: the result must be the last line`},
 	{"result undeclared", hdr + `{"result": [3]}` + "\n", `t.jsonl:2: the result names 3, which is not declared`},
 	{"result never written", hdr + `{"buffer": 1, "bytes": 8}` + "\n" + `{"result": [1]}` + "\n", `t.jsonl:3: the result names buffer 1, which no operation writes`},
+	{"a log line, quoted whole", "INFO: starting the recorder\n", `t.jsonl:1: expected a record, a JSON object {...}, found "INFO: starting the recorder"`},
 	{"result through a view never written", hdr + `{"buffer": 1, "bytes": 8}` + "\n" + `{"view": 2, "of": 1}` + "\n" + `{"result": [2]}` + "\n", `t.jsonl:4: the result names view 2 of buffer 1, which no operation writes`},
 	{"two headers", hdr + hdr, `t.jsonl:2: a second header: a recording has one header, on its first line`},
 	{"header not first", `{"buffer": 1, "bytes": 8}` + "\n" + hdr, `t.jsonl:1: a buffer before the header: the first line must be the header {"memsym": 1, "dims": {...}}`},

@@ -369,34 +369,40 @@ func macroName(prefix, key string) string {
 var digitNames = []string{"Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"}
 
 // macroNames names the macro of each of d's formulas and numbers, and of
-// the peak and of the formulas' ID, by its key: macroName's, except that a
-// key whose name an earlier key took (the constants d_model and dModel are
-// both ConstdModel, the dimensions x1 and xOne both PointxOne) takes the
-// first of that name followed by B, C, ... that none took, so that no two
-// of one file's macros share a name.
+// the peak and of the formulas' ID, by its key: macroName's. A key of
+// letters alone is its macro's name, whatever else the file holds (the
+// constant dModel is ConstdModel, the dimension xOne PointxOne); a key
+// that macroName changes and whose name another took (d_model, x1) takes
+// that name followed by the first of B, C, ... that none took, so that no
+// two of one file's macros share a name, and a paper that quotes the
+// macro a key of letters spells quotes that key's number.
 func macroNames(d *doc.Document, prefix string) map[string]string {
+	keys := []string{"FormulasID", "Peak"}
+	for _, f := range d.Formulas {
+		if f.Of != "" {
+			keys = append(keys, f.Of)
+		}
+		keys = append(keys, f.Key)
+	}
+	for _, n := range d.Numbers {
+		keys = append(keys, n.Key)
+	}
 	names := map[string]string{}
 	taken := map[string]bool{}
-	add := func(key string) {
+	for _, key := range keys { // the keys of letters alone, their own names
+		if name := macroName(prefix, key); name == `\`+prefix+key && !taken[name] {
+			names[key], taken[name] = name, true
+		}
+	}
+	for _, key := range keys {
 		if _, ok := names[key]; ok {
-			return
+			continue
 		}
 		name := macroName(prefix, key)
 		for i := 1; taken[name]; i++ {
 			name = macroName(prefix, key) + letterName(i)
 		}
 		names[key], taken[name] = name, true
-	}
-	add("FormulasID")
-	add("Peak")
-	for _, f := range d.Formulas {
-		if f.Of != "" {
-			add(f.Of)
-		}
-		add(f.Key)
-	}
-	for _, n := range d.Numbers {
-		add(n.Key)
 	}
 	return names
 }

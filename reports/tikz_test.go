@@ -466,8 +466,14 @@ func TestTikZMacroNamesDistinct(t *testing.T) {
 		}
 		seen[names[n.Key]] = n.Key
 	}
-	if names["Constd_model"] != `\pConstdModel` || names["Pointx1"] != `\pPointxOne` {
-		t.Errorf("the first of two keys does not keep its name: %v", names)
+	// A key of letters alone keeps its name, wherever it comes: a paper
+	// quoting \pConstdModel quotes dModel (before, the first of d_model
+	// and dModel took it, and dModelB became \pConstdModelBB).
+	for key, want := range map[string]string{"ConstdModel": `\pConstdModel`, "ConstdModelB": `\pConstdModelB`, "PointxOne": `\pPointxOne`,
+		"Constd_model": `\pConstdModelC`, "Pointx1": `\pPointxOneB`} {
+		if names[key] != want {
+			t.Errorf("%s is %s, want %s", key, names[key], want)
+		}
 	}
 	tooltest.Need(t, "pdflatex", "the formulas file is not compiled")
 	dir, _ := renderWith(t, "tikz", d, Options{TeXPrefix: "p"})

@@ -67,7 +67,7 @@ func TestRecorderFailures(t *testing.T) {
 	}{
 		{"a non-zero exit", 901, []string{"memsym: the recorder at B = 901, T = ", " failed (exit status 3); its standard error ends: fake-recorder: cannot build the model at B=901, T="}, nil},
 		{"no output", 902, []string{"memsym: recorder(B=902,T=", "):1: the recording ends without the header and the result line {\"result\": [...]}"}, nil},
-		{"garbage", 903, []string{"memsym: recorder(B=903,T=", "):1: expected a record, a JSON object {...}, found Segmentation"}, nil},
+		{"garbage", 903, []string{"memsym: recorder(B=903,T=", "):1: expected a record, a JSON object {...}, found \"Segmentation fault (core dumped)\""}, nil},
 		{"partial output, then exit 0", 904, []string{"memsym: recorder(B=904,T=", "):5: the recording ends without the result line {\"result\": [...]}"}, nil},
 		{"hanging", 905, []string{"memsym: the recorder at B = 905, T = ", " did not finish within 1s and was stopped, writing nothing to its standard error"}, []string{"--timeout", "1s"}},
 		{"a flood on stderr", 906, []string{"memsym: the recorder at B = 906, T = ", " failed (exit status 1); its standard error ends: …", "a line of noise on the standard error | fake-recorder: out of memory at B=906, T="}, nil},

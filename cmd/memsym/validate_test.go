@@ -52,7 +52,7 @@ func TestValidate(t *testing.T) {
 		name, text, want string
 	}{
 		{"cut.jsonl", strings.Join(lines[:10], ""), ":10: the recording ends without the result line {\"result\": [...]}"},
-		{"garbage.jsonl", "not json\n", ":1: expected a record, a JSON object {...}, found not"},
+		{"garbage.jsonl", "not json\n", ":1: expected a record, a JSON object {...}, found \"not json\""},
 		{"empty.jsonl", "", ":1: the recording ends without the header and the result line"},
 		{"twice.jsonl", lines[0] + lines[0], ":2: "},
 	} {
