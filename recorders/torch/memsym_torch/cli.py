@@ -14,8 +14,11 @@ from .errors import ArgumentError, UserError, by_memsym, fail
 # line is checked before torch is imported).
 STEPS = ("adamw", "sgd")
 
+# When a temporary stops counting (run.record's free).
+FREES = ("last-use", "release")
+
 USAGE = """python3 -m memsym_torch FILE.py:FUNCTION --dim NAME=VALUE ... [--const NAME=VALUE ...]
-                           [--step adamw|sgd] [-o FILE | --out-dir DIR]
+                           [--step adamw|sgd] [--free last-use|release] [-o FILE | --out-dir DIR]
        python3 -m memsym_torch FILE.py:FUNCTION --at B=2,T=16 --at B=5,T=24 ... --out-dir DIR"""
 
 DESCRIPTION = """Records a PyTorch model for memsym, on the meta device: no memory is
@@ -47,6 +50,9 @@ def _parser():
     p.add_argument("--at", action="append", default=[], metavar="NAME=VALUE,...", help="one point, every dimension's value (repeatable)")
     p.add_argument("--const", action="append", default=[], metavar="NAME=VALUE", help="a constant and its value, a number")
     p.add_argument("--step", choices=STEPS, help="record a training step with this optimizer instead of a forward")
+    p.add_argument("--free", choices=FREES, default="last-use",
+                   help="when a temporary stops counting: after its last use (last-use, as a compiler or a memory planner frees it), "
+                        "or not before PyTorch releases it, its last reference gone (release, as eager PyTorch holds memory)")
     out = p.add_mutually_exclusive_group()
     out.add_argument("-o", "--out", metavar="FILE", help="write the recording to FILE instead of the standard output")
     out.add_argument("--out-dir", metavar="DIR", help="write one recording per point to DIR")
@@ -188,7 +194,7 @@ def _main(argv):
         values.update((n, number) for n, _, number in consts)
         where = (args.spec, file, point_text(point), floats)
         built = program.build(fn, args.spec, file, values, where[2], floats)
-        text = run.record(built, where, point, header_consts, args.step)
+        text = run.record(built, where, point, header_consts, args.step, args.free)
         if args.out_dir:
             _write(os.path.join(args.out_dir, point_file(point)), text)
         elif args.out:

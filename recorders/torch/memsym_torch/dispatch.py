@@ -21,6 +21,10 @@ from .errors import UserError
 # those torch.optim puts around a step.
 _IGNORED = ("profiler::",)
 
+# The label of the operation that --free release writes where PyTorch
+# releases temps: it reads them and launches nothing.
+RELEASE = "memsym_torch.release"
+
 # Operations that only allocate: they launch nothing.
 _ALLOCATIONS = frozenset(
     {"aten::empty", "aten::empty_like", "aten::empty_strided", "aten::new_empty", "aten::new_empty_strided"}
@@ -52,13 +56,21 @@ class Tensors:
     recording; tensors are held weakly, for a reference held here would
     change what torch does (autograd copies a gradient that something else
     references instead of keeping it).
+
+    With release, it also notes when the last tensor object met on a temp's
+    storage goes, as eager PyTorch would then free the storage: released
+    returns those temps' ids, for an operation that reads them there.
     """
 
-    def __init__(self, writer):
+    def __init__(self, writer, release=False):
         self._w = writer
         self._objects = {}  # id(tensor) → (a weak reference to it, memsym id)
-        self._storages = {}  # storage key → (storage, base id, dtype, name)
+        self._storages = {}  # storage key → (storage, base id, dtype, name, role)
         self._geometries = {}  # geometry → the first memsym id declared with it
+        self._release = release
+        self._alive = {}  # storage key → ids of the tensor objects met on it, alive
+        self._watch = {}  # id(tensor) → a weak reference whose callback notes its going
+        self._released = []  # temps whose storage's last tensor object went
 
     def find(self, t, alike=True):
         """Returns the memsym id of t, or None when t is unknown; alike
@@ -120,7 +132,7 @@ class Tensors:
             mid = self._w.buffer(name, role, group, dtype=t.dtype, shape=t.shape)
         else:
             mid = self._w.buffer(name, role, group, nbytes=nbytes)
-        self._storages[key] = (storage, mid, t.dtype, name)
+        self._storages[key] = (storage, mid, t.dtype, name, role)
         self._remember(t, key, mid)
         return mid
 
@@ -133,6 +145,29 @@ class Tensors:
     def _remember(self, t, key, mid):
         self._objects[id(t)] = (weakref.ref(t), mid)
         self._geometries.setdefault(_geometry(key, t), mid)
+        if self._release and id(t) not in self._watch:
+            oid = id(t)
+            self._alive.setdefault(key, set()).add(oid)
+            self._watch[oid] = weakref.ref(t, lambda _, key=key, oid=oid: self._gone(key, oid))
+
+    def _gone(self, key, oid):
+        """Notes that the tensor object oid on storage key went: when it was
+        the last met there, a temp's storage is released."""
+        self._watch.pop(oid, None)
+        alive = self._alive.get(key)
+        if alive is None:
+            return
+        alive.discard(oid)
+        if not alive:
+            _, base, _, _, role = self._storages[key]
+            if role == "temp":
+                self._released.append(base)
+
+    def released(self):
+        """Returns, once, the ids of the temps released since it was last
+        called, in the order they went."""
+        out, self._released = list(dict.fromkeys(self._released)), []
+        return out
 
 
 def _label(func):
@@ -187,6 +222,7 @@ class Recorder(TorchDispatchMode):
             schema = self._schemas[func] = _Schema(func)
         if schema.ignored:
             return func(*args, **kwargs)
+        self.flush()
         self._follow_owner(args, kwargs)
         reads, writes, of = self._inputs(schema, args, kwargs)
         out = kernels.run(func, args, kwargs)
@@ -200,6 +236,14 @@ class Recorder(TorchDispatchMode):
         launch = not schema.allocates and (made or bool(schema.mutated) or not outs)
         self._w.op(schema.label, self.path, reads, writes, launch, self.phase)
         return out
+
+    def flush(self):
+        """Writes the temps released since the last operation (Tensors'
+        release) as one operation that reads them and launches nothing, so
+        that each is live until then, as eager PyTorch holds it."""
+        released = self.tensors.released()
+        if released:
+            self._w.op(RELEASE, self.path, released, [], False, self.phase)
 
     def _inputs(self, schema, args, kwargs):
         """Returns the ids an operation reads and writes before it runs, and

@@ -26,11 +26,14 @@ OPTIMIZERS = {
 }
 
 
-def record(program, where, dims, consts, step=None):
+def record(program, where, dims, consts, step=None, free="last-use"):
     """Records program at the point dims, a forward or (step names an
     optimizer) a training step, and returns the recording's text. where
     places errors: (the build's spec, its file, the point as text, the
-    constants given as non-integers)."""
+    constants given as non-integers). free is when a temp stops counting:
+    "last-use", after the last operation that uses it (the format's rule),
+    or "release", not before PyTorch releases it, its last tensor object
+    gone (an operation memsym_torch.release reads it there)."""
     model = program.model
     w = Writer()
     entry = f"{type(model).__name__}.{'step(' + step + ')' if step else 'forward'}"
@@ -42,7 +45,7 @@ def record(program, where, dims, consts, step=None):
                             f"record its forward, without --step {step}")
         optimizer = OPTIMIZERS[step](model.parameters())
         _warm_up(program, optimizer, where)
-    tensors = Tensors(w)
+    tensors = Tensors(w, release=free == "release")
     recorder = Recorder(tensors, w)
     recorder.owners = _declare_held(program, optimizer, tensors)
     hooks = ModuleHooks(model, recorder)
@@ -53,6 +56,7 @@ def record(program, where, dims, consts, step=None):
             result = _forward(program, recorder, where)
     finally:
         hooks.remove()
+    recorder.flush()  # the locals of the forward, released as it returned
     w.result(result)
     return w.text()
 
