@@ -9,6 +9,8 @@ first; the gradients are set to None, as zero_grad(set_to_none=True) leaves
 them, so that the backward makes them.
 """
 
+import gc
+
 import torch
 from torch.utils._pytree import tree_flatten
 
@@ -49,6 +51,14 @@ def record(program, where, dims, consts, step=None, free="last-use"):
     recorder = Recorder(tensors, w)
     recorder.owners = _declare_held(program, optimizer, tensors)
     hooks = ModuleHooks(model, recorder)
+    # With --free release, what releases a tensor must be the program's
+    # references alone, at the same moments at every point: Python's cycle
+    # collector, whose runs depend on what the process did before (the
+    # points recorded before this one), is held off while recording.
+    collecting = free == "release" and gc.isenabled()
+    if collecting:
+        gc.collect()
+        gc.disable()
     try:
         if step:
             result = _train(program, optimizer, recorder, where)
@@ -56,6 +66,8 @@ def record(program, where, dims, consts, step=None, free="last-use"):
             result = _forward(program, recorder, where)
     finally:
         hooks.remove()
+        if collecting:
+            gc.enable()
     recorder.flush()  # the locals of the forward, released as it returned
     w.result(result)
     return w.text()
