@@ -68,7 +68,9 @@ func Gather(ctx context.Context, r *Request) (*Content, error) {
 	}
 	switch {
 	case r.Verify > 0:
-		c.Verified = m.Verify(ctx, r.Source, r.Verify, 1)
+		if c.Verified = m.Verify(ctx, r.Source, r.Verify, 1); len(c.Verified) == 0 {
+			c.Unverified = noOffGrid
+		}
 	case files:
 		c.Unverified = "recordings read from files cannot be made at new points"
 	default:
@@ -152,3 +154,6 @@ func wordsList(names []string) string {
 	}
 	return s
 }
+
+// noOffGrid says why check M3 checked nothing where it was asked for.
+const noOffGrid = "no point off the grid was found where the program runs; a grid with room beside it (--grid) gives some"

@@ -41,12 +41,13 @@ func (m *Model) Crossovers(dim string, fixed map[string]int64) (*Crossovers, err
 // NotRunningError is Confirm's refusal of a side of a crossover where the
 // program does not run (a bundled program's limits): nothing is recorded.
 type NotRunningError struct {
-	Point record.Point
-	Err   error
+	Point   record.Point
+	Program string
+	Err     error // in the program's words (source.Limit)
 }
 
 func (e *NotRunningError) Error() string {
-	return fmt.Sprintf("%s, one side of a crossover, lies past the sizes the program takes (%v)", e.Point, e.Err)
+	return fmt.Sprintf("%s, one side of a crossover, lies past the sizes %s takes (%v)", e.Point, e.Program, e.Err)
 }
 
 // Confirmation is one recording made beside a crossover to confirm it.
@@ -79,7 +80,7 @@ func (m *Model) Confirm(ctx context.Context, src source.Source, c *Crossovers, b
 		}{{x - 1, c.Segments[i-1].Holder}, {x, c.Segments[i].Holder}} {
 			p := base.With(c.Dim, side.x)
 			if why := source.Limit(src, p); why != nil {
-				return nil, &NotRunningError{Point: p, Err: fmt.Errorf("program %s: %w", src.Name(), why)}
+				return nil, &NotRunningError{Point: p, Program: src.Name(), Err: why}
 			}
 			rec, err := src.Record(ctx, p)
 			if err != nil {

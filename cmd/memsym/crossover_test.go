@@ -165,6 +165,14 @@ func TestCrossoverPastTheProgramsSizes(t *testing.T) {
 	if !strings.Contains(string(md), "The program runs along *T* only up to *T* = 200 (not at *B* = 8, *T* = 201: T = 201 is more than P = 200); past it, the stretches above are the polynomials', not the program's.") {
 		t.Errorf("the chapter does not say where the program stops running along T:\n%s", md)
 	}
+	// A line the program runs nowhere on is refused by eval --along as by
+	// crossover (before, eval gave its pieces without a word).
+	for _, cmd := range []string{"eval", "crossover"} {
+		_, errs, code := runCLI(cmd, "--program", "bert-encoder", "--const", "P=200", "--along", "B", "--at", "T=300")
+		if want := "memsym: --at T=300: bert-encoder does not run at B = 1, T = 300: T = 300 is more than P = 200\n"; code != 2 || errs != want {
+			t.Errorf("%s --along B --at T=300: exit %d, %q; want exit 2, %q", cmd, code, errs, want)
+		}
+	}
 	// A program that runs up to 2^40 along the dimension has no such note.
 	if out := mustRunCLI(t, "crossover", "--program", "synthetic", "--along", "T"); strings.Contains(out, "the program runs along") {
 		t.Errorf("synthetic:\n%s", out)

@@ -196,6 +196,11 @@ func evalAlong(stdout io.Writer, m *model.Model, src source.Source, along string
 	if err := at.atLeastOne(); err != nil {
 		return err
 	}
+	if len(at) == len(m.Vars)-1 { // a line, which the program may run nowhere on, as crossover refuses it
+		if err := m.RunsOnLine(src, along, fixed); err != nil {
+			return usagef("--at %s: %v", at.String(), err)
+		}
+	}
 	pw, err := m.Piecewise(along, fixed)
 	var dep *model.DependsError
 	if errors.As(err, &dep) {

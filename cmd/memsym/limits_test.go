@@ -115,7 +115,7 @@ func TestFitAnswerAtTheLimit(t *testing.T) {
 // chapter saying why no recording confirms the crossover.
 func TestCrossoverBeyondTheProgram(t *testing.T) {
 	out := mustRunCLI(t, "crossover", "--program", "strided-conv", "--const", "S=1", "--along", "N", "--at", "B=1", "--confirm")
-	if !strings.HasSuffix(out, "\nnot confirmed: B = 1, N = 2, one side of a crossover, lies past the sizes the program takes (program strided-conv: K = 3 is more than N = 2)\n") {
+	if !strings.HasSuffix(out, "\nnot confirmed: B = 1, N = 2, one side of a crossover, lies past the sizes strided-conv takes (K = 3 is more than N = 2)\n") {
 		t.Errorf("crossover --confirm:\n%s", out)
 	}
 	dir := t.TempDir()

@@ -141,6 +141,9 @@ func verifyOne(run *sourceFlags, n int, seed uint64, stderr io.Writer) (*model.V
 		}
 		r.Points = append(r.Points, p)
 	}
+	if len(r.Points) == 0 { // nothing checked is no pass
+		r.Failed = "no point off the grid was found where the program runs, so none was checked: give a grid with room beside it (--grid)"
+	}
 	return r, nil
 }
 

@@ -133,4 +133,21 @@ func TestVerifyWithinTheProgramsLimits(t *testing.T) {
 	}
 	dir := t.TempDir()
 	mustRunCLI(t, "explain", "--program", "bert-encoder", "--const", "P=200", "--format", "md", "-o", filepath.Join(dir, "ex"))
+
+	// Where it runs on the grid's values alone (T ≤ 3 on T ∈ {1, 2, 3}),
+	// nothing is checked, and that is no pass (before: "0 points checked",
+	// exit 0; the chapter said M3 "was not asked for").
+	out, _, code := runCLI("verify", "--program", "bert-encoder", "--const", "P=3", "--grid", "T=1,2,3")
+	if code != 1 || !strings.Contains(out, "FAILED: no point off the grid was found where the program runs, so none was checked") {
+		t.Errorf("verify with no point to check: exit %d:\n%s", code, out)
+	}
+	ex := filepath.Join(dir, "ex3")
+	mustRunCLI(t, "explain", "--program", "bert-encoder", "--const", "P=3", "--grid", "T=1,2,3", "--at", "B=2,T=3", "--format", "md", "-o", ex)
+	md, err := os.ReadFile(filepath.Join(ex, "chapter13.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "was not run: no point off the grid was found where the program runs; a grid with room beside it (--grid) gives some.") {
+		t.Errorf("the chapter does not say why M3 checked nothing:\n%s", md)
+	}
 }

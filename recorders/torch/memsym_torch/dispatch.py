@@ -163,11 +163,18 @@ class Tensors:
             if role == "temp":
                 self._released.append(base)
 
-    def released(self):
+    def released(self, final=False):
         """Returns, once, the ids of the temps released since it was last
-        called, in the order they went."""
-        out, self._released = list(dict.fromkeys(self._released)), []
-        return out
+        called, in the order they went; final adds, at the end of the
+        recording, the temps still held (a tensor the model keeps on
+        itself, self.cache = h), which PyTorch has not released."""
+        out, self._released = self._released, []
+        if final:
+            for key, alive in self._alive.items():
+                _, base, _, _, role = self._storages[key]
+                if alive and role == "temp":
+                    out.append(base)
+        return list(dict.fromkeys(out))
 
 
 def _label(func):
@@ -237,11 +244,12 @@ class Recorder(TorchDispatchMode):
         self._w.op(schema.label, self.path, reads, writes, launch, self.phase)
         return out
 
-    def flush(self):
+    def flush(self, final=False):
         """Writes the temps released since the last operation (Tensors'
-        release) as one operation that reads them and launches nothing, so
-        that each is live until then, as eager PyTorch holds it."""
-        released = self.tensors.released()
+        release; final: and those still held at the end) as one operation
+        that reads them and launches nothing, so that each is live until
+        then, as eager PyTorch holds it."""
+        released = self.tensors.released(final)
         if released:
             self._w.op(RELEASE, self.path, released, [], False, self.phase)
 

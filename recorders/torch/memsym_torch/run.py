@@ -68,7 +68,7 @@ def record(program, where, dims, consts, step=None, free="last-use"):
         hooks.remove()
         if collecting:
             gc.enable()
-    recorder.flush()  # the locals of the forward, released as it returned
+    recorder.flush(final=True)  # the forward's locals, released as it returned, and what is still held
     w.result(result)
     return w.text()
 

@@ -22,3 +22,21 @@ class Locals(nn.Module):
 
 def build(B, T, D=256):
     return Locals(D), torch.zeros(B, T, D)
+
+
+class Kept(nn.Module):
+    """Keeps its first layer's output on itself: PyTorch releases it after
+    the forward, whatever reads it last."""
+
+    def __init__(self, D):
+        super().__init__()
+        self.a, self.b, self.c = (nn.Linear(D, D) for _ in range(3))
+
+    def forward(self, x):
+        h = self.a(x)
+        self.cache = h
+        return self.c(self.b(h))
+
+
+def build_kept(B, T, D=256):
+    return Kept(D), torch.zeros(B, T, D)
