@@ -255,9 +255,22 @@ func (w *writer) holders(cands []CandidateRow, c *CrossRows) []doc.Block {
 		list.Items = append(list.Items, item)
 	}
 	blocks := []doc.Block{para(intro...), list}
-	if r := c.Reach; r.Last > 0 {
-		blocks = append(blocks, para("The program runs along ", doc.Math{doc.V(c.Along)}, " only up to ", equals(c.Along, r.Last),
-			" (not at ", point(r.At), ": ", r.Why, "); past it, the stretches above are the polynomials', not the program's."))
+	if r := c.Reach; r.Last > 0 || r.First > 0 {
+		runs := []any{"The program runs along ", doc.Math{doc.V(c.Along)}, " only"}
+		if r.First > 0 {
+			runs = append(runs, " from ", equals(c.Along, r.First), " (not at ", point(r.Below), ": ", r.BelowWhy, ")")
+		}
+		if r.Last > 0 {
+			runs = append(runs, " up to ", equals(c.Along, r.Last), " (not at ", point(r.At), ": ", r.Why, ")")
+		}
+		outside := "; past it"
+		switch {
+		case r.First > 0 && r.Last > 0:
+			outside = "; outside that"
+		case r.First > 0:
+			outside = "; below it"
+		}
+		blocks = append(blocks, para(append(runs, outside, ", the stretches above are the polynomials', not the program's.")...))
 	}
 	holds := map[int]bool{}
 	for _, seg := range c.Segments {

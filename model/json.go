@@ -135,9 +135,14 @@ type CrossoverJSON struct {
 	NotConfirmed string `json:"not_confirmed,omitempty"`
 	// RunsTo is, for a bundled program that stops running along the
 	// dimension, the last value it runs at, NotRunning why not at the next.
-	RunsTo     int64              `json:"runs_to,omitempty"`
-	NotRunning string             `json:"not_running,omitempty"`
-	Checked    []map[string]int64 `json:"checked"`
+	RunsTo     int64  `json:"runs_to,omitempty"`
+	NotRunning string `json:"not_running,omitempty"`
+	// RunsFrom is, for one that starts running above the least value,
+	// the first value it runs at, NotRunningBelow why not at the one
+	// before.
+	RunsFrom        int64              `json:"runs_from,omitempty"`
+	NotRunningBelow string             `json:"not_running_below,omitempty"`
+	Checked         []map[string]int64 `json:"checked"`
 }
 
 // SegmentJSON says that from From to To (0: without end) the candidate

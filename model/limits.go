@@ -186,22 +186,28 @@ func (f *Fit) answer() (x int64, ok bool) {
 	return 0, false
 }
 
-// Reach is where a bundled program stops running along a line: Last is
-// the last value it runs at, At the point of the next, where it does not,
-// and Why why not there, in the program's words ("T = 201 is more than
-// P = 200"). The zero Reach says it runs up to the largest value a
-// dimension may take (programs.MaxDim), or that the source cannot say.
+// Reach is where a bundled program runs along a line. Last is the last
+// value it runs at, At the point of the next, where it does not, and Why
+// why not there, in the program's words ("T = 201 is more than P = 200");
+// First is the first value it runs at where that is above the least value
+// the model holds for, Below the point of the one before and BelowWhy why
+// not there ("K = 5 is more than N = 4"). Zero values say it runs up to the
+// largest value a dimension may take (programs.MaxDim), or from the least,
+// or that the source cannot say.
 type Reach struct {
-	Last int64
-	At   record.Point
-	Why  string
+	Last     int64
+	At       record.Point
+	Why      string
+	First    int64
+	Below    record.Point
+	BelowWhy string
 }
 
-// RunsTo returns where src's program stops running along the dimension
-// along, the other dimensions at base's values (the zero Reach where it
-// runs at none of the least value and the grid's). A bundled program runs
-// on one stretch of each line (its limits are bounds: T ≤ P, L ≤ 10000),
-// so the last value is found by halving.
+// RunsTo returns where src's program runs along the dimension along, the
+// other dimensions at base's values (the zero Reach where it runs at none
+// of the least value and the grid's). A bundled program runs on one
+// stretch of each line (its limits are bounds: T ≤ P, N ≥ K, L ≤ 10000),
+// so each end is found by halving.
 func (m *Model) RunsTo(src source.Source, along string, base record.Point) Reach {
 	i := slices.Index(m.Vars, along)
 	if i < 0 {
@@ -209,30 +215,45 @@ func (m *Model) RunsTo(src source.Source, along string, base record.Point) Reach
 	}
 	p := slices.Clone(base)
 	at := func(x int64) record.Point { p[i].Value = x; return p }
-	if runsAt(src, at(programs.MaxDim)) {
-		return Reach{}
-	}
-	lo := int64(0)
-	for _, x := range append([]int64{m.Least(along)}, m.Grid[i]...) {
+	least := m.Least(along)
+	runs := int64(0) // a value it runs at
+	for _, x := range append([]int64{least}, m.Grid[i]...) {
 		if x >= 1 && runsAt(src, at(x)) {
-			lo = max(lo, x)
+			runs = x
+			break
 		}
 	}
-	if lo == 0 {
+	if runs == 0 {
 		return Reach{}
 	}
-	hi := int64(programs.MaxDim) // the program does not run there
-	for hi-lo > 1 {
-		mid := lo + (hi-lo)/2
-		if runsAt(src, at(mid)) {
-			lo = mid
-		} else {
-			hi = mid
+	var r Reach
+	if !runsAt(src, at(programs.MaxDim)) {
+		lo, hi := runs, int64(programs.MaxDim) // runs at lo, not at hi
+		for hi-lo > 1 {
+			mid := lo + (hi-lo)/2
+			if runsAt(src, at(mid)) {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		if why := source.Limit(src, at(hi)); why != nil {
+			r.Last, r.At, r.Why = lo, slices.Clone(at(hi)), why.Error()
 		}
 	}
-	why := source.Limit(src, at(hi))
-	if why == nil {
-		return Reach{}
+	if least >= 1 && runs > least && !runsAt(src, at(least)) {
+		lo, hi := least, runs // not at lo, runs at hi
+		for hi-lo > 1 {
+			mid := lo + (hi-lo)/2
+			if runsAt(src, at(mid)) {
+				hi = mid
+			} else {
+				lo = mid
+			}
+		}
+		if why := source.Limit(src, at(lo)); why != nil {
+			r.First, r.Below, r.BelowWhy = hi, slices.Clone(at(lo)), why.Error()
+		}
 	}
-	return Reach{Last: lo, At: slices.Clone(at(hi)), Why: why.Error()}
+	return r
 }

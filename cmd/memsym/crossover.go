@@ -79,6 +79,7 @@ func crossoverCmd(stdout, stderr io.Writer, args []string) error {
 		out := m.CrossoverJSON(c, confirmed)
 		out.NotConfirmed = notConfirmed
 		out.RunsTo, out.NotRunning = reach.Last, reach.Why
+		out.RunsFrom, out.NotRunningBelow = reach.First, reach.BelowWhy
 		if err := writeJSON(stdout, out); err != nil {
 			return err
 		}
@@ -205,8 +206,11 @@ func crossoverText(m *model.Model, c *model.Crossovers, reach model.Reach) strin
 	opOf := func(seg int) int { return m.NumberAt(m.Cands[c.Segments[seg].Holder].Op, c.Fixed) }
 	for i := 1; i < len(c.Segments); i++ {
 		past := ""
-		if reach.Last > 0 && c.Segments[i].From > reach.Last {
+		switch {
+		case reach.Last > 0 && c.Segments[i].From > reach.Last:
 			past = ", past the sizes the program takes"
+		case reach.First > 0 && c.Segments[i].From <= reach.First:
+			past = ", the stretch before it below the sizes the program takes"
 		}
 		fmt.Fprintf(&b, "from %s = %d the candidate at operation %d holds the peak, taking over from operation %d%s\n",
 			c.Dim, c.Segments[i].From, opOf(i), opOf(i-1), past)
@@ -261,10 +265,20 @@ func contradicted(m *model.Model, confirmed []model.Confirmation) int {
 // pieces past it are the polynomials', not the program's; "" where it does
 // not stop.
 func reachLine(r model.Reach, dim string) string {
-	if r.Last == 0 {
+	from := fmt.Sprintf("from %s = %d (not at %s: %s)", dim, r.First, r.Below, r.BelowWhy)
+	upTo := fmt.Sprintf("up to %s = %d (not at %s: %s)", dim, r.Last, r.At, r.Why)
+	var runs, outside string
+	switch {
+	case r.First > 0 && r.Last > 0:
+		runs, outside = from+" "+upTo, "outside that"
+	case r.First > 0:
+		runs, outside = from, "below it"
+	case r.Last > 0:
+		runs, outside = upTo, "past it"
+	default:
 		return ""
 	}
-	return fmt.Sprintf("the program runs along %s up to %s = %d (not at %s: %s); past it, the pieces are the polynomials', not the program's\n", dim, dim, r.Last, r.At, r.Why)
+	return fmt.Sprintf("the program runs along %s %s; %s, the pieces are the polynomials', not the program's\n", dim, runs, outside)
 }
 
 // programDefault is a bundled program's default point, nil for another

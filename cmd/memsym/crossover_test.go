@@ -173,6 +173,23 @@ func TestCrossoverPastTheProgramsSizes(t *testing.T) {
 			t.Errorf("%s --along B --at T=300: exit %d, %q; want exit 2, %q", cmd, code, errs, want)
 		}
 	}
+	// The lower end: strided-conv at K = 5 runs from N = 5, where its
+	// crossover falls; the stretch before it is the polynomials' alone.
+	out = mustRunCLI(t, "crossover", "--program", "strided-conv", "--const", "S=1,K=5", "--along", "N", "--at", "B=2")
+	if !strings.Contains(out, "from N = 5 the candidate at operation 2 holds the peak, taking over from operation 4, the stretch before it below the sizes the program takes\n") ||
+		!strings.HasSuffix(out, "the program runs along N from N = 5 (not at B = 2, N = 4: K = 5 is more than N = 4); below it, the pieces are the polynomials', not the program's\n") {
+		t.Errorf("crossover on strided-conv:\n%s", out)
+	}
+	var low struct {
+		RunsFrom        int64  `json:"runs_from"`
+		NotRunningBelow string `json:"not_running_below"`
+	}
+	if err := json.Unmarshal([]byte(mustRunCLI(t, "eval", "--program", "strided-conv", "--const", "S=1,K=5", "--along", "N", "--at", "B=2", "--json")), &low); err != nil {
+		t.Fatal(err)
+	}
+	if low.RunsFrom != 5 || low.NotRunningBelow != "K = 5 is more than N = 4" {
+		t.Errorf("eval --along N --json: runs_from %d, not_running_below %q", low.RunsFrom, low.NotRunningBelow)
+	}
 	// A program that runs up to 2^40 along the dimension has no such note.
 	if out := mustRunCLI(t, "crossover", "--program", "synthetic", "--along", "T"); strings.Contains(out, "the program runs along") {
 		t.Errorf("synthetic:\n%s", out)

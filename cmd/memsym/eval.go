@@ -214,6 +214,7 @@ func evalAlong(stdout io.Writer, m *model.Model, src source.Source, along string
 	if asJSON {
 		out := m.PiecewiseJSON(pw, cov)
 		out.RunsTo, out.NotRunning = reach.Last, reach.Why
+		out.RunsFrom, out.NotRunningBelow = reach.First, reach.BelowWhy
 		return writeJSON(stdout, out)
 	}
 	_, err = io.WriteString(stdout, piecewiseText(m, pw, cov)+reachLine(reach, along))

@@ -121,7 +121,7 @@ func TestCrossoverBeyondTheProgram(t *testing.T) {
 	dir := t.TempDir()
 	mustRunCLI(t, "explain", "--program", "strided-conv", "--const", "S=1", "--format", "md", "--verify", "0", "-o", dir)
 	md, err := os.ReadFile(filepath.Join(dir, "chapter13.md"))
-	if err != nil || !strings.Contains(string(md), "No recording was made beside the crossover to confirm it: B = 8, N = 2, one side of a crossover, lies past the sizes the program takes") {
+	if err != nil || !strings.Contains(string(md), "No recording was made beside the crossover to confirm it: B = 8, N = 2, one side of a crossover, lies past the sizes strided-conv takes (K = 3 is more than N = 2)") {
 		t.Errorf("the chapter does not say why the crossover is not confirmed (%v)", err)
 	}
 }
