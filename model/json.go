@@ -133,17 +133,24 @@ type CrossoverJSON struct {
 	// NotConfirmed says why --confirm recorded nothing: a side of a
 	// crossover lies past the program's sizes.
 	NotConfirmed string `json:"not_confirmed,omitempty"`
-	// RunsTo is, for a bundled program that stops running along the
-	// dimension, the last value it runs at, NotRunning why not at the next.
-	RunsTo     int64  `json:"runs_to,omitempty"`
-	NotRunning string `json:"not_running,omitempty"`
-	// RunsFrom is, for one that starts running above the least value,
-	// the first value it runs at, NotRunningBelow why not at the one
-	// before.
-	RunsFrom        int64              `json:"runs_from,omitempty"`
-	NotRunningBelow string             `json:"not_running_below,omitempty"`
-	Checked         []map[string]int64 `json:"checked"`
+	ReachJSON
+	Checked []map[string]int64 `json:"checked"`
 }
+
+// ReachJSON is a Reach in CrossoverJSON and PiecewiseJSON: RunsTo is, for
+// a bundled program that stops running along the dimension, the last
+// value it runs at, NotRunning why not at the next; RunsFrom, for one that
+// starts running above the least value, the first value it runs at,
+// NotRunningBelow why not at the one before.
+type ReachJSON struct {
+	RunsTo          int64  `json:"runs_to,omitempty"`
+	NotRunning      string `json:"not_running,omitempty"`
+	RunsFrom        int64  `json:"runs_from,omitempty"`
+	NotRunningBelow string `json:"not_running_below,omitempty"`
+}
+
+// JSON returns r as ReachJSON.
+func (r Reach) JSON() ReachJSON { return ReachJSON{r.Last, r.Why, r.First, r.BelowWhy} }
 
 // SegmentJSON says that from From to To (0: without end) the candidate
 // holds the peak.

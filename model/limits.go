@@ -68,14 +68,7 @@ func (m *Model) Beyond(src source.Source, f *Fit, fits func(record.Point) (bool,
 	if !runsAt(src, f.Point(m, lo)) {
 		return s
 	}
-	for hi-lo > 1 {
-		mid := lo + (hi-lo)/2
-		if runsAt(src, f.Point(m, mid)) {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
+	lo = edge(lo, hi, func(x int64) bool { return runsAt(src, f.Point(m, x)) })
 	s += fmt.Sprintf("; it runs at %s = %d but not at %s = %d", f.Along, lo, f.Along, lo+1)
 	if f.Kind == FitsFrom && lo < f.From {
 		return s + fmt.Sprintf(", below %d, where the values that fit start", f.From)
@@ -227,33 +220,34 @@ func (m *Model) RunsTo(src source.Source, along string, base record.Point) Reach
 		return Reach{}
 	}
 	var r Reach
-	if !runsAt(src, at(programs.MaxDim)) {
-		lo, hi := runs, int64(programs.MaxDim) // runs at lo, not at hi
-		for hi-lo > 1 {
-			mid := lo + (hi-lo)/2
-			if runsAt(src, at(mid)) {
-				lo = mid
-			} else {
-				hi = mid
-			}
-		}
-		if why := source.Limit(src, at(hi)); why != nil {
-			r.Last, r.At, r.Why = lo, slices.Clone(at(hi)), why.Error()
+	in := func(x int64) bool { return runsAt(src, at(x)) }
+	if !in(programs.MaxDim) {
+		last := edge(runs, programs.MaxDim, in)
+		if why := source.Limit(src, at(last+1)); why != nil {
+			r.Last, r.At, r.Why = last, slices.Clone(at(last+1)), why.Error()
 		}
 	}
-	if least >= 1 && runs > least && !runsAt(src, at(least)) {
-		lo, hi := least, runs // not at lo, runs at hi
-		for hi-lo > 1 {
-			mid := lo + (hi-lo)/2
-			if runsAt(src, at(mid)) {
-				hi = mid
-			} else {
-				lo = mid
-			}
-		}
-		if why := source.Limit(src, at(lo)); why != nil {
-			r.First, r.Below, r.BelowWhy = hi, slices.Clone(at(lo)), why.Error()
+	if least >= 1 && runs > least && !in(least) {
+		below := edge(least, runs, in)
+		if why := source.Limit(src, at(below)); why != nil {
+			r.First, r.Below, r.BelowWhy = below+1, slices.Clone(at(below)), why.Error()
 		}
 	}
 	return r
+}
+
+// edge returns, for in(lo) ≠ in(hi) with lo < hi, the last x from lo at
+// which in(x) is in(lo)'s, in(x+1) being in(hi)'s, by halving: the edge of
+// a stretch, such as the last value a program runs at.
+func edge(lo, hi int64, in func(int64) bool) int64 {
+	side := in(lo)
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if in(mid) == side {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
 }

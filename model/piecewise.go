@@ -277,13 +277,8 @@ type PiecewiseJSON struct {
 	Pieces     []PieceJSON      `json:"pieces"`
 	NeverAlone []CoveredJSON    `json:"never_alone"`
 	Undecided  []CandidateJSON  `json:"undecided"`
-	// RunsTo, NotRunning, RunsFrom and NotRunningBelow are
-	// CrossoverJSON's.
-	RunsTo          int64              `json:"runs_to,omitempty"`
-	NotRunning      string             `json:"not_running,omitempty"`
-	RunsFrom        int64              `json:"runs_from,omitempty"`
-	NotRunningBelow string             `json:"not_running_below,omitempty"`
-	Checked         []map[string]int64 `json:"checked"`
+	ReachJSON
+	Checked []map[string]int64 `json:"checked"`
 }
 
 // PieceJSON is one piece: from From to To (0: without end) Holder holds

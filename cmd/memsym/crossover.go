@@ -78,8 +78,7 @@ func crossoverCmd(stdout, stderr io.Writer, args []string) error {
 	if *asJSON {
 		out := m.CrossoverJSON(c, confirmed)
 		out.NotConfirmed = notConfirmed
-		out.RunsTo, out.NotRunning = reach.Last, reach.Why
-		out.RunsFrom, out.NotRunningBelow = reach.First, reach.BelowWhy
+		out.ReachJSON = reach.JSON()
 		if err := writeJSON(stdout, out); err != nil {
 			return err
 		}

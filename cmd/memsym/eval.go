@@ -213,8 +213,7 @@ func evalAlong(stdout io.Writer, m *model.Model, src source.Source, along string
 	reach := m.RunsTo(src, along, m.Base(fixed, programDefault(src)))
 	if asJSON {
 		out := m.PiecewiseJSON(pw, cov)
-		out.RunsTo, out.NotRunning = reach.Last, reach.Why
-		out.RunsFrom, out.NotRunningBelow = reach.First, reach.BelowWhy
+		out.ReachJSON = reach.JSON()
 		return writeJSON(stdout, out)
 	}
 	_, err = io.WriteString(stdout, piecewiseText(m, pw, cov)+reachLine(reach, along))
