@@ -108,8 +108,16 @@ func (s *Program) Plan(spec Spec) (*Plan, error) {
 	// check point given there is refused before anything is recorded; a
 	// check point of memsym's own choosing there is left out, and when
 	// none is left, one between the grid's values is tried.
-	for _, p := range pl.Points() {
+	points := pl.Points()
+	for _, p := range points {
 		if err := NotRunning(s, p); err != nil {
+			// Where it runs at other points of the grid, the grid reaches
+			// past its sizes (bert-encoder's T ≤ P below the grid's T):
+			// another grid serves. Where it runs at none, the constants
+			// may be the cause (gpt-course's D not divisible by H).
+			if slices.ContainsFunc(points, func(q record.Point) bool { return Limit(s, q) == nil }) {
+				return nil, usagef("%v; the grid's every point is recorded: give --grid values where it runs", err)
+			}
 			return nil, usagef("%v", err)
 		}
 	}

@@ -177,7 +177,7 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 		}
 	}
 	if len(r.At) > 0 {
-		if r.At, err = alignPoint(r.At, src, spec); err != nil {
+		if r.At, err = alignPoint(r.At, src, spec, len(at) > 0); err != nil {
 			return err
 		}
 	}
@@ -262,7 +262,7 @@ func refuted(content *explain.Content, in *explain.Input) error {
 
 // alignPoint orders --at's values as the program's dimensions and refuses a
 // missing or unknown one, when the source can say its dimensions.
-func alignPoint(at record.Point, src source.Source, spec source.Spec) (record.Point, error) {
+func alignPoint(at record.Point, src source.Source, spec source.Spec, given bool) (record.Point, error) {
 	// A bundled program, a recorder and the PyTorch recorder each plan the
 	// grid, whose order of dimensions the point takes; files carry their
 	// own points.
@@ -295,6 +295,9 @@ func alignPoint(at record.Point, src source.Source, spec source.Spec) (record.Po
 	// A point the program does not run at is refused before the grid is
 	// recorded, not after.
 	if err := source.NotRunning(src, out); err != nil {
+		if !given { // the program's default point, which the constants moved past
+			return nil, usagef("the chapter counts the program at its default point, %s, where it does not run: %v; give --at a point where it runs", out, source.Limit(src, out))
+		}
 		return nil, usagef("--at %s: %v", out.Key(), err)
 	}
 	return out, nil
