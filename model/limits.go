@@ -208,10 +208,11 @@ func (m *Model) RunsTo(src source.Source, along string, base record.Point) Reach
 	}
 	p := slices.Clone(base)
 	at := func(x int64) record.Point { p[i].Value = x; return p }
+	in := func(x int64) bool { return runsAt(src, at(x)) }
 	least := m.Least(along)
-	runs := int64(0) // a value it runs at
+	runs := int64(0) // the first of the least value and the grid's it runs at
 	for _, x := range append([]int64{least}, m.Grid[i]...) {
-		if x >= 1 && runsAt(src, at(x)) {
+		if in(x) {
 			runs = x
 			break
 		}
@@ -220,14 +221,13 @@ func (m *Model) RunsTo(src source.Source, along string, base record.Point) Reach
 		return Reach{}
 	}
 	var r Reach
-	in := func(x int64) bool { return runsAt(src, at(x)) }
 	if !in(programs.MaxDim) {
 		last := edge(runs, programs.MaxDim, in)
 		if why := source.Limit(src, at(last+1)); why != nil {
 			r.Last, r.At, r.Why = last, slices.Clone(at(last+1)), why.Error()
 		}
 	}
-	if least >= 1 && runs > least && !in(least) {
+	if runs > least { // it does not run at the least value
 		below := edge(least, runs, in)
 		if why := source.Limit(src, at(below)); why != nil {
 			r.First, r.Below, r.BelowWhy = below+1, slices.Clone(at(below)), why.Error()
