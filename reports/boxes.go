@@ -72,25 +72,32 @@ func tikzBoxes(f *doc.Figure, o Options) []byte {
 	return b.Bytes()
 }
 
-// boxesFigure draws a figure of nested boxes as filled rectangles with
-// their titles and per cents, a pixel of the layout 0.5 pt unless the
-// drawing is wider than the text, and its caption below, kept on the
-// figure's page.
-func (d *pdfDoc) boxesFigure(f *doc.Figure) {
-	d.figures++
+// boxesScale is the millimetres a pixel of figure f's boxes takes: 0.5 pt,
+// or less where the drawing would be wider than the text or taller than a
+// page leaves room for below above millimetres of headings kept with it.
+func (d *pdfDoc) boxesScale(f *doc.Figure, above float64) float64 {
 	bx := f.Boxes
-	scale := 0.5 * ptToMM // millimetres a pixel
+	scale := 0.5 * ptToMM
 	if w := float64(bx.Width) * scale; w > d.textWidth() {
 		scale = d.textWidth() / float64(bx.Width)
 	}
-	if maxH := d.bottom() - pdfMargin - 30; float64(bx.Height)*scale > maxH {
+	if maxH := d.usable() - 30 - above; float64(bx.Height)*scale > maxH {
 		scale = maxH / float64(bx.Height)
 	}
-	capFont := font{sans, "", 9}
-	caption := append([]doc.Inline{doc.Text(fmt.Sprintf("Figure %s. ", numbered(d.chapter, d.figures)))}, f.Caption...)
-	capLines := textLines(d, words(caption, capFont, false), d.textWidth(), capFont)
+	return scale
+}
+
+// boxesFigure draws a figure of nested boxes as filled rectangles with
+// their titles and per cents, a pixel of the layout 0.5 pt unless the
+// drawing is wider than the text, and its caption below, kept on the
+// figure's page, and with the above millimetres of headings above it.
+func (d *pdfDoc) boxesFigure(f *doc.Figure, above float64) {
+	capFont, capLines := d.figureCaption(f)
+	d.room(d.figureHeight(f, above))
+	d.figures++
+	bx := f.Boxes
+	scale := d.boxesScale(f, above)
 	h := float64(bx.Height) * scale
-	d.room(h + 4 + float64(len(capLines))*lineHeight(capFont) + 2)
 	x0, y0 := pdfMargin, d.y+1
 	pt := 12 * scale / ptToMM // the layout's 12 px text
 	d.f.SetLineWidth(0.2)

@@ -91,9 +91,26 @@ func pdfBytes(chapter *doc.Document, o Options) ([]byte, error) {
 	d := &pdfDoc{f: f, chapter: chapter}
 	d.w, d.h = f.GetPageSize()
 	d.newPage()
-	d.heading(chapterTitle(chapter), 0, 17, 6)
+	// Each heading is kept with what follows it: the chapter's with the
+	// first section's heading and the start of its first block, a
+	// section's with the start of its first block. above is the height of
+	// the headings just written, which the next block is kept with.
+	sections := make([]pdfHeading, len(chapter.Sections))
+	for i := range chapter.Sections {
+		sections[i] = pdfHeading{sectionTitle(chapter, i), 1, 13, 5}
+	}
+	above := d.heading(pdfHeading{chapterTitle(chapter), 0, 17, 6}, 0, func(above float64) float64 {
+		if len(sections) == 0 {
+			return 0
+		}
+		h := d.headingHeight(sections[0])
+		return h + d.keep(chapter.Sections[0].Blocks, above+h)
+	})
 	for i, s := range chapter.Sections {
-		d.heading(sectionTitle(chapter, i), 1, 13, 5)
+		if i > 0 {
+			above = 0
+		}
+		above += d.heading(sections[i], above, func(above float64) float64 { return d.keep(s.Blocks, above) })
 		for k, b := range s.Blocks {
 			var next doc.Block
 			if k+1 < len(s.Blocks) {
@@ -101,17 +118,18 @@ func pdfBytes(chapter *doc.Document, o Options) ([]byte, error) {
 			}
 			switch b := b.(type) {
 			case *doc.Paragraph:
-				d.paragraphBlock(b, next)
+				d.paragraphBlock(b, next, above)
 			case *doc.List:
 				for _, item := range b.Items {
 					d.bullet(item)
 				}
 				d.y += 1.5
 			case *doc.Table:
-				d.table(b)
+				d.table(b, above)
 			case *doc.Figure:
-				d.figure(b)
+				d.figure(b, above)
 			}
+			above = 0
 		}
 	}
 	if err := f.Error(); err != nil {
@@ -135,9 +153,14 @@ func (d *pdfDoc) textWidth() float64 { return d.w - 2*pdfMargin }
 // bottom is the lowest y a block may reach on a page.
 func (d *pdfDoc) bottom() float64 { return d.h - pdfMargin - pdfFooter/2 }
 
-// room starts a new page unless h millimetres fit on this one.
+// usable is the height a page holds, from its top margin to bottom().
+func (d *pdfDoc) usable() float64 { return d.bottom() - pdfMargin }
+
+// room starts a new page unless h millimetres fit on this one or nothing
+// is on this one yet (h is more than a page holds: a new page would not
+// help).
 func (d *pdfDoc) room(h float64) {
-	if d.y+h > d.bottom() {
+	if d.y+h > d.bottom() && d.y > pdfMargin {
 		d.newPage()
 	}
 }
@@ -145,32 +168,107 @@ func (d *pdfDoc) room(h float64) {
 // lineHeight is the height of a line of text in f.
 func lineHeight(f font) float64 { return f.size * ptToMM * pdfLineGap }
 
-// heading writes a heading in bold, kept with the start of what follows,
-// and marks it in the outline at level.
-func (d *pdfDoc) heading(text string, level int, size, after float64) {
-	f := font{sans, "B", size}
+// pdfHeading is a heading: its text, its level in the outline, its size
+// in points and the space after it, in millimetres.
+type pdfHeading struct {
+	text  string
+	level int
+	size  float64
+	after float64
+}
+
+func (h pdfHeading) font() font { return font{sans, "B", h.size} }
+
+// headingLines is h's text broken into lines.
+func (d *pdfDoc) headingLines(h pdfHeading) [][]word {
+	return textLines(d, words([]doc.Inline{doc.Text(h.text)}, h.font(), false), d.textWidth(), h.font())
+}
+
+// headingHeight is the height h takes, the space after it included.
+func (d *pdfDoc) headingHeight(h pdfHeading) float64 {
+	return float64(len(d.headingLines(h)))*lineHeight(h.font()) + h.after
+}
+
+// heading writes h in bold, marks it in the outline and returns its
+// height. It is kept with the start of what follows: it starts a new page
+// unless it fits on this one with keep(a) millimetres below it, where a
+// is the height of the headings it is written under (above) and its own,
+// which keep's block goes below too.
+func (d *pdfDoc) heading(h pdfHeading, above float64, keep func(above float64) float64) float64 {
+	f := h.font()
 	lh := lineHeight(f)
-	d.room(lh + 25)
+	lines := d.headingLines(h)
+	height := float64(len(lines))*lh + h.after
+	d.room(height + keep(above+height))
 	d.y += 2
-	d.f.SetFont(sans, "B", size)
-	d.f.Bookmark(pdfSafe(text), level, d.y)
-	lines := textLines(d, words([]doc.Inline{doc.Text(text)}, f, false), d.textWidth(), f)
+	d.f.SetFont(sans, "B", h.size)
+	d.f.Bookmark(pdfSafe(h.text), h.level, d.y)
 	for _, l := range lines {
 		d.drawLine(l, pdfMargin, d.y+lh*0.75, f)
 		d.y += lh
 	}
-	d.y += after - 2
+	d.y += h.after - 2
+	return height
+}
+
+// keepLines is how many of a paragraph's or a list item's first lines a
+// heading above it keeps on its page.
+const keepLines = 2
+
+// keep is the height the first of blocks needs on the page it starts on,
+// written below above millimetres of headings that must stay on its page:
+// the part of it it keeps together at its top (a table whole or its
+// caption, header and first rows, a figure whole, a paragraph's or a
+// list's first lines), as each block itself asks room for it.
+func (d *pdfDoc) keep(blocks []doc.Block, above float64) float64 {
+	if len(blocks) == 0 {
+		return 0
+	}
+	var next doc.Block
+	if len(blocks) > 1 {
+		next = blocks[1]
+	}
+	switch b := blocks[0].(type) {
+	case *doc.Paragraph:
+		return d.paragraphKeep(b, next, above)
+	case *doc.List:
+		if len(b.Items) == 0 {
+			return 0
+		}
+		f := font{sans, "", pdfBodyPt}
+		n := len(textLines(d, words(b.Items[0], f, false), d.textWidth()-bulletIndent, f))
+		return float64(min(n, keepLines)) * lineHeight(f)
+	case *doc.Table:
+		return d.layTable(b).keep(d, above)
+	case *doc.Figure:
+		return d.figureHeight(b, above)
+	}
+	return 0
 }
 
 // paragraphBlock writes a paragraph; one that announces the block after it
 // (ending with a colon) is kept with that block's first lines.
-func (d *pdfDoc) paragraphBlock(p *doc.Paragraph, next doc.Block) {
-	f := font{sans, "", pdfBodyPt}
+func (d *pdfDoc) paragraphBlock(p *doc.Paragraph, next doc.Block, above float64) {
 	if next != nil && endsWithColon(p.Inlines) {
-		lines := textLines(d, words(p.Inlines, f, false), d.textWidth(), f)
-		d.room(float64(len(lines)+3) * lineHeight(f))
+		d.room(d.paragraphKeep(p, next, above))
 	}
-	d.paragraph(p.Inlines, f, 0)
+	d.paragraph(p.Inlines, font{sans, "", pdfBodyPt}, 0)
+}
+
+// paragraphKeep is the height paragraph p needs on the page it starts on,
+// below above millimetres of headings: its first keepLines lines, or,
+// when it announces the block after it (ending with a colon), all its
+// lines and three more for that block's start, as long as these fit on a
+// page below the headings.
+func (d *pdfDoc) paragraphKeep(p *doc.Paragraph, next doc.Block, above float64) float64 {
+	f := font{sans, "", pdfBodyPt}
+	n := len(textLines(d, words(p.Inlines, f, false), d.textWidth(), f))
+	if next != nil && endsWithColon(p.Inlines) {
+		if h := float64(n+3) * lineHeight(f); above+h <= d.usable() {
+			return h
+		}
+	}
+	return float64(min(n, keepLines)) * lineHeight(f)
 }
 
 // endsWithColon reports whether inline runs end with a colon.
@@ -193,6 +291,9 @@ func (d *pdfDoc) paragraph(ins []doc.Inline, f font, indent float64) {
 	d.y += lh * 0.5
 }
 
+// bulletIndent is a list item's text's indent, in millimetres.
+const bulletIndent = 7.0
+
 // bullet writes a list item.
 func (d *pdfDoc) bullet(item []doc.Inline) {
 	f := font{sans, "", pdfBodyPt}
@@ -200,7 +301,7 @@ func (d *pdfDoc) bullet(item []doc.Inline) {
 	d.room(lh)
 	d.f.SetFont(sans, "", pdfBodyPt)
 	d.f.Text(pdfMargin+2, d.y+lh*0.75, "•")
-	d.paragraph(item, f, 7)
+	d.paragraph(item, f, bulletIndent)
 	d.y -= lh * 0.35
 }
 

@@ -2,14 +2,20 @@ package reports
 
 import (
 	"bytes"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
 
+	"memsym/doc"
 	"memsym/explain"
 	"memsym/internal/tooltest"
+	"memsym/poly"
 )
 
 // Two renders of the same document must be byte-identical, and a different
@@ -45,16 +51,28 @@ func TestPDFReproducible(t *testing.T) {
 
 // plainSpaces turns every kind of space into a plain one and superscript
 // digits into digits, as pdftotext gives a PDF's text.
-func plainSpaces(s string) string {
+func plainSpaces(s string) string { return strings.Map(plainRune, s) }
+
+// plainPages is plainSpaces for pdftotext's output, its line and page
+// breaks kept.
+func plainPages(s string) string {
 	return strings.Map(func(r rune) rune {
-		if d, ok := superscripts[r]; ok {
-			return d
+		if r == '\n' || r == '\f' {
+			return r
 		}
-		if unicode.IsSpace(r) || r == '\u2009' || r == '\u202f' {
-			return ' '
-		}
-		return r
+		return plainRune(r)
 	}, s)
+}
+
+// plainRune is r as plainSpaces has it.
+func plainRune(r rune) rune {
+	if d, ok := superscripts[r]; ok {
+		return d
+	}
+	if unicode.IsSpace(r) || r == '\u2009' || r == '\u202f' {
+		return ' '
+	}
+	return r
 }
 
 // pdfText renders d as a PDF and returns its text, as pdftotext reads it,
@@ -68,7 +86,7 @@ func pdfText(t *testing.T, name string) (string, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return plainSpaces(string(out)), path
+	return plainPages(string(out)), path
 }
 
 // The PDF's text must hold the chapter's numbers and formulas, numbered,
@@ -203,5 +221,158 @@ func TestFormulaPieces(t *testing.T) {
 	ps = formulaPieces("B¹²T", base, it)
 	if len(ps) != 3 || ps[1].text != "12" || ps[2].text != "T" || ps[2].rise != 0 {
 		t.Errorf("formulaPieces(B¹²T) = %+v", ps)
+	}
+}
+
+// What a section of headingsDoc opens with.
+const (
+	opensParagraph = iota // a paragraph of four lines
+	opensList             // a paragraph of three lines that announces a list
+	opensTable            // a table of five rows
+	opensFigure           // a figure
+	opensLongTable        // a table as long as a page, but for its heading
+	opensTallBoxes        // a figure of boxes as tall as a page leaves room for
+	opensKinds
+)
+
+// headingsSection is a section of headingsDoc: what it opens with, how
+// many one-line paragraphs follow, and whether a table of a page's height
+// (pageTable) ends it, so that the next section starts a page.
+type headingsSection struct {
+	opens, fill int
+	pageAfter   bool
+}
+
+// pageTable is the number of rows of a table whose caption, header and
+// rows are within a millimetre of a page's height.
+const pageTable = 37
+
+// headingsDoc is a document of sections as ss says. Every word of section
+// i's first block carries its marker, "s7w" in section 7's.
+func headingsDoc(ss []headingsSection) *doc.Document {
+	d := &doc.Document{Title: "Headings kept with what follows", Number: 13}
+	table := func(m string, rows int) *doc.Table {
+		tb := &doc.Table{Caption: inlinesOf(m + "caption."), Header: []doc.Cell{inlinesOf(m + "name"), inlinesOf("bytes")}}
+		for r := range rows {
+			tb.Rows = append(tb.Rows, []doc.Cell{inlinesOf(fmt.Sprintf("%srow%d", m, r)), {doc.Number{Value: poly.Int(int64(1000 * r))}}})
+		}
+		return tb
+	}
+	for i, hs := range ss {
+		m := fmt.Sprintf("s%dw", i)
+		var ws []string
+		for j := range 56 {
+			ws = append(ws, fmt.Sprintf("%s%d", m, j))
+		}
+		s := doc.Section{Title: fmt.Sprintf("Heading %d", i)}
+		switch hs.opens {
+		case opensParagraph:
+			s.Blocks = append(s.Blocks, &doc.Paragraph{Inlines: inlinesOf(strings.Join(ws, " "))})
+		case opensList:
+			s.Blocks = append(s.Blocks, &doc.Paragraph{Inlines: inlinesOf(strings.Join(ws[:40], " ") + ":")},
+				&doc.List{Items: [][]doc.Inline{inlinesOf(strings.Join(ws[40:48], " ")), inlinesOf(strings.Join(ws[48:], " "))}})
+		case opensTable:
+			s.Blocks = append(s.Blocks, table(m, 5))
+		case opensLongTable:
+			s.Blocks = append(s.Blocks, table(m, pageTable))
+		case opensFigure:
+			f := &doc.Figure{Name: fmt.Sprintf("f%d", i), XLabel: inlinesOf("operation"), YLabel: inlinesOf("live bytes"), YBytes: true,
+				Caption: inlinesOf(m + "caption.")}
+			sr := doc.Series{Label: "live bytes", Steps: true}
+			for x := range 20 {
+				sr.Points = append(sr.Points, doc.XY{X: poly.Int(int64(x + 1)), Y: poly.Int(int64(100 + (x*37)%50))})
+			}
+			f.Series = []doc.Series{sr}
+			s.Blocks = append(s.Blocks, f)
+		case opensTallBoxes:
+			// Its caption three lines long.
+			caption := m + "caption. " + strings.Repeat("A caption that goes on. ", 15)
+			bx := &doc.Boxes{Width: 400, Height: 5000, Boxes: []doc.Box{{W: 400, H: 5000, Title: m + "frame"}}}
+			s.Blocks = append(s.Blocks, &doc.Figure{Name: fmt.Sprintf("f%d", i), Boxes: bx, Caption: inlinesOf(caption)})
+		}
+		for j := range hs.fill {
+			s.Blocks = append(s.Blocks, &doc.Paragraph{Inlines: inlinesOf(fmt.Sprintf("Filler %d.%d.", i, j))})
+		}
+		if hs.pageAfter {
+			s.Blocks = append(s.Blocks, table(fmt.Sprintf("page%d", i), pageTable))
+		}
+		d.Sections = append(d.Sections, s)
+	}
+	return d
+}
+
+// headingLine is a line of headingsDoc's PDF that is a section's heading.
+var headingLine = regexp.MustCompile(`^13\.[0-9]+ Heading ([0-9]+)$`)
+
+// No heading is left at a page's foot: each heading's page holds the
+// start of what follows it, which pdftotext reads after it: a paragraph's
+// first two lines, a table's caption, header and first row, a figure's
+// caption. The documents put headings all over their pages: sixty
+// sections of every kind, and each kind's section after a section of 0 to
+// 33 lines (a page's worth), at the top of a page. A heading with room for
+// a few lines, but not for what follows it, once stood alone at the foot
+// of page 12 of the course GPT's training step's chapter, above a
+// paragraph of three lines that announces a list.
+func TestPDFHeadingsKeptWithWhatFollows(t *testing.T) {
+	tooltest.Need(t, "pdftotext", "whether a heading is kept with what follows it is not checked")
+	var mixed, sweep []headingsSection
+	for i := range 60 {
+		mixed = append(mixed, headingsSection{opens: i % opensKinds, fill: (i * 7) % 12})
+	}
+	for open := range opensKinds {
+		for n := range 34 {
+			sweep = append(sweep, headingsSection{opens: opensParagraph, fill: n}, headingsSection{opens: open, pageAfter: true})
+		}
+	}
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		ss   []headingsSection
+	}{{"mixed", mixed}, {"sweep", sweep}} {
+		b, err := pdfBytes(headingsDoc(tc.ss), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, tc.name+".pdf")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command("pdftotext", "-enc", "UTF-8", path, "-").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := 0
+		for p, page := range strings.Split(plainPages(string(out)), "\f") {
+			lines := nonEmpty(strings.Split(page, "\n"))
+			for k, l := range lines {
+				h := headingLine.FindStringSubmatch(strings.TrimSpace(l))
+				if h == nil {
+					continue
+				}
+				found++
+				i, _ := strconv.Atoi(h[1])
+				m := fmt.Sprintf("s%dw", i)
+				after := lines[k+1:]
+				var want []string
+				switch tc.ss[i].opens {
+				case opensParagraph, opensList:
+					if len(after) < 3 || !strings.Contains(after[0], m) || !strings.Contains(after[1], m) {
+						t.Errorf("%s, page %d: %q is not followed by two lines of its paragraph on its page:\n%s", tc.name, p+1, l, strings.Join(after, "\n"))
+					}
+				case opensTable, opensLongTable:
+					want = []string{m + "caption.", m + "name", m + "row0"}
+				case opensFigure, opensTallBoxes:
+					want = []string{m + "caption."}
+				}
+				for _, w := range want {
+					if !strings.Contains(strings.Join(after, "\n"), w) {
+						t.Errorf("%s, page %d: %q is not followed on its page by %q:\n%s", tc.name, p+1, l, w, strings.Join(after, "\n"))
+					}
+				}
+			}
+		}
+		if found != len(tc.ss) {
+			t.Fatalf("%s: pdftotext read %d of the %d headings:\n%s", tc.name, found, len(tc.ss), out)
+		}
 	}
 }

@@ -19,24 +19,20 @@ const (
 // figure draws f as vector lines: the calls' bands, axes with ticks, the
 // guides, each series in its colour and dash, the marks labelled on the
 // side with room, the legend below the plot where it hides nothing, and
-// its caption below, kept on the figure's page.
-func (d *pdfDoc) figure(f *doc.Figure) {
+// its caption below, kept on the figure's page, which the above
+// millimetres of headings above it are kept on too.
+func (d *pdfDoc) figure(f *doc.Figure, above float64) {
 	if f.Boxes != nil {
-		d.boxesFigure(f)
+		d.boxesFigure(f, above)
 		return
 	}
+	capFont, capLines := d.figureCaption(f)
+	d.room(d.figureHeight(f, above))
 	d.figures++
 	p := layout(f)
 	small := font{sans, "", figPt}
 	slh := lineHeight(small)
-	legendH := 0.0
-	if p.legend {
-		legendH = float64(len(f.Series))*slh + 2
-	}
-	capFont := font{sans, "", 9}
-	caption := append([]doc.Inline{doc.Text(fmt.Sprintf("Figure %s. ", numbered(d.chapter, d.figures)))}, f.Caption...)
-	capLines := textLines(d, words(caption, capFont, false), d.textWidth(), capFont)
-	d.room(figH + legendH + float64(len(capLines))*lineHeight(capFont) + 2)
+	legendH := d.legendHeight(f)
 	x0, y0 := pdfMargin+figLeft, d.y+figTopInset
 	w, h := d.textWidth()-figLeft-figRight, figH-figTopInset-figBottom
 	X := func(pt doc.XY) float64 { return x0 + p.x.frac(pt.X)*w }
@@ -173,6 +169,35 @@ func (d *pdfDoc) figure(f *doc.Figure) {
 		d.y += lineHeight(capFont)
 	}
 	d.y += lineHeight(capFont) * 0.7
+}
+
+// figureCaption is figure f's caption, numbered as the next figure, in
+// its font and broken into lines.
+func (d *pdfDoc) figureCaption(f *doc.Figure) (font, [][]word) {
+	capFont := font{sans, "", 9}
+	caption := append([]doc.Inline{doc.Text(fmt.Sprintf("Figure %s. ", numbered(d.chapter, d.figures+1)))}, f.Caption...)
+	return capFont, textLines(d, words(caption, capFont, false), d.textWidth(), capFont)
+}
+
+// legendHeight is the height of a plot's legend below it: none for a
+// single series.
+func (d *pdfDoc) legendHeight(f *doc.Figure) float64 {
+	if !hasLegend(f) {
+		return 0
+	}
+	return float64(len(f.Series))*lineHeight(font{sans, "", figPt}) + 2
+}
+
+// figureHeight is the height figure f takes on its page, which it is
+// kept whole on, below above millimetres of headings: the drawing, its
+// legend and its caption.
+func (d *pdfDoc) figureHeight(f *doc.Figure, above float64) float64 {
+	capFont, capLines := d.figureCaption(f)
+	h := figH + d.legendHeight(f)
+	if f.Boxes != nil {
+		h = d.boxesScale(f, above)*float64(f.Boxes.Height) + 4
+	}
+	return h + float64(len(capLines))*lineHeight(capFont) + 2
 }
 
 // pdfSymbolRadius is a series' symbol's radius, in millimetres.

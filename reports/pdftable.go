@@ -26,64 +26,30 @@ type pdfRow struct {
 	indent float64
 }
 
+// pdfTable is a table laid out: its rows, its columns' widths, its
+// caption's lines and its height, caption and rows.
+type pdfTable struct {
+	rows      []pdfRow
+	widths    []float64
+	lh        float64
+	caption   [][]word
+	capFont   font
+	capHeight float64
+	total     float64
+}
+
 // table draws t with its caption above it, ruled as a book sets a table:
 // a rule above and below, a thin one under the header and above the foot,
 // none between columns. It is set to fit between the margins (fitTable).
-// A table that fits on a page is kept whole; a longer one breaks with at
-// least minRows rows on each side, its header repeated, and its caption is
-// never left alone at a page's foot.
-func (d *pdfDoc) table(t *doc.Table) {
+// A table that fits on a page below the above millimetres of headings
+// kept with it is kept whole; a longer one breaks with at least minRows
+// rows on each side, its header repeated, and its caption is never left
+// alone at a page's foot.
+func (d *pdfDoc) table(t *doc.Table, above float64) {
+	tb := d.layTable(t)
+	d.room(tb.keep(d, above))
 	d.tables++
-	cols := len(t.Header)
-	for _, r := range t.Rows {
-		cols = max(cols, len(r))
-	}
-	indents := rowIndents(t)
-	s, all, widths := d.fitTable(t, cols, indents)
-	body, bold := font{sans, "", s.size}, font{sans, "B", s.size}
-	lh := lineHeight(body)
-	rows := make([]pdfRow, len(all))
-	for k, cells := range all {
-		r := pdfRow{lines: make([][][]word, cols), font: body, indent: indents[k]}
-		if k == 0 || k > len(t.Rows) {
-			r.font = bold
-		}
-		n := 1
-		for i, ws := range cells {
-			w := widths[i] - 2*cellPadX
-			if i == 0 {
-				w -= r.indent
-			}
-			if s.cut {
-				ws = cutWords(d, ws, w)
-			}
-			r.lines[i] = lineBreak(d, ws, w, r.font)
-			n = max(n, len(r.lines[i]))
-		}
-		r.height = float64(n)*lh + 2*cellPadY
-		rows[k] = r
-	}
-	var caption [][]word
-	capFont := font{sans, "", 9}
-	if len(t.Caption) > 0 {
-		label := []doc.Inline{doc.Text(fmt.Sprintf("Table %s. ", numbered(d.chapter, d.tables)))}
-		caption = textLines(d, words(append(label, t.Caption...), capFont, false), d.textWidth(), capFont)
-	}
-	capHeight := float64(len(caption))*lineHeight(capFont) + 1
-	total := capHeight
-	for _, r := range rows {
-		total += r.height
-	}
-	usable := d.bottom() - pdfMargin
-	if total <= usable {
-		d.room(total)
-	} else {
-		head := capHeight + rows[0].height
-		for k := 1; k <= minRows && k < len(rows); k++ {
-			head += rows[k].height
-		}
-		d.room(head)
-	}
+	rows, widths, lh, caption, capFont := tb.rows, tb.widths, tb.lh, tb.caption, tb.capFont
 	for _, l := range caption {
 		d.drawLine(l, pdfMargin, d.y+lineHeight(capFont)*0.75, capFont)
 		d.y += lineHeight(capFont)
@@ -122,6 +88,64 @@ func (d *pdfDoc) table(t *doc.Table) {
 		d.rule(width, thickRule)
 	}
 	d.y += lineHeight(font{sans, "", pdfBodyPt}) * 0.7
+}
+
+// layTable lays t out as table draws it, numbered as the next table.
+func (d *pdfDoc) layTable(t *doc.Table) pdfTable {
+	cols := len(t.Header)
+	for _, r := range t.Rows {
+		cols = max(cols, len(r))
+	}
+	indents := rowIndents(t)
+	s, all, widths := d.fitTable(t, cols, indents)
+	body, bold := font{sans, "", s.size}, font{sans, "B", s.size}
+	lh := lineHeight(body)
+	rows := make([]pdfRow, len(all))
+	for k, cells := range all {
+		r := pdfRow{lines: make([][][]word, cols), font: body, indent: indents[k]}
+		if k == 0 || k > len(t.Rows) {
+			r.font = bold
+		}
+		n := 1
+		for i, ws := range cells {
+			w := widths[i] - 2*cellPadX
+			if i == 0 {
+				w -= r.indent
+			}
+			if s.cut {
+				ws = cutWords(d, ws, w)
+			}
+			r.lines[i] = lineBreak(d, ws, w, r.font)
+			n = max(n, len(r.lines[i]))
+		}
+		r.height = float64(n)*lh + 2*cellPadY
+		rows[k] = r
+	}
+	tb := pdfTable{rows: rows, widths: widths, lh: lh, capFont: font{sans, "", 9}}
+	if len(t.Caption) > 0 {
+		label := []doc.Inline{doc.Text(fmt.Sprintf("Table %s. ", numbered(d.chapter, d.tables+1)))}
+		tb.caption = textLines(d, words(append(label, t.Caption...), tb.capFont, false), d.textWidth(), tb.capFont)
+	}
+	tb.capHeight = float64(len(tb.caption))*lineHeight(tb.capFont) + 1
+	tb.total = tb.capHeight
+	for _, r := range rows {
+		tb.total += r.height
+	}
+	return tb
+}
+
+// keep is the height tb needs on the page it starts on, below above
+// millimetres of headings kept with it: all of it when it fits on a page
+// below them, or else its caption, its header and its first minRows rows.
+func (tb pdfTable) keep(d *pdfDoc, above float64) float64 {
+	if above+tb.total <= d.usable() {
+		return tb.total
+	}
+	head := tb.capHeight + tb.rows[0].height
+	for k := 1; k <= minRows && k < len(tb.rows); k++ {
+		head += tb.rows[k].height
+	}
+	return head
 }
 
 // tableWords splits t's cells into words as s sets them: the header's and

@@ -87,10 +87,14 @@ func (s symbol) stroked() bool { return s.shape == "plus" || s.shape == "cross" 
 // over it stays sharp.
 var bandFill = [3]int{236, 236, 236}
 
+// hasLegend reports whether figure f has a legend: when it draws more than
+// one series.
+func hasLegend(f *doc.Figure) bool { return len(f.Series) > 1 }
+
 // layout lays out f: a step series' last value holds for one unit of x, as
 // an operation's live bytes hold for that operation.
 func layout(f *doc.Figure) plot {
-	p := plot{fig: f, legend: len(f.Series) > 1}
+	p := plot{fig: f, legend: hasLegend(f)}
 	xlo, xhi := f.XRange()
 	ylo, yhi := f.YRange()
 	for _, s := range f.Series {

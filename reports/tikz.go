@@ -182,10 +182,19 @@ func tikzFigure(f *doc.Figure, o Options) []byte {
 		fmt.Fprintf(&b, "\\node[anchor=%s, font=\\scriptsize, inner sep=2.5pt, fill=white, fill opacity=0.8, text opacity=1%s] at %s {%s};\n", anchor, tikzShift(pl.rise()), at, latexInlines(m.Label))
 	}
 	b.WriteString("\\end{axis}\n\\end{tikzpicture}}%\n")
+	// The measuring picture is drawn with TikZ's externalization off, in
+	// a group: with \tikzexternalize in the paper it would otherwise be
+	// a picture of its own, and a job that exports another picture puts
+	// a line of text in its place, which measures wrong. The picture is
+	// drawn at the width measured, written out, so that an externalized
+	// picture is made again when the column's width changes.
+	b.WriteString("% drawn once, hidden, to measure its labels, with TikZ's externalization off\n")
+	b.WriteString("\\begingroup\\ifdefined\\tikzexternaldisable\\tikzexternaldisable\\fi%\n")
 	b.WriteString("\\setbox0=\\hbox{\\memsymfigure{0.6\\columnwidth}}%\n")
 	b.WriteString("\\dimen0=\\wd0 \\advance\\dimen0 by -0.6\\columnwidth\\relax%\n")
-	b.WriteString("\\edef\\memsymaxiswidth{\\the\\dimexpr\\columnwidth-\\dimen0\\relax}%\n")
-	b.WriteString("\\memsymfigure{\\memsymaxiswidth}%\n")
+	b.WriteString("\\edef\\memsymaxiswidth{\\endgroup\\def\\noexpand\\memsymaxiswidth{\\the\\dimexpr\\columnwidth-\\dimen0\\relax}}\\memsymaxiswidth%\n")
+	b.WriteString("% then drawn with its axis as wide as that leaves room for\n")
+	b.WriteString("\\expandafter\\memsymfigure\\expandafter{\\memsymaxiswidth}%\n")
 	b.WriteString("\\ifdefined\\memsymalone\\else\\expandafter\\endinput\\fi%\n\\end{document}\n")
 	return b.Bytes()
 }

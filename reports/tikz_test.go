@@ -1,6 +1,8 @@
 package reports
 
 import (
+	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -143,6 +145,85 @@ func TestTikZInTwoColumnPaper(t *testing.T) {
 	for _, want := range []string{"at its point is 149 504 bytes", "at its point is 57 016 320 bytes", "T = 75", "T = 446"} {
 		if !strings.Contains(flat, want) {
 			t.Errorf("the paper lacks %q:\n%s", want, flat)
+		}
+	}
+}
+
+// With TikZ's externalization on (\tikzexternalize, pdflatex
+// -shell-escape), each figure is one picture, exported once, and a plot is
+// as wide as without it, a column (the calls' boxes are exported at their
+// own size and scaled to the line where they are placed); two programs'
+// figures in one paper. The hidden
+// pass that measures a figure's labels was once a picture of its own, and
+// the job that exported the figure measured a line of text in its place:
+// the course GPT's live bytes came out 184 pt wide in a 345 pt column.
+func TestTikZExternalized(t *testing.T) {
+	tooltest.Need(t, "pdflatex", "the figures are not compiled with TikZ's externalization")
+	tooltest.Need(t, "pdfinfo", "the externalized figures are not measured")
+	paper := t.TempDir()
+	type figure struct {
+		prefix, name string
+		plot         bool // a column wide
+	}
+	var figures []figure
+	var body strings.Builder
+	body.WriteString("\\typeout{memsym-columnwidth=\\the\\columnwidth}\n")
+	for _, p := range []struct{ name, prefix string }{{"gpt-course", "gptcourse"}, {"llama2-7b-block", "llamablock"}} {
+		sub := filepath.Join(paper, p.prefix)
+		if err := os.Mkdir(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		r, _ := Lookup("tikz")
+		if _, err := r.Render(explain.Chapter(input(t, p.name)), sub, Options{TeXPrefix: p.prefix}); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []figure{{p.prefix, "live", true}, {p.prefix, "calls", false}, {p.prefix, "candidates", true}} {
+			figures = append(figures, f)
+			fmt.Fprintf(&body, "\\begin{figure}\n\\centering\n\\input{%s/chapter13-%s}\n\\caption{%s %s}\n\\end{figure}\n", f.prefix, f.name, p.name, f.name)
+		}
+		body.WriteString("\\clearpage\n")
+	}
+	doc := "\\documentclass{article}\n\\usepackage{amsmath}\n\\usepackage{pgfplots}\n\\pgfplotsset{compat=1.16}\n" +
+		"\\usetikzlibrary{external}\n\\tikzexternalize\n\\begin{document}\n" + body.String() + "\\end{document}\n"
+	if err := os.WriteFile(filepath.Join(paper, "paper.tex"), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-shell-escape", "paper.tex")
+	cmd.Dir = paper
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("pdflatex -shell-escape paper.tex: %v\n%s", err, tail(string(out), 40))
+	}
+	log, err := os.ReadFile(filepath.Join(paper, "paper.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`memsym-columnwidth=([0-9.]+)pt`).FindSubmatch(log)
+	if m == nil {
+		t.Fatalf("the paper's log gives no column width:\n%s", tail(string(log), 40))
+	}
+	column, _ := strconv.ParseFloat(string(m[1]), 64)
+	made, err := filepath.Glob(filepath.Join(paper, "paper-figure*.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(made) != len(figures) {
+		t.Errorf("externalization made %d figures' PDFs of %d figures: %v", len(made), len(figures), made)
+	}
+	for i, f := range figures {
+		pdf := filepath.Join(paper, fmt.Sprintf("paper-figure%d.pdf", i))
+		info, err := exec.Command("pdfinfo", pdf).Output()
+		if err != nil {
+			t.Errorf("%s's %s: no externalized figure %s: %v", f.prefix, f.name, filepath.Base(pdf), err)
+			continue
+		}
+		m := regexp.MustCompile(`Page size:\s+([0-9.]+) x`).FindSubmatch(info)
+		if m == nil {
+			t.Fatalf("pdfinfo: no page size in %s", info)
+		}
+		bp, _ := strconv.ParseFloat(string(m[1]), 64)
+		width := bp * 72.27 / 72 // pdfinfo's big points in TeX's points
+		if f.plot && math.Abs(width-column) > 1 {
+			t.Errorf("%s's %s, externalized, is %.2f pt wide in a column of %.2f pt", f.prefix, f.name, width, column)
 		}
 	}
 }
