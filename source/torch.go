@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -153,11 +154,13 @@ func (s *Torch) recordAll(ctx context.Context, points []record.Point) (string, e
 
 // run records one batch of points in one process.
 func (s *Torch) run(ctx context.Context, py string, batch []record.Point, out string) error {
+	// The points and the folder by memsym's own flags, after the user's:
+	// the recorder refuses the user's --at, -o and --out-dir under memsym.
 	line := shellQuote(py) + " -m " + torch.Package + " " + s.Args
 	for _, p := range batch {
-		line += " --at " + p.Key()
+		line += " --memsym-at " + p.Key()
 	}
-	line += " --out-dir " + shellQuote(out)
+	line += " --memsym-out-dir " + shellQuote(out)
 	cmd := exec.Command("sh", "-c", line)
 	// MEMSYM_TORCH_DRIVER: the recorder's messages speak of memsym's
 	// flags (--grid), not its own (--dim).
@@ -192,6 +195,13 @@ func (s *Torch) run(ctx context.Context, py string, batch []record.Point, out st
 				return usagef("--torch: %s", msg)
 			}
 		}
+		// Exit status 1 with the recorder's mark: the Python does not
+		// import torch, said in memsym's terms, naming the Python.
+		if errors.As(err, &exit) && exit.ExitCode() == 1 {
+			if msg, ok := strings.CutPrefix(lastLine(tail.buf), torch.Package+": no torch: "); ok {
+				return noTorch(py, msg)
+			}
+		}
 		return fmt.Errorf("the PyTorch recorder at %s failed (%v)%s", at, err, tail.quote())
 	}
 	return nil
@@ -203,6 +213,18 @@ func lastLine(b []byte) string {
 	return strings.TrimSpace(lines[len(lines)-1])
 }
 
+// noTorch says that py, the Python that runs the recorder, does not import
+// torch (why: as Python says it), and how to choose another.
+func noTorch(py, why string) error {
+	if os.Getenv("MEMSYM_PYTHON") == "" {
+		return fmt.Errorf("%s does not import torch (%s): set MEMSYM_PYTHON to a Python that does (docs/torch.md)", py, why)
+	}
+	return fmt.Errorf("the Python named by MEMSYM_PYTHON, %s, does not import torch (%s): %s", py, why, otherPython)
+}
+
+// otherPython says how to choose another Python than MEMSYM_PYTHON's.
+const otherPython = "set MEMSYM_PYTHON to a Python that imports torch, or unset it for the first of python3 and /usr/bin/python3 that does (docs/torch.md)"
+
 var python struct {
 	once sync.Once
 	path string
@@ -211,12 +233,23 @@ var python struct {
 
 // Python returns the Python that runs the PyTorch recorder: $MEMSYM_PYTHON,
 // else the first of python3 and /usr/bin/python3 that imports torch.
+// $MEMSYM_PYTHON is only looked for, not run: whether it imports torch the
+// recorder says, as it starts.
 func Python() (string, error) {
-	python.once.Do(func() {
-		if p := os.Getenv("MEMSYM_PYTHON"); p != "" {
-			python.path = p
-			return
+	if p := os.Getenv("MEMSYM_PYTHON"); p != "" {
+		if _, err := exec.LookPath(p); err != nil && !errors.Is(err, exec.ErrDot) {
+			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, exec.ErrNotFound) {
+				return "", fmt.Errorf("the Python named by MEMSYM_PYTHON, %s, was not found: %s", p, otherPython)
+			}
+			why := err
+			if inner := errors.Unwrap(err); inner != nil {
+				why = inner // "permission denied", not exec's "exec: ...: permission denied"
+			}
+			return "", fmt.Errorf("the Python named by MEMSYM_PYTHON, %s, cannot be run (%v): %s", p, why, otherPython)
 		}
+		return p, nil
+	}
+	python.once.Do(func() {
 		var tried []string
 		for _, p := range []string{"python3", "/usr/bin/python3"} {
 			if err := exec.Command(p, "-c", "import torch").Run(); err == nil {

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -208,4 +210,108 @@ func TestTorchFreeRelease(t *testing.T) {
 		t.Errorf("memory at B = 64, T = 512:\n%s", out)
 	}
 	noLeftovers(t)
+}
+
+// TestTorchRefusals: what memsym --torch cannot do is one line, exact.
+// Inside the quotes, the flags that choose the points or where their
+// recordings go are memsym's (usage errors, exit 2, nothing written); a
+// MEMSYM_PYTHON that is not there, or that does not import torch, is named
+// with how to choose another; a model under torch.autocast, which the meta
+// device ignores, is refused where it runs.
+func TestTorchRefusals(t *testing.T) {
+	needTorch(t)
+	t.Setenv("TMPDIR", t.TempDir())
+	model, err := filepath.Abs("../../docs/examples/tinylm.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := model + ":build"
+	aside := t.TempDir()
+	out, dir := filepath.Join(aside, "x.jsonl"), filepath.Join(aside, "d")
+	grid := []string{"--grid", "B=2,3,4", "--grid", "T=16,32,48"}
+	keep := " does not go inside the quotes: memsym chooses the points and where their recordings go (to keep one point's recording: memsym record --torch '" + spec + "' --dim B=2,T=16 -o "
+	for _, c := range []struct{ inside, want string }{
+		{"-o " + out, "-o/--out " + out + keep + out + ")"},
+		{"--out " + out, "-o/--out " + out + keep + out + ")"},
+		{"--out-dir " + dir, "--out-dir " + dir + keep + "FILE)"},
+		{"-o " + out + " --out-dir " + dir, "-o/--out " + out + keep + out + ")"},
+		{"--at B=50,T=50", "--at B=50,T=50 does not go inside the quotes: memsym chooses the points and where their recordings go " +
+			"(outside the quotes: the grid by --grid, a point off it by --check B=50,T=50; memsym record records one by --dim B=50,T=50)"},
+		{"--dim B=2,3,4", "--dim goes to memsym as --grid, outside the quotes (--grid B=2,3,4): memsym gives the recorder its points"},
+	} {
+		for _, cmd := range [][]string{append([]string{"symbolic", "--torch", spec + " " + c.inside}, grid...), {"record", "--torch", spec + " " + c.inside, "--dim", "B=2,T=16"}} {
+			_, errs, code := runCLI(cmd...)
+			if want := "memsym: --torch: " + c.want + "\n"; code != 2 || errs != want {
+				t.Errorf("%q: exit %d, stderr\n%q\nwant 2 and\n%q", cmd, code, errs, want)
+			}
+		}
+	}
+	if left, _ := os.ReadDir(aside); len(left) > 0 {
+		t.Errorf("refused, memsym --torch wrote %v", left)
+	}
+
+	// The Python named by MEMSYM_PYTHON: not there, or without torch (the
+	// Python that has torch, run with -S: without its site directories).
+	other := ": set MEMSYM_PYTHON to a Python that imports torch, or unset it for the first of python3 and /usr/bin/python3 that does (docs/torch.md)\n"
+	py, err := exec.LookPath(mustPython(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("MEMSYM_PYTHON", "/nonexistent/python3")
+	if _, errs, code := runCLI(append([]string{"symbolic", "--torch", spec}, grid...)...); code != 1 || errs != "memsym: the Python named by MEMSYM_PYTHON, /nonexistent/python3, was not found"+other {
+		t.Errorf("MEMSYM_PYTHON=/nonexistent/python3: exit %d, stderr %q", code, errs)
+	}
+	if err := exec.Command(py, "-S", "-c", "import torch").Run(); err == nil {
+		t.Logf("%s -S imports torch: no Python without torch to run", py)
+	} else {
+		noTorch := filepath.Join(aside, "python-without-torch")
+		if err := os.WriteFile(noTorch, []byte("#!/bin/sh\nexec '"+py+"' -S \"$@\"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv("MEMSYM_PYTHON", noTorch)
+		want := "memsym: the Python named by MEMSYM_PYTHON, " + noTorch + ", does not import torch (ModuleNotFoundError: No module named 'torch')" + other
+		for _, cmd := range [][]string{append([]string{"symbolic", "--torch", spec}, grid...), {"record", "--torch", spec, "--dim", "B=2,T=16"}} {
+			if _, errs, code := runCLI(cmd...); code != 1 || errs != want {
+				t.Errorf("%q without torch: exit %d, stderr\n%q\nwant 1 and\n%q", cmd, code, errs, want)
+			}
+		}
+		os.Remove(noTorch)
+	}
+	os.Unsetenv("MEMSYM_PYTHON")
+
+	// A model under torch.autocast, refused at the line that runs under it.
+	auto, err := filepath.Abs("../../recorders/torch/testdata/models/autocast.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := 1 + strings.Count(strings.Split(string(b), "# under autocast")[0], "\n")
+	refusal := fmt.Sprintf("%s:%d: the forward at B = 2 runs under torch.autocast (cpu, torch.bfloat16), and autocast is not recorded: "+
+		"on the meta device it casts nothing, so the bytes would be wrong; cast the model and its inputs explicitly instead, such as model.to(torch.bfloat16)\n", auto, line)
+	for _, c := range []struct {
+		args []string
+		at   string
+	}{
+		{[]string{"record", "--torch", auto + ":cpu", "--dim", "B=2"}, "B = 2"},
+		{[]string{"symbolic", "--torch", auto + ":cpu --step adamw", "--grid", "B=2,3,4", "--jobs", "1"}, "B = 2 and 4 more points"},
+	} {
+		want := "memsym: the PyTorch recorder at " + c.at + " failed (exit status 1); its standard error ends: memsym_torch: " + refusal
+		if _, errs, code := runCLI(c.args...); code != 1 || errs != want {
+			t.Errorf("%q: exit %d, stderr\n%q\nwant 1 and\n%q", c.args, code, errs, want)
+		}
+	}
+	noLeftovers(t)
+}
+
+// mustPython returns the Python that runs the recorder.
+func mustPython(t *testing.T) string {
+	t.Helper()
+	py, err := source.Python()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return py
 }

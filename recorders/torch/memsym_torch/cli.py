@@ -4,11 +4,11 @@ import argparse
 import itertools
 import os
 import re
+import secrets
 import sys
-import tempfile
 import traceback
 
-from .errors import ArgumentError, UserError, by_memsym, fail
+from .errors import ArgumentError, UserError, by_memsym, fail, first_line
 
 # The optimizers of --step (run.OPTIMIZERS, which needs torch: the command
 # line is checked before torch is imported).
@@ -43,7 +43,9 @@ class _UsageError(Exception):
     pass
 
 
-def _parser():
+def _parser(memsym=False):
+    """Returns the parser; memsym: for memsym's --torch, which gives the
+    points and the folder by flags of its own, after the user's."""
     p = _Parser(prog="python3 -m memsym_torch", usage=USAGE, description=DESCRIPTION)
     p.add_argument("spec", metavar="FILE.py:FUNCTION", help="the file and the function that builds the model")
     p.add_argument("--dim", action="append", default=[], metavar="NAME=VALUE", help="a dimension and its value (or values, comma-separated)")
@@ -53,10 +55,41 @@ def _parser():
     p.add_argument("--free", choices=FREES, default="last-use",
                    help="when a temporary stops counting: after its last use (last-use, as a compiler or a memory planner frees it), "
                         "or not before PyTorch releases it, its last reference gone (release, as eager PyTorch holds memory)")
-    out = p.add_mutually_exclusive_group()
+    # Under memsym the user's output flags are refused (_memsyms), both
+    # at once too.
+    out = p if memsym else p.add_mutually_exclusive_group()
     out.add_argument("-o", "--out", metavar="FILE", help="write the recording to FILE instead of the standard output")
     out.add_argument("--out-dir", metavar="DIR", help="write one recording per point to DIR")
+    if memsym:
+        p.add_argument(MEMSYM_AT, action="append", default=[], help=argparse.SUPPRESS)
+        p.add_argument(MEMSYM_OUT_DIR, help=argparse.SUPPRESS)
     return p
+
+
+# memsym's own flags, after the user's, for its points and its folder:
+# the user's --at and --out-dir are refused there.
+MEMSYM_AT = "--memsym-at"
+MEMSYM_OUT_DIR = "--memsym-out-dir"
+
+# What memsym does with the recorder's points and outputs, in refusals.
+_MEMSYMS = "memsym chooses the points and where their recordings go"
+
+
+def _memsyms(args):
+    """Refuses, under memsym's --torch, the flags that choose points or
+    outputs, memsym's own: returns the points and the folder memsym gives."""
+    if args.dim:
+        raise _UsageError("--dim goes to memsym as --grid, outside the quotes (--grid B=2,3,4): memsym gives the recorder its points")
+    keep = f"to keep one point's recording: memsym record --torch '{args.spec}' --dim B=2,T=16 -o "
+    if args.at:
+        raise _UsageError(f"--at {args.at[0]} does not go inside the quotes: {_MEMSYMS} "
+                          f"(outside the quotes: the grid by --grid, a point off it by --check {args.at[0]}; "
+                          f"memsym record records one by --dim {args.at[0]})")
+    if args.out is not None:
+        raise _UsageError(f"-o/--out {args.out} does not go inside the quotes: {_MEMSYMS} ({keep}{args.out})")
+    if args.out_dir is not None:
+        raise _UsageError(f"--out-dir {args.out_dir} does not go inside the quotes: {_MEMSYMS} ({keep}FILE)")
+    return args.memsym_at, args.memsym_out_dir
 
 
 def _assignment(flag, text):
@@ -97,8 +130,6 @@ def _points(dims, ats):
     """Returns the points to record, each [(name, value)]: the product of
     the --dim values, the first dimension outermost, or the --at points."""
     if dims and ats:
-        if by_memsym():
-            raise _UsageError("--dim goes to memsym as --grid, outside the quotes (--grid B=2,3,4): memsym gives the recorder its points")
         raise _UsageError("give the points by --dim or by --at, not both")
     if not ats:
         names = [d[0] for d in dims]
@@ -142,7 +173,7 @@ def split_spec(spec):
     """Returns the file and the function's name of FILE.py:FUNCTION."""
     file, sep, name = spec.rpartition(":")
     if not sep or not file or not name.isidentifier():
-        raise UserError(f"{spec!r}: expected FILE.py:FUNCTION, such as model.py:build")
+        raise ArgumentError(f"{spec!r}: expected FILE.py:FUNCTION, such as model.py:build")
     if not os.path.isfile(file):
         raise UserError(f"{file}: no such file: expected the Python file that defines {name}")
     return file, name
@@ -159,9 +190,17 @@ def point_file(point):
 
 
 def _write(path, text):
-    """Writes text to path whole or not at all."""
+    """Writes text to path whole or not at all: to a new file beside it,
+    renamed to path once written. The file has the mode a new file has,
+    0666 less the umask (0644 under umask 022), not mkstemp's 0600."""
     directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".memsym_torch-")
+    while True:
+        tmp = os.path.join(directory, f".memsym_torch-{secrets.token_hex(8)}")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            break
+        except FileExistsError:
+            continue
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
@@ -171,19 +210,42 @@ def _write(path, text):
         raise
 
 
+def _import_torch():
+    """Imports torch, or says that this Python does not."""
+    try:
+        import torch  # noqa: F401
+    except (ImportError, OSError) as e:  # OSError: a library of torch's missing
+        if by_memsym():
+            # Marked, so that memsym names the Python it ran and how to
+            # choose another.
+            raise UserError(f"{NO_TORCH}{first_line(e)}") from None
+        raise UserError(f"this Python, {sys.executable}, does not import torch ({first_line(e)}): "
+                        f"run memsym_torch with a Python that does (memsym's --torch runs the one MEMSYM_PYTHON names; docs/torch.md)") from None
+
+
+# The mark of the line that says, under memsym, that the Python it ran does
+# not import torch: memsym_torch: no torch: ModuleNotFoundError: ...
+NO_TORCH = "no torch: "
+
+
 def _main(argv):
-    args = _parser().parse_args(argv)
+    memsym = by_memsym()
+    args = _parser(memsym).parse_args(argv)
+    ats, out_dir = _memsyms(args) if memsym else (args.at, args.out_dir)
     dims = _dims(args.dim)
     consts = _consts(args.const)
-    points = _points(dims, args.at)
+    points = _points(dims, ats)
     names = [n for n, _ in points[0]]
     _check_names(names, consts)
-    if len(points) > 1 and not args.out_dir:
+    if len(points) > 1 and not out_dir:
         raise _UsageError("several points need --out-dir DIR, one recording each")
-    if args.out_dir and not os.path.isdir(args.out_dir):
-        raise UserError(f"{args.out_dir}: no such directory")
+    if out_dir and not os.path.isdir(out_dir):
+        raise UserError(f"{out_dir}: no such directory")
     file, function = split_spec(args.spec)
-    from . import program, run  # torch is imported here, once the command is known to be right
+    _import_torch()  # once the command is known to be right
+    from . import autocast, program, run
+
+    autocast.refuse_disabled_cuda()
 
     fn = program.load(file, function)
     program.check_arguments(fn, args.spec, names + [c[0] for c in consts])
@@ -195,8 +257,8 @@ def _main(argv):
         where = (args.spec, file, point_text(point), floats)
         built = program.build(fn, args.spec, file, values, where[2], floats)
         text = run.record(built, where, point, header_consts, args.step, args.free)
-        if args.out_dir:
-            _write(os.path.join(args.out_dir, point_file(point)), text)
+        if out_dir:
+            _write(os.path.join(out_dir, point_file(point)), text)
         elif args.out:
             _write(args.out, text)
         else:

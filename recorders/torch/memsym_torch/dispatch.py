@@ -14,7 +14,7 @@ import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_flatten
 
-from . import kernels
+from . import autocast, kernels
 from .errors import UserError
 
 # Operations that do nothing with memory: the profiler's marks, such as
@@ -229,6 +229,7 @@ class Recorder(TorchDispatchMode):
             schema = self._schemas[func] = _Schema(func)
         if schema.ignored:
             return func(*args, **kwargs)
+        autocast.check_call()
         self.flush()
         self._follow_owner(args, kwargs)
         reads, writes, of = self._inputs(schema, args, kwargs)

@@ -19,6 +19,12 @@ class ArgumentError(UserError):
     status 2)."""
 
 
+class NotRecordable(Exception):
+    """Raised in the model's run for what cannot be recorded: its message
+    says what the model does and why (raised places it in the user's code
+    and puts what ran before it)."""
+
+
 def by_memsym():
     """Reports whether memsym runs the recorder (memsym --torch), whose
     command line gives the dimensions by --grid, not by --dim."""
@@ -98,6 +104,13 @@ def _on_meta(exc):
     """Returns, for the errors a model meets only on the meta device, what
     the model did and why it cannot be recorded, in place of torch's
     message (which lists every dispatch key); else None."""
+    if isinstance(exc, NotRecordable):
+        return str(exc)
+    from .autocast import disabled_cuda
+
+    refused = disabled_cuda(exc)
+    if refused:
+        return refused
     msg = str(exc)
     m = _NO_KERNEL.search(msg)
     if m:

@@ -14,6 +14,7 @@ import gc
 import torch
 from torch.utils._pytree import tree_flatten
 
+from .autocast import check_start
 from .dispatch import Recorder, Tensors
 from .errors import UserError, a_value, raised
 from .kernels import MetaKernels
@@ -37,6 +38,7 @@ def record(program, where, dims, consts, step=None, free="last-use"):
     or "release", not before PyTorch releases it, its last tensor object
     gone (an operation memsym_torch.release reads it there)."""
     model = program.model
+    check_start(where[0], f"{'the training step' if step else 'the forward'} at {where[2]}")
     w = Writer()
     entry = f"{type(model).__name__}.{'step(' + step + ')' if step else 'forward'}"
     w.header(2 if step else 1, entry, dims, consts, _realization(model), {"recorder": "memsym_torch", "torch": torch.__version__})

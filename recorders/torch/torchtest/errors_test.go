@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -42,7 +43,8 @@ func TestErrors(t *testing.T) {
 		status int
 		want   string
 	}{
-		{"no function", []string{gpt2, "--dim", "B=2"}, 1, "expected FILE.py:FUNCTION, such as model.py:build"},
+		{"no function", []string{gpt2, "--dim", "B=2"}, 2, "expected FILE.py:FUNCTION, such as model.py:build"},
+		{"function not a name", []string{gpt2 + ":1st", "--dim", "B=2"}, 2, "expected FILE.py:FUNCTION, such as model.py:build"},
 		{"no file", []string{model(t, "nope.py") + ":build", "--dim", "B=2"}, 1, "nope.py: no such file"},
 		{"no such function", []string{gpt2 + ":make", "--dim", "B=2"}, 1, "gpt2.py: defines no make"},
 		{"syntax", []string{model(t, "badsyntax.py") + ":build"}, 1,
@@ -101,4 +103,75 @@ func TestErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// oneError runs the recorder with args under python's flags pyflags and
+// checks that it fails with status and stderr exactly want, writing
+// nothing on the standard output.
+func oneError(t *testing.T, pyflags, args []string, status int, want ...string) {
+	t.Helper()
+	r := runPython(t, append(append(pyflags, "-m", "memsym_torch"), args...)...)
+	var exit *exec.ExitError
+	if !errors.As(r.err, &exit) || exit.ExitCode() != status {
+		t.Errorf("%v: exit %v, want status %d; stderr: %s", args, r.err, status, r.stderr)
+		return
+	}
+	if !slices.Contains(want, string(r.stderr)) {
+		t.Errorf("%v: stderr\n%q\nwant\n%q", args, r.stderr, strings.Join(want, "\nor\n"))
+	}
+	if len(r.stdout) != 0 {
+		t.Errorf("%v: stdout holds %d bytes, want none", args, len(r.stdout))
+	}
+}
+
+// TestAutocast: the meta device casts nothing under torch.autocast, so a
+// model that runs under it would be recorded in the wrong types; the
+// recorder refuses it in one line, placed in the model's file: autocast on
+// as an ATen call is made (forward or training step), autocast("cuda")
+// made where torch turns it off for want of CUDA, and autocast left on by
+// the build. A model that turns autocast off records.
+func TestAutocast(t *testing.T) {
+	python(t)
+	file := model(t, "autocast.py")
+	why := "and autocast is not recorded: on the meta device it casts nothing, so the bytes would be wrong; " +
+		"cast the model and its inputs explicitly instead, such as model.to("
+	with := lineOf(t, "autocast.py", "with torch.autocast")
+	under := lineOf(t, "autocast.py", "# under autocast")
+	for _, step := range [][]string{nil, {"--step", "adamw"}} {
+		cpu := fmt.Sprintf("memsym_torch: %s:%d: the forward at B = 2 runs under torch.autocast (cpu, torch.bfloat16), %storch.bfloat16)\n", file, under, why)
+		oneError(t, nil, append([]string{file + ":cpu", "--dim", "B=2"}, step...), 1, cpu)
+		// Without CUDA torch turns autocast("cuda") off, warning: refused
+		// where it is made; with CUDA, where it casts.
+		noCUDA := fmt.Sprintf("memsym_torch: %s:%d: the forward at B = 2 uses torch.autocast (cuda, torch.float16), which torch turns off without CUDA, %storch.float16)\n", file, with, why)
+		withCUDA := fmt.Sprintf("memsym_torch: %s:%d: the forward at B = 2 runs under torch.autocast (cuda, torch.float16), %storch.float16)\n", file, under, why)
+		oneError(t, nil, append([]string{file + ":cuda", "--dim", "B=2"}, step...), 1, noCUDA, withCUDA)
+		recorder(t, append([]string{file + ":disabled", "--dim", "B=2"}, step...)...)
+	}
+	for _, c := range []struct {
+		step []string
+		what string
+	}{{nil, "the forward"}, {[]string{"--step", "sgd"}, "the training step"}} {
+		want := fmt.Sprintf("memsym_torch: %s:left_on: torch.autocast (cpu, torch.bfloat16) is on as %s at B = 2 begins, turned on by the file or by left_on, %storch.bfloat16)\n", file, c.what, why)
+		oneError(t, nil, append([]string{file + ":left_on", "--dim", "B=2"}, c.step...), 1, want)
+	}
+}
+
+// TestNoTorch: a Python that does not import torch (python -S: without
+// the site directories torch is installed in) says so in one line, naming
+// itself, not as an internal error.
+func TestNoTorch(t *testing.T) {
+	py := python(t)
+	if err := exec.Command(py, "-S", "-c", "import torch").Run(); err == nil {
+		t.Skipf("%s -S imports torch: no Python without torch to run", py)
+	}
+	exe, err := exec.Command(py, "-S", "-c", "import sys; print(sys.executable)").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "memsym_torch: this Python, " + strings.TrimSpace(string(exe)) + ", does not import torch (ModuleNotFoundError: No module named 'torch'): " +
+		"run memsym_torch with a Python that does (memsym's --torch runs the one MEMSYM_PYTHON names; docs/torch.md)\n"
+	oneError(t, []string{"-S"}, []string{model(t, "gpt2.py") + ":build", "--dim", "B=2", "--dim", "T=16"}, 1, want)
+	// A mistake in the command line is said first, torch or not.
+	oneError(t, []string{"-S"}, []string{model(t, "gpt2.py"), "--dim", "B=2"}, 2,
+		"memsym_torch: '"+model(t, "gpt2.py")+"': expected FILE.py:FUNCTION, such as model.py:build\n")
 }
