@@ -154,15 +154,35 @@ func (n *nestBox) place(out *Boxes, x, y, w, h int) {
 	}
 }
 
-// Percent writes share's part of whole in per cent, rounded half up to one
-// decimal in exact arithmetic: "87.5%", "<0.1%" for a share that rounds to
-// 0.0 without being 0, "0%" for none, and "–" when whole is not positive.
+// Percent writes share's part of whole in per cent, as PercentDigits does,
+// with a per cent sign: "87.5%", "<0.1%", ">99.9%", "0%", "100%"; "–" when
+// whole is not positive.
 func Percent(share, whole poly.Rat) string {
+	s := PercentDigits(share, whole)
+	if s == "–" {
+		return s
+	}
+	return s + "%"
+}
+
+// PercentDigits writes share's part of whole in per cent, rounded half up
+// to one decimal in exact arithmetic: "87.5", "12.0"; "0" for none and
+// "100" for the whole, and, for a part that is neither but rounds to one of
+// them, "<0.1" and ">99.9", so that a share is never read as none or as all
+// of the whole when it is not; "–" when whole is not positive. Every
+// format's tables, prose and figures write shares with it (the page's
+// script the same way).
+func PercentDigits(share, whole poly.Rat) string {
 	if whole.Sign() <= 0 {
 		return "–"
 	}
-	if share.Sign() == 0 {
-		return "0%"
+	switch {
+	case share.Sign() == 0:
+		return "0"
+	case share.Cmp(whole) == 0:
+		return "100"
+	case share.Sign() < 0: // a difference, such as a saving that is none
+		return "−" + PercentDigits(share.Neg(), whole)
 	}
 	// k = ⌊1000·share/whole + 1/2⌋ = ⌊(2000·a·d + b·c) / (2·b·c)⌋ for
 	// share = a/b and whole = c/d.
@@ -172,11 +192,14 @@ func Percent(share, whole poly.Rat) string {
 	bc := new(big.Int).Mul(b, c)
 	num.Add(num, bc)
 	k, _ := new(big.Int).DivMod(num, bc.Mul(bc, big.NewInt(2)), new(big.Int))
-	if k.Sign() == 0 {
-		return "<0.1%"
+	switch {
+	case k.Sign() == 0:
+		return "<0.1"
+	case k.Cmp(big.NewInt(1000)) == 0 && share.Cmp(whole) < 0:
+		return ">99.9"
 	}
-	whole10, tenth := new(big.Int).DivMod(k, big.NewInt(10), new(big.Int))
-	return whole10.String() + "." + tenth.String() + "%"
+	whole10, tenth := new(big.Int).QuoRem(k, big.NewInt(10), new(big.Int))
+	return whole10.String() + "." + tenth.String()
 }
 
 // shareScale is a sequential, colour-blind-safe scale (ColorBrewer's

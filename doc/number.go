@@ -24,11 +24,11 @@ const (
 )
 
 // Group writes x exactly, its integers' digits in groups of three joined by
-// sep: "86 532 096", "-1 234"; a rational as numerator/denominator in
-// lowest terms, "3/2" (half a byte is never rounded). A numerator of four
-// digits or more is never grouped, as "4 147/8" would read as 4 and 147/8:
-// such a rational is written as its exact decimal where it has one,
-// "518.375", its integer part grouped, and else ungrouped, "4147/3".
+// sep: "86 532 096", "-1 234"; a rational as its exact decimal where it has
+// one, "125.5", "518.375", its integer part grouped, as memsym's commands
+// write it (Decimal: half a byte is never rounded), and else as
+// numerator/denominator in lowest terms, "7/3", never grouped, as "4 147/3"
+// would read as 4 and 147/3.
 func Group(x poly.Rat, sep string) string {
 	if n, d, ok := x.Small(); ok && n > -1000 && n < 1000 && d == 1 {
 		return fmt.Sprint(n)
@@ -36,9 +36,6 @@ func Group(x poly.Rat, sep string) string {
 	num, den := x.Num(), x.Den()
 	if den.Cmp(big.NewInt(1)) == 0 {
 		return groupInt(num, sep)
-	}
-	if new(big.Int).Abs(num).Cmp(big.NewInt(1000)) < 0 {
-		return num.String() + "/" + den.String()
 	}
 	if d := Decimal(x); strings.Contains(d, ".") {
 		whole, frac, _ := strings.Cut(d, ".")
@@ -95,6 +92,9 @@ func Human(bytes poly.Rat) string {
 		sign = "-"
 	}
 	if bytes.Cmp(poly.Int(900)) < 0 {
+		if !bytes.IsInt() { // a fraction, as the rounded figures are decimals
+			return sign + bytes.String() + " B"
+		}
 		return sign + Group(bytes, ThinSpace) + " B"
 	}
 	unit, v := 0, bytes

@@ -30,8 +30,11 @@ func TestGroup(t *testing.T) {
 		{"86532096", LaTeXThinSpace, `86\,532\,096`},
 		{"86532096", NarrowNoBreakSpace, "86\u202f532\u202f096"},
 		{"-1234", ThinSpace, "-1\u2009234"},
-		{"3/2", ThinSpace, "3/2"},
-		{"-3/2", ThinSpace, "-3/2"},
+		{"3/2", ThinSpace, "1.5"},
+		{"-3/2", ThinSpace, "-1.5"},
+		{"251/2", ThinSpace, "125.5"},
+		{"7/3", ThinSpace, "7/3"},
+		{"4147/3", ThinSpace, "4147/3"},
 		{"2469135/2", " ", "1 234 567.5"}, // not "2 469 135/2", whose 2 reads apart
 		{"4147/8", ThinSpace, "518.375"},
 		{"-4147/8", ThinSpace, "-518.375"},

@@ -61,15 +61,20 @@ func (u Units) base() int64 {
 // beside it when it is at least one of them: "35500589056 bytes (33.1 GiB)",
 // "24578.5 bytes (24.0 KiB)", "512 bytes".
 func (u Units) Bytes(x poly.Rat) string {
-	noun := "bytes"
-	if x.Equal(poly.Int(1)) {
-		noun = "byte"
-	}
-	s := Decimal(x) + " " + noun
+	s := ByteCount(x)
 	if a := u.Approx(x); a != "" {
 		s += " (" + a + ")"
 	}
 	return s
+}
+
+// ByteCount writes a count of bytes with its noun: "1 byte", "0 bytes",
+// "2.5 bytes".
+func ByteCount(x poly.Rat) string {
+	if x.Equal(poly.Int(1)) {
+		return "1 byte"
+	}
+	return Decimal(x) + " bytes"
 }
 
 // Approx writes a count of bytes in the largest of u's units of which it

@@ -232,3 +232,20 @@ func TestApproxBesidePastEiB(t *testing.T) {
 		t.Errorf("ApproxBeside(%s, %s) = %q, which reads as %s, not over the budget (%v)", x, budget, beside, back, err)
 	}
 }
+
+func TestByteCount(t *testing.T) {
+	for _, c := range []struct {
+		x    poly.Rat
+		want string
+	}{
+		{poly.Int(1), "1 byte"},
+		{poly.Int(0), "0 bytes"},
+		{poly.Int(2), "2 bytes"},
+		{poly.Frac(5, 2), "2.5 bytes"},
+		{poly.Int(1024), "1024 bytes"},
+	} {
+		if got := ByteCount(c.x); got != c.want {
+			t.Errorf("ByteCount(%s) = %q, want %q", c.x, got, c.want)
+		}
+	}
+}

@@ -155,13 +155,13 @@ func (w *writer) callsTable() []doc.Block {
 	return blocks
 }
 
-// percent writes part as a per cent of whole to one decimal place ("98.6"),
-// "" when whole is 0.
+// percent writes part as a per cent of whole as doc.PercentDigits does
+// ("98.6", "<0.1", "100"), "" when whole is 0.
 func percent(part, whole poly.Rat) string {
 	if whole.IsZero() {
 		return ""
 	}
-	return doc.Fixed(part.Mul(poly.Int(100)).Quo(whole), 1)
+	return doc.PercentDigits(part, whole)
 }
 
 // holderSentence names the top-level call with the largest share and,
@@ -217,7 +217,7 @@ func (w *writer) liveFigure() *doc.Figure {
 		caption = append(caption, " at ", point(pc.At))
 	}
 	if len(pc.Bands) > 0 {
-		caption = append(caption, ", each top-level call's operations shaded")
+		caption = append(caption, ", each top-level call's operations in a band, every other band shaded")
 	}
 	caption = append(caption, "; the peak, ", bytesWords(pc.Peak), ", is first reached at operation ", pc.PeakOp, ".")
 	w.figure()

@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"memsym/count"
 	"memsym/dominance"
@@ -69,7 +70,7 @@ func (c *Confirmation) OK(m *Model) bool {
 }
 
 // Confirm records src on both sides of each crossover, the other dimensions
-// at base's values, and returns what each recording shows.
+// at base's values, and returns what each recording shows, each point once.
 func (m *Model) Confirm(ctx context.Context, src source.Source, c *Crossovers, base record.Point) ([]Confirmation, error) {
 	var out []Confirmation
 	for i := 1; i < len(c.Segments); i++ {
@@ -79,6 +80,12 @@ func (m *Model) Confirm(ctx context.Context, src source.Source, c *Crossovers, b
 			holder int
 		}{{x - 1, c.Segments[i-1].Holder}, {x, c.Segments[i].Holder}} {
 			p := base.With(c.Dim, side.x)
+			if slices.ContainsFunc(out, func(c Confirmation) bool { return c.Point.Equal(p) }) {
+				// A stretch of one value is the right side of one
+				// crossover and the left of the next, with one holder:
+				// recorded and listed once.
+				continue
+			}
 			if why := source.Limit(src, p); why != nil {
 				return nil, &NotRunningError{Point: p, Program: src.Name(), Err: why}
 			}

@@ -197,6 +197,33 @@ func (m *Model) GridValues() [][3]int64 {
 	return out
 }
 
+// BelowGrid returns the values of p that lie below every value recorded
+// along their dimension, on the grid or at a check point, in the model's
+// order. The polynomials answer there as anywhere, but nothing was
+// recorded there, and a program may run other operations there than on
+// the grid: PyTorch does where a size is 1.
+func (m *Model) BelowGrid(p record.Point) []record.Dim {
+	var out []record.Dim
+	for i, v := range m.Vars {
+		x, ok := p.Value(v)
+		if !ok || x >= m.Recorded(i) {
+			continue
+		}
+		out = append(out, record.Dim{Name: v, Value: x})
+	}
+	return out
+}
+
+// Recorded returns the least value recorded along dimension i, on the grid
+// or at a check point.
+func (m *Model) Recorded(i int) int64 {
+	least := m.Grid[i][0]
+	for _, c := range m.Checked {
+		least = min(least, c[i])
+	}
+	return least
+}
+
 // CheckPoints returns the points off the grid the model was checked at.
 func (m *Model) CheckPoints() []record.Point {
 	var out []record.Point

@@ -111,10 +111,11 @@
   // approx writes q bytes as memsym's text does (doc.Units.Approx): in the
   // largest binary unit of which it holds at least one, to three
   // significant digits rounded half to even, a figure that three digits
-  // give exactly without trailing zeros ("≈ 1.5 GiB"), 999.5 KiB and more
-  // in MiB; "" under 1 KiB, whose exact figure says it all.
+  // give exactly without trailing zeros, 999.5 KiB and more in MiB; marked
+  // "≈ " when rounded ("≈ 882 KiB") and "= " when exact ("= 1.5 GiB"); ""
+  // under 1 KiB, whose exact figure says it all.
   function approx(q) {
-    if (q.n < 0n) { const a = approx({ n: -q.n, d: q.d }); return a && a.replace('≈ ', '≈ -'); }
+    if (q.n < 0n) { const a = approx({ n: -q.n, d: q.d }); return a && a.slice(0, 2) + '-' + a.slice(2); }
     if (cmp(q, Q(1024n)) < 0) return '';
     let u = 0;
     while (u + 1 < UNITS.length && cmp(q, Q(UNITS[u + 1][1])) >= 0) u++;
@@ -124,8 +125,15 @@
       if (u + 1 < UNITS.length) { u++; s = significant({ n: q.n, d: q.d * UNITS[u][1] }, 3); }
       else s = significant({ n: q.n, d: q.d * UNITS[u][1] }, whole); // past EiB, every whole digit
     }
-    return '≈ ' + s + ' ' + UNITS[u][0];
+    // Exact when the figure's digits times the unit are q.
+    const point = s.indexOf('.');
+    const places = point < 0 ? 0 : s.length - point - 1;
+    const exact = BigInt(s.replace('.', '')) * UNITS[u][1] * q.d === q.n * 10n ** BigInt(places);
+    return (exact ? '= ' : '≈ ') + s + ' ' + UNITS[u][0];
   }
+  // approxWords is approx for a sentence: "≈ 882 KiB", or "1.5 GiB" when
+  // exact.
+  function approxWords(q) { const a = approx(q); return a.startsWith('= ') ? a.slice(2) : a; }
   // significant writes v > 0 to the given significant digits, half to
   // even, or exactly without trailing zeros when they hold it exactly.
   function significant(v, digits) {
@@ -150,8 +158,11 @@
   function percent(share, peak) {
     if (peak.n <= 0n) return '–';
     if (share.n === 0n) return '0%';
+    if (share.n === peak.n && share.d === peak.d) return '100%';
+    if (share.n < 0n) return '−' + percent({ n: -share.n, d: share.d }, peak);
     const k = floorDiv(2000n * share.n * peak.d + share.d * peak.n, 2n * share.d * peak.n);
     if (k === 0n) return '<0.1%';
+    if (k === 1000n && share.n * peak.d < peak.n * share.d) return '>99.9%';
     return (k / 10n).toString() + '.' + (k % 10n).toString() + '%';
   }
   const PALETTE = [[255, 245, 235], [253, 208, 162], [253, 141, 60], [217, 72, 1], [127, 39, 4]];
@@ -284,7 +295,7 @@
   const numbersCard = el('div', { class: 'card' }, [el('h2', { text: 'Memory at this point' }), numbers,
     el('p', { class: 'note', text: 'The peak’s formula, the candidate that holds it here (its first operation):' }), figure('formula', 'code', 'formula'),
     verdict, el('div', { text: 'Where the needs cross the budget, one dimension moving, the others held:' }), crossList,
-    el('p', { class: 'note', text: 'Exact figures are exact; those marked ≈ are rounded to two decimals in binary units (1 GiB = 2³⁰ bytes).' })]);
+    el('p', { class: 'note', text: 'Figures in bytes are exact. Beside them, the same in binary units (1 GiB = 2³⁰ bytes): marked = where that is exact, ≈ where it is rounded to three significant digits.' })]);
 
   const controls = el('div', { class: 'stack' }, [dimsCard, budgetCard]);
   page.append(el('div', { class: 'grid' }, [controls, numbersCard]));
@@ -681,8 +692,8 @@
       curveSvg.append(svg('text', { x: f2(right ? x + 8 : x - 8), y: f2(Math.max(CT + 10, y - 6)), 'text-anchor': right ? 'start' : 'end', 'font-weight': 'bold', text: 'peak, operation ' + op }));
     }
     let note = '';
-    if (room.n < 0n) note = 'The inputs alone, ' + approx(r.inputs) + ', exceed the budget: no live bytes fit. ';
-    else if (roomN > yTop * 1.03) note = 'The budget leaves ' + approx(room) + ' for the live bytes beside the inputs, above the drawing. ';
+    if (room.n < 0n) note = 'The inputs alone, ' + approxWords(r.inputs) + ', exceed the budget: no live bytes fit. ';
+    else if (roomN > yTop * 1.03) note = 'The budget leaves ' + approxWords(room) + ' for the live bytes beside the inputs, above the drawing. ';
     if (w > 1) note += 'Each step of ' + w + ' operations draws their largest live bytes, and in the darker shade their least; the figures above are exact.';
     put('curve-note', note);
   }

@@ -51,7 +51,10 @@ func TestPercent(t *testing.T) {
 		want        string
 	}{
 		{poly.Int(147456), poly.Int(149504), "98.6%"},
-		{poly.Int(1), poly.Int(1), "100.0%"},
+		{poly.Int(1), poly.Int(1), "100%"},
+		{poly.Int(1999), poly.Int(2000), ">99.9%"}, // rounds to 100.0, not all of it
+		{poly.Int(1998), poly.Int(2000), "99.9%"},
+		{poly.Int(-1), poly.Int(8), "−12.5%"},
 		{poly.Int(0), poly.Int(5), "0%"},
 		{poly.Int(1), poly.Int(3), "33.3%"},
 		{poly.Int(1), poly.Int(8), "12.5%"}, // half up

@@ -136,7 +136,9 @@ func (l *lexer) str() ([]byte, error) {
 	}
 	buf := append(l.scratch[:0], l.b[start:i]...)
 	for {
-		if i >= len(l.b) {
+		// The line's end, or the \r before its newline in a file of CRLF
+		// lines, which ends the line as whitespace does.
+		if i >= len(l.b) || i == len(l.b)-1 && l.b[i] == '\r' {
 			l.i, l.hitEnd = i, true
 			return nil, errors.New("the line ends inside a string: expected its closing \"")
 		}

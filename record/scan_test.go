@@ -70,6 +70,8 @@ var readErrors = []struct {
 	{"two headers", hdr + hdr, `t.jsonl:2: a second header: a recording has one header, on its first line`},
 	{"header not first", `{"buffer": 1, "bytes": 8}` + "\n" + hdr, `t.jsonl:1: a buffer before the header: the first line must be the header {"memsym": 1, "dims": {...}}`},
 	{"truncated file", hdr + `{"buffer": 1, "dtype": "f32", "sha`, `t.jsonl:2: the file ends in the middle of a record (cut off?): the line ends inside a string: expected its closing "`},
+	{"CRLF line ending inside a string", hdr + `{"buffer": 1, "bytes": 4, "name": "x` + "\r\n" + `{"result": []}` + "\r\n", `t.jsonl:2: the line ends inside a string: expected its closing "`},
+	{"a carriage return inside a string", hdr + `{"buffer": 1, "bytes": 4, "name": "x` + "\ry\"}\n", `t.jsonl:2: a control character (byte 0x0d) in a string: expected it escaped, as \u000d`},
 	{"truncated after a value", hdr + `{"buffer": 1, "dtype": "f32"`, `t.jsonl:2: the file ends in the middle of a record (cut off?): expected a comma or } after the value of "dtype", found the end of the line`},
 	{"cut line inside the file", hdr + `{"buffer": 1, "dtype": "f32"` + "\n" + `{"result": []}` + "\n", `t.jsonl:2: expected a comma or } after the value of "dtype", found the end of the line`},
 	{"invalid UTF-8", hdr + "{\"buffer\": 1, \"bytes\": 8, \"name\": \"a\xffb\"}\n", `t.jsonl:2: invalid UTF-8 (byte 0xff) in a string: a recording is UTF-8`},

@@ -83,7 +83,7 @@ func crossoverCmd(stdout, stderr io.Writer, args []string) error {
 			return err
 		}
 	} else {
-		io.WriteString(stdout, crossoverText(m, c, reach))
+		io.WriteString(stdout, crossoverText(m, c, reach, crossoverBelow(m, src, c)))
 		switch {
 		case notConfirmed != "":
 			fmt.Fprintf(stdout, "%s\n", notConfirmed)
@@ -182,11 +182,27 @@ func fixedString(m *model.Model, c *model.Crossovers) string {
 	return ", " + strings.Join(parts, " and ")
 }
 
-func crossoverText(m *model.Model, c *model.Crossovers, reach model.Reach) string {
+// crossoverBelow is belowLine for crossovers: at their fixed values, and
+// along their dimension and the free others.
+func crossoverBelow(m *model.Model, src source.Source, c *model.Crossovers) string {
+	var fixed record.Point
+	ranges := []string{c.Dim}
+	for _, v := range m.Vars {
+		if x, ok := c.Fixed[v]; ok {
+			fixed = append(fixed, record.Dim{Name: v, Value: x})
+		} else if v != c.Dim {
+			ranges = append(ranges, v)
+		}
+	}
+	return belowLine(m, src, fixed, ranges, "")
+}
+
+func crossoverText(m *model.Model, c *model.Crossovers, reach model.Reach, below string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "memsym crossover: %s, along %s%s, in bytes:\n", entryName(m.Header()), c.Dim, fixedString(m, c))
 	b.WriteString(uncheckedLine(m))
 	b.WriteString(negativeLine(m))
+	b.WriteString(below)
 	for _, s := range c.Segments {
 		var span string
 		switch {

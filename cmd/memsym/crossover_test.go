@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -99,16 +100,26 @@ func TestCrossoverFiles(t *testing.T) {
 	for _, p := range recordGrid(t, dir, []int64{64}, []int64{1024}) {
 		check = p
 	}
-	want := mustRunCLI(t, "crossover", "--program", "gpt-course", "--const", courseConsts, "--along", "T")
+	// The program's, but for the note that T = 1 and B = 1 were not
+	// recorded, which recordings of another program may treat otherwise.
+	program := mustRunCLI(t, "crossover", "--program", "gpt-course", "--const", courseConsts, "--along", "T")
+	title, rest, _ := strings.Cut(program, "\n")
+	note := sizeOneNote("T = 1 or B = 1")
+	want := title + "\n" + note + rest
 	got := mustRunCLI(t, append([]string{"crossover", "--along", "T", "--check", check}, files...)...)
 	if got != want {
-		t.Errorf("from files:\n%s\nfrom the program:\n%s", got, want)
+		t.Errorf("from files:\n%s\nwant:\n%s", got, want)
 	}
-	title, rest, _ := strings.Cut(want, "\n")
-	unchecked := title + "\n  UNCHECKED: no point off the grid was recorded to check the polynomials (give --check)\n" + rest
+	unchecked := title + "\n  UNCHECKED: no point off the grid was recorded to check the polynomials (give --check)\n" + note + rest
 	if got := mustRunCLI(t, append([]string{"crossover", "--along", "T"}, files...)...); got != unchecked {
 		t.Errorf("from files without a check:\n%s\nwant:\n%s", got, unchecked)
 	}
+}
+
+// sizeOneNote is the note under a query's title that nothing was
+// recorded at where (belowLine).
+func sizeOneNote(where string) string {
+	return "  note: nothing was recorded at " + where + ": the polynomials answer there, but a program may run other operations where a size is 1 (PyTorch does)\n"
 }
 
 // TestCrossoverNothingToConfirmJSON: with --confirm but no crossover
@@ -193,5 +204,32 @@ func TestCrossoverPastTheProgramsSizes(t *testing.T) {
 	// A program that runs up to 2^40 along the dimension has no such note.
 	if out := mustRunCLI(t, "crossover", "--program", "synthetic", "--along", "T"); strings.Contains(out, "the program runs along") {
 		t.Errorf("synthetic:\n%s", out)
+	}
+}
+
+// TestConfirmEachPointOnce: a candidate that holds the peak at one value
+// alone stands on the right of one crossover and the left of the next;
+// --confirm records that point once, and lists it once.
+func TestConfirmEachPointOnce(t *testing.T) {
+	script, err := filepath.Abs(filepath.Join("testdata", "recorder", "one-value.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", t.TempDir())
+	rec := []string{"--recorder", "sh '" + script + "' {B} {T}", "--grid", "B=1,2,3", "--grid", "T=4,8,12"}
+	out := mustRunCLI(t, append([]string{"crossover", "--along", "T", "--at", "B=1", "--confirm"}, rec...)...)
+	var confirmed []string
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "confirmed at ") {
+			confirmed = append(confirmed, line)
+		}
+	}
+	want := []string{
+		"confirmed at B = 1, T = 4: recorded peak 232 bytes at operation 1, as predicted",
+		"confirmed at B = 1, T = 5: recorded peak 251 bytes at operation 2, as predicted",
+		"confirmed at B = 1, T = 6: recorded peak 272 bytes at operation 1, as predicted",
+	}
+	if !slices.Equal(confirmed, want) {
+		t.Errorf("got:\n%s\nwant the lines:\n%s", out, strings.Join(want, "\n"))
 	}
 }

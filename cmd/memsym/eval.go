@@ -9,6 +9,7 @@ import (
 	"memsym/doc"
 	"memsym/model"
 	"memsym/poly"
+	"memsym/record"
 	"memsym/source"
 )
 
@@ -111,8 +112,21 @@ func evalCmd(stdout, stderr io.Writer, args []string) error {
 	if *asJSON {
 		return writeJSON(stdout, m.EvalJSON(t))
 	}
-	_, err = io.WriteString(stdout, evalText(m, t, *units))
+	_, err = io.WriteString(stdout, evalText(m, t, *units, belowLine(m, src, p, nil, checkFlag(src, p))))
 	return err
+}
+
+// checkFlag writes the --check that records src's program at p, "" for a
+// source that records nothing (files).
+func checkFlag(src source.Source, p record.Point) string {
+	if _, files := src.(*source.Files); files {
+		return ""
+	}
+	var parts []string
+	for _, d := range p {
+		parts = append(parts, fmt.Sprintf("%s=%d", d.Name, d.Value))
+	}
+	return "--check " + strings.Join(parts, ",")
 }
 
 // bytesCells writes a figure as two cells of a table: "98328576 bytes"
@@ -122,18 +136,15 @@ func bytesCells(x poly.Rat, units doc.Units) []string {
 	if approx != "" {
 		approx = "(" + approx + ")"
 	}
-	noun := " bytes"
-	if x.Equal(poly.Int(1)) {
-		noun = " byte"
-	}
-	return []string{doc.Decimal(x) + noun, approx}
+	return []string{doc.ByteCount(x), approx}
 }
 
 // evalText writes the terms at a point as a table.
-func evalText(m *model.Model, t *model.Terms, units doc.Units) string {
+func evalText(m *model.Model, t *model.Terms, units doc.Units, below string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "memsym eval: %s at %s, from the polynomials (in bytes); nothing recorded:\n", entryName(m.Header()), pointOrNone(t.Point.String()))
 	b.WriteString(uncheckedLine(m))
+	b.WriteString(below)
 	row := func(what string, x poly.Rat, formula string) []string {
 		return append(append([]string{"  " + what}, bytesCells(x, units)...), formula)
 	}
@@ -216,7 +227,7 @@ func evalAlong(stdout io.Writer, m *model.Model, src source.Source, along string
 		out.ReachJSON = reach.JSON()
 		return writeJSON(stdout, out)
 	}
-	_, err = io.WriteString(stdout, piecewiseText(m, pw, cov)+reachLine(reach, along))
+	_, err = io.WriteString(stdout, piecewiseText(m, pw, cov, belowLine(m, src, pw.Fixed, append([]string{along}, pw.Free...), ""))+reachLine(reach, along))
 	return err
 }
 
@@ -230,7 +241,7 @@ func placeholders(vars []string) []string {
 
 // piecewiseText writes the pieces as a table, the holders' operations
 // named below it, then the candidates never holding the peak alone.
-func piecewiseText(m *model.Model, pw *model.Piecewise, cov []model.Coverage) string {
+func piecewiseText(m *model.Model, pw *model.Piecewise, cov []model.Coverage, below string) string {
 	var b strings.Builder
 	var where []string
 	if len(pw.Fixed) > 0 {
@@ -246,6 +257,7 @@ func piecewiseText(m *model.Model, pw *model.Piecewise, cov []model.Coverage) st
 	fmt.Fprintf(&b, "memsym eval: %s, the peak along %s%s, in bytes; nothing recorded:\n", entryName(m.Header()), pw.Dim, ctx)
 	b.WriteString(uncheckedLine(m))
 	b.WriteString(negativeLine(m))
+	b.WriteString(below)
 	rows := [][]string{{"  " + pw.Dim, "holder", "peak", "needs"}}
 	// Operations are named as in a recording at the fixed values, the
 	// structure's standing for the others (model.Model.WhereAt).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -197,5 +198,56 @@ func TestEvalAtNamesTheDimensions(t *testing.T) {
 	out := mustRunCLI(t, "eval", file)
 	if !strings.Contains(out, "`F` at its one point") || !strings.Contains(out, "  peak        32 bytes") {
 		t.Errorf("eval of a recording without dimensions:\n%s", out)
+	}
+}
+
+// TestSizeOneNote: a query that answers where a size is 1, which the
+// grid did not record, says so under its title (belowLine): with the
+// --check that records the point where the source can record it, without
+// for files, and not at all for a bundled program, whose operations are
+// the same at every size.
+func TestSizeOneNote(t *testing.T) {
+	dir := t.TempDir()
+	recordGrid(t, dir, []int64{16, 32, 48}, []int64{256, 512, 768})
+	recordGrid(t, dir, []int64{65}, []int64{1025})
+	recordGrid(t, dir, []int64{115}, []int64{1795})
+	t.Setenv("TMPDIR", t.TempDir())
+	rec := []string{"--recorder", fakeRecorder(t, dir), "--grid", "B=16,32,48", "--grid", "T=256,512,768"}
+	second := func(out string) string {
+		lines := strings.Split(out, "\n")
+		if len(lines) < 2 {
+			t.Fatalf("one line: %q", out)
+		}
+		return lines[1] + "\n"
+	}
+
+	got := mustRunCLI(t, append([]string{"eval", "--at", "B=1,T=256"}, rec...)...)
+	want := "  note: nothing was recorded at B = 1: the polynomials answer there, but a program may run other operations where a size is 1 (PyTorch does); --check B=1,T=256 records it\n"
+	if second(got) != want {
+		t.Errorf("eval at B = 1 with a recorder:\n%s\nwant under the title:\n%s", got, want)
+	}
+	// Above 1, below the grid: nothing said.
+	if got := mustRunCLI(t, append([]string{"eval", "--at", "B=2,T=256"}, rec...)...); strings.Contains(got, "note:") {
+		t.Errorf("eval at B = 2 with a recorder says:\n%s", got)
+	}
+	got = mustRunCLI(t, append([]string{"fit", "--along", "T", "--at", "B=1", "--budget", "1GiB"}, rec...)...)
+	want = sizeOneNote("B = 1 or T = 1")
+	if second(got) != want {
+		t.Errorf("fit at B = 1 with a recorder:\n%s\nwant under the title:\n%s", got, want)
+	}
+
+	var files []string
+	for _, p := range recordGrid(t, dir, []int64{16, 32, 48}, []int64{256, 512, 768}) {
+		files = append(files, p)
+	}
+	sort.Strings(files)
+	got = mustRunCLI(t, append([]string{"eval", "--at", "B=1,T=1"}, files...)...)
+	if !strings.Contains(got, sizeOneNote("B = 1 or T = 1")) {
+		t.Errorf("eval at B = 1, T = 1 from files:\n%s\nwant the note without a --check", got)
+	}
+
+	got = mustRunCLI(t, "eval", "--program", "gpt-course", "--at", "B=1,T=1")
+	if strings.Contains(got, "note:") {
+		t.Errorf("a bundled program at B = 1, T = 1:\n%s", got)
 	}
 }

@@ -134,7 +134,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 			return err
 		}
 	} else {
-		io.WriteString(stdout, fitText(m, fits, *units))
+		io.WriteString(stdout, fitText(m, fits, *units, belowLine(m, src, fits[0].Fixed, []string{*along}, "")))
 		var names []string
 		for _, f := range fits {
 			names = append(names, budgetLabel(f.Budget, *units, needsOf(f.At), needsOf(f.Past)))
@@ -184,7 +184,7 @@ func underBudget(err error, b poly.Rat, budgets []poly.Rat, units doc.Units) err
 // fitText writes the answers as a table, one row per budget, then what the
 // table cannot say: budgets no value or every value fits, values below an
 // answer that do not fit.
-func fitText(m *model.Model, fits []*model.Fit, units doc.Units) string {
+func fitText(m *model.Model, fits []*model.Fit, units doc.Units, below string) string {
 	var answers []fitAnswer
 	for _, f := range fits {
 		a := fitAnswer{f: f}
@@ -208,8 +208,10 @@ func fitText(m *model.Model, fits []*model.Fit, units doc.Units) string {
 		at = " at " + f0.Fixed.String()
 	}
 	title := fmt.Sprintf("memsym fit: %s, along %s%s: the largest %s whose needs (the inputs and the peak) fit the budget:", entryName(m.Header()), f0.Along, at, f0.Along)
-	if l := negativeLine(m); l != "" {
-		title = title + "\n" + strings.TrimSuffix(l, "\n")
+	for _, l := range []string{negativeLine(m), below} {
+		if l != "" {
+			title = title + "\n" + strings.TrimSuffix(l, "\n")
+		}
 	}
 	return fitTable(withUnchecked(title, m), answers, fitNeeds, units)
 }
@@ -269,7 +271,7 @@ func needsCells(x *poly.Rat, budget poly.Rat, units doc.Units) []string {
 	if a != "" {
 		a = "(" + a + ")"
 	}
-	return []string{doc.Decimal(*x) + " bytes", a}
+	return []string{doc.ByteCount(*x), a}
 }
 
 // needsWords writes needs in prose, as needsCells does in a table.

@@ -130,7 +130,7 @@ func paramsDetail(c *count.Counts) string {
 	unshaped := ""
 	for _, t := range c.ParamsByDType {
 		if t.DType.IsZero() {
-			unshaped = fmt.Sprintf("%s bytes given without a shape", doc.Decimal(t.Bytes))
+			unshaped = doc.ByteCount(t.Bytes) + " given without a shape"
 			continue
 		}
 		parts = append(parts, fmt.Sprintf("%s in %s", t.Elements, t.DType))

@@ -110,6 +110,9 @@ func evalStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []s
 	h := models[0].st.Header()
 	title := fmt.Sprintf("memsym eval --step: %s at %s%s%s, from the polynomials (in bytes); nothing recorded:",
 		entryName(h), pointOrNone(terms.Point.String()), constsString(h), trainedWords(sf, models))
+	if l := belowLine(models[0].st.Model, models[0].src, terms.Point, nil, checkFlag(models[0].src, terms.Point)); l != "" {
+		title += "\n" + strings.TrimSuffix(l, "\n")
+	}
 	_, err = io.WriteString(stdout, stepText(withUnchecked(title, models[0].st.Model), cols, units))
 	return err
 }
@@ -189,6 +192,9 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 		h := st.Header()
 		title := fmt.Sprintf("memsym fit --step: %s%s%s, along %s%s: the largest %s whose training step's peak fits the budget:",
 			entryName(h), constsString(h), trainedWords(sf, models[i:i+1]), along, where, along)
+		if l := belowLine(st.Model, m.src, fits[0].Fit.Fixed, []string{along}, ""); l != "" {
+			title += "\n" + strings.TrimSuffix(l, "\n")
+		}
 		io.WriteString(stdout, fitTable(withUnchecked(title, st.Model), answers, fitStepWords, units))
 		var names []string
 		for _, a := range answers {

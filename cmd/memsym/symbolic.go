@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -189,6 +190,42 @@ func uncheckedLine(m *model.Model) string {
 		return ""
 	}
 	return "  UNCHECKED: no point off the grid was recorded to check the polynomials (give --check)\n"
+}
+
+// belowLine is the note, under a query's title, that the query answers
+// where a size is 1 and nothing was recorded there: at the values of fixed
+// that are 1 and below every value recorded along their dimension
+// (model.BelowGrid), and along the dimensions of ranges whose recorded
+// values start above 1. The polynomials answer there, but a program may
+// run other operations where a size is 1 than on the grid (PyTorch does:
+// a size-1 axis broadcasts, and views stand for copies), and nothing shows
+// it does not. A bundled program's operations are the same at every size
+// it takes, so for one it is "". check, when not "", is the --check that
+// would record the one point the query answers at.
+func belowLine(m *model.Model, src source.Source, fixed record.Point, ranges []string, check string) string {
+	if _, bundled := src.(*source.Program); bundled {
+		return ""
+	}
+	var where []string
+	for _, d := range m.BelowGrid(fixed) {
+		if d.Value == 1 {
+			where = append(where, d.Name+" = 1")
+		}
+	}
+	for _, v := range ranges {
+		if i := slices.Index(m.Vars, v); i >= 0 && m.Least(v) == 1 && m.Recorded(i) > 1 {
+			where = append(where, v+" = 1")
+		}
+	}
+	if len(where) == 0 {
+		return ""
+	}
+	hint := ""
+	if check != "" {
+		hint = "; " + check + " records it"
+	}
+	return fmt.Sprintf("  note: nothing was recorded at %s: the polynomials answer there, but a program may run other operations where a size is 1 (PyTorch does)%s\n",
+		strings.Join(where, " or "), hint)
 }
 
 // negativeLine is the line that says, under the title of a query along a
