@@ -31,7 +31,7 @@ func (w *writer) candidateFigures() []*doc.Figure {
 		v, err := p.EvalInt(env)
 		return v, err == nil
 	}
-	xs, log := w.sampleXs(c)
+	xs, log, capped := w.sampleXs(c)
 	f := &doc.Figure{Name: "candidates", XLabel: inlines(doc.Math{doc.V(c.Along)}), YLabel: inlines("live bytes"), YBytes: true, LogX: log, LogY: log}
 	ys := make([][]poly.Rat, len(sym.Candidates))
 	for i, cand := range sym.Candidates {
@@ -82,6 +82,16 @@ func (w *writer) candidateFigures() []*doc.Figure {
 			f.Guides = append(f.Guides, guide)
 		}
 		caption = append(caption, "; dotted lines mark the grid's values of ", doc.Math{doc.V(c.Along)})
+	}
+	// Where the program stops running along the dimension (bert-encoder's
+	// T ≤ P): drawn up to there, or past it with the line marked.
+	if r := c.Reach; r.Last > 0 {
+		if capped {
+			caption = append(caption, "; drawn up to ", equals(c.Along, r.Last), ", the largest the program runs at")
+		} else if r.Last < xs[len(xs)-1] {
+			f.Guides = append(f.Guides, doc.Guide{X: poly.Int(r.Last), Label: inlines("runs up to here")})
+			caption = append(caption, "; past the line at ", equals(c.Along, r.Last), " the program does not run, and the lines are the polynomials', not the program's")
+		}
 	}
 	f.Caption = inlines(append(caption, ".")...)
 	figs := []*doc.Figure{f}
@@ -270,8 +280,10 @@ func maxRat(a, b poly.Rat) poly.Rat {
 // to a realistic top (4 096, or twice the last crossover, or the grid's
 // largest value if more), with both sides of every crossover, the grid's
 // values and the counted point's; and whether to draw them on logarithmic
-// axes.
-func (w *writer) sampleXs(c *CrossRows) ([]int64, bool) {
+// axes. capped says that the top is instead the last value the program
+// runs at (c.Reach), which is below it, where the crossovers and the grid
+// lie below that value: the lines past it would be the polynomials'.
+func (w *writer) sampleXs(c *CrossRows) (xs []int64, log, capped bool) {
 	in := w.in
 	sym := in.Symbolic
 	hi := int64(realistic)
@@ -293,14 +305,25 @@ func (w *writer) sampleXs(c *CrossRows) ([]int64, bool) {
 			}
 		}
 	}
+	if last := c.Reach.Last; last > 0 && last < hi {
+		capped = true
+		for _, x := range extra {
+			capped = capped && x <= last
+		}
+		for _, seg := range c.Segments {
+			capped = capped && seg.From <= last
+		}
+		if capped {
+			hi = last
+		}
+	}
 	if in.Point != nil {
 		if x, ok := in.Point.At.Value(c.Along); ok {
 			extra = append(extra, x)
 		}
 	}
-	log := in.Scale == ScaleLog || (in.Scale == ScaleAuto && first > 0 && first*4 < hi)
+	log = in.Scale == ScaleLog || (in.Scale == ScaleAuto && first > 0 && first*4 < hi)
 	seen := map[int64]bool{}
-	var xs []int64
 	// From the least value the model holds for: 2 for a block count
 	// whose first and last blocks stand apart.
 	lo := max(in.Least[c.Along], 1)
@@ -323,10 +346,13 @@ func (w *writer) sampleXs(c *CrossRows) ([]int64, bool) {
 		add(hi)
 	} else {
 		step := roundStep((hi + 63) / 64)
-		hi = (hi + step - 1) / step * step
+		if !capped {
+			hi = (hi + step - 1) / step * step
+		}
 		for x := step; x <= hi; x += step {
 			add(x)
 		}
+		add(hi)
 	}
 	for _, seg := range c.Segments {
 		if seg.From > 1 {
@@ -338,7 +364,7 @@ func (w *writer) sampleXs(c *CrossRows) ([]int64, bool) {
 		add(x)
 	}
 	sort.Slice(xs, func(i, j int) bool { return xs[i] < xs[j] })
-	return xs, log
+	return xs, log, capped
 }
 
 // pow2q is 2^(k/4) rounded to an integer.

@@ -3,12 +3,14 @@ package explain_test
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"memsym/doc"
 	"memsym/explain"
 	"memsym/interp"
 	"memsym/model"
@@ -410,17 +412,32 @@ func TestExcessFigure(t *testing.T) {
 }
 
 // The candidates are drawn over a realistic range: to 4 096 or beyond the
-// last crossover.
+// last crossover; or, for a program that stops running below that (bert-
+// encoder's T ≤ P = 512), to the last value it runs at, which the caption
+// says, the program's crossovers and grid below it.
 func TestCandidatesRange(t *testing.T) {
 	for _, name := range bundled() {
-		d := explain.Chapter(input(t, name))
+		in := input(t, name)
+		d := explain.Chapter(in)
 		for _, f := range d.Figures() {
 			if f.Name != "candidates" {
 				continue
 			}
 			_, hi := f.XRange()
-			if hi.Cmp(poly.Int(4096)) < 0 {
-				t.Errorf("%s: the candidates are drawn to %s only", name, hi)
+			want := poly.Int(4096)
+			if c := in.Symbolic.Cross; c != nil && c.Reach.Last > 0 && c.Reach.Last < 4096 {
+				want = poly.Int(c.Reach.Last)
+				caption := doc.PlainText(f.Caption, " ")
+				if !strings.Contains(caption, fmt.Sprintf("drawn up to %s = %d, the largest the program runs at", c.Along, c.Reach.Last)) {
+					t.Errorf("%s: the caption does not say where the drawing stops: %s", name, caption)
+				}
+			}
+			if hi.Cmp(want) < 0 {
+				t.Errorf("%s: the candidates are drawn to %s only, want %s", name, hi, want)
+			}
+			if c := in.Symbolic.Cross; c != nil && c.Reach.Last > 0 && hi.Cmp(poly.Int(c.Reach.Last)) > 0 &&
+				!strings.Contains(doc.PlainText(f.Caption, " "), fmt.Sprintf("past the line at %s = %d the program does not run", c.Along, c.Reach.Last)) {
+				t.Errorf("%s: the candidates are drawn to %s, past %d, the last value the program runs at, unsaid", name, hi, c.Reach.Last)
 			}
 		}
 	}
@@ -587,5 +604,16 @@ func TestCheckedWords(t *testing.T) {
 	got = text(t, "gpt-depth")
 	if want := "a size padded to a multiple of 64, ⌈T/64⌉ · 64, is T wherever T is a multiple of 64"; !strings.Contains(got, want) {
 		t.Errorf("the chapter lacks %q:\n%s", want, got)
+	}
+}
+
+// More candidates kept than the chapter lists the witnesses of: it says
+// that it evaluated every witness again, and how many, rather than only
+// that memsym found them.
+func TestWitnessesRechecked(t *testing.T) {
+	got := text(t, "encdec-cross")
+	want := "None of the ten dominates another: for each pair, at points with B, S, T ≥ 1 that memsym found, each exceeds the other in turn; memsym evaluated the two candidates again at each of those points, 90 in all, one for each ordered pair, exactly: at each, the one exceeds the other (too many to list here)."
+	if !strings.Contains(got, want) {
+		t.Errorf("the encoder-decoder's chapter lacks %q", want)
 	}
 }

@@ -185,6 +185,11 @@ type SymbolicModel struct {
 	// ordered pair whose domination was refuted, in the candidates'
 	// order.
 	Witnesses []Witness
+	// Rechecked counts, when more candidates are kept than the chapter
+	// lists the witnesses of (up to maxRechecked), the witnesses memsym
+	// evaluated both candidates at again, each found to hold; 0 where they
+	// are listed or too many to evaluate.
+	Rechecked int
 	// Common, when set, are buffers live at every candidate and larger
 	// than some candidate's Largest, which names the largest of its
 	// others.

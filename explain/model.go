@@ -327,7 +327,7 @@ func symbolicInput(m *model.Model, along string, at record.Point, cross *model.C
 	for _, pr := range m.Front.Undecided {
 		s.Undecided = append(s.Undecided, [2]int{index[pr[0]], index[pr[1]]})
 	}
-	if kept := m.Front.Kept; len(kept) <= maxWitnessed {
+	if kept := m.Front.Kept; len(kept) <= maxRechecked {
 		for _, i := range kept {
 			for _, j := range kept {
 				at, ok := m.Front.Witness(i, j)
@@ -347,6 +347,10 @@ func symbolicInput(m *model.Model, along string, at record.Point, cross *model.C
 				if err1 != nil || err2 != nil || large.Cmp(small) <= 0 {
 					return nil, fmt.Errorf("explain: the witness %s of candidates %d and %d does not hold", p, index[i]+1, index[j]+1)
 				}
+				if len(kept) > maxWitnessed {
+					s.Rechecked++
+					continue
+				}
 				s.Witnesses = append(s.Witnesses, Witness{Smaller: index[i], Larger: index[j], At: p, SmallerBytes: small, LargerBytes: large})
 			}
 		}
@@ -357,6 +361,10 @@ func symbolicInput(m *model.Model, along string, at record.Point, cross *model.C
 // maxWitnessed bounds the kept candidates whose witnesses the chapter
 // lists: four make twelve ordered pairs, a list one reads.
 const maxWitnessed = 4
+
+// maxRechecked bounds the kept candidates whose witnesses the chapter
+// evaluates again without listing them: 64 make 4 032 ordered pairs.
+const maxRechecked = 64
 
 // crossRowsIndexed returns the kept candidates' rows, with any pruned
 // candidate that holds the peak after them, the crossovers' rows (nil

@@ -370,15 +370,51 @@ func (w *writer) stepChecks() []any {
 			}
 		}
 	}
-	switch {
-	case n == 0:
-	case bad == 0:
-		out = append(out, " Check M3 recorded the step afresh at ", plural(n, "further point", "further points"), pick(len(cols) > 1, " in all", ""),
-			", and every buffer's bytes, the live bytes at every operation and the peak agree with the polynomials there.")
-	default:
-		out = append(out, " Check M3 recorded the step afresh at ", plural(n, "further point", "further points"), pick(len(cols) > 1, " in all", ""), ", and ",
-			doc.Spell(bad), " of them ", doc.Inflect(bad, "disagrees", "disagree"), " with the polynomials.")
-		out = append(out, failed...)
+	if n == 0 {
+		return out
+	}
+	out = append(out, " Check M3 recorded the step afresh at ", plural(n, "further point", "further points"), pick(len(cols) > 1, " in all", ""), " (")
+	out = append(out, verifiedPoints(cols)...)
+	if bad == 0 {
+		return append(out, "), and every buffer's bytes, the live bytes at every operation and the peak agree with the polynomials there.")
+	}
+	out = append(out, "), and ", doc.Spell(bad), " of them ", doc.Inflect(bad, "disagrees", "disagree"), " with the polynomials.")
+	return append(out, failed...)
+}
+
+// verifiedPoints names the points check M3 recorded the step at: "B = 1,
+// T = 37; B = 5, T = 101", with ", under each remat" where every column
+// was recorded at the same points, else each column's after its remat:
+// "storing at B = 1, T = 37 and B = 5, T = 101; recomputing at …".
+func verifiedPoints(cols []StepColumn) []any {
+	lists := make([][]any, len(cols))
+	same := true
+	for i, c := range cols {
+		for _, v := range c.Verified {
+			lists[i] = append(lists[i], point(v.Point))
+		}
+		same = same && len(c.Verified) == len(cols[0].Verified)
+		for k := 0; same && k < len(c.Verified); k++ {
+			same = c.Verified[k].Point.Equal(cols[0].Verified[k].Point)
+		}
+	}
+	if same {
+		out := doc.Joined("; ", lists[0]...)
+		if len(cols) > 1 {
+			out = append(out, ", under each remat")
+		}
+		return out
+	}
+	var out []any
+	for i, c := range cols {
+		if len(lists[i]) == 0 {
+			continue
+		}
+		if len(out) > 0 {
+			out = append(out, "; ")
+		}
+		out = append(out, rematWord(c.Remat), " at ")
+		out = append(out, doc.Joined(" and ", lists[i]...)...)
 	}
 	return out
 }
@@ -559,7 +595,7 @@ func (w *writer) stepCrossChecks() []doc.Block {
 			caption = append(caption, ", "+rematWord(c.Remat))
 		}
 		t := &doc.Table{
-			Caption: inlines(append(caption, ".")...),
+			Caption: inlines(append(caption, ", in bytes.")...),
 			Header:  []doc.Cell{cell("point"), cell("kept for the backward"), cell("the optimizer's states"), cell("predicted larger"), cell("result")},
 			Align:   []doc.Align{doc.AlignLeft, doc.AlignRight, doc.AlignRight, doc.AlignLeft, doc.AlignLeft},
 		}

@@ -206,10 +206,14 @@ func (w *writer) dominanceWords() []any {
 // witnessed ends the sentence that says points were found: with a colon
 // when they follow.
 func (w *writer) witnessed() string {
-	if len(w.in.Symbolic.Witnesses) == 0 {
-		return "."
+	sym := w.in.Symbolic
+	switch {
+	case len(sym.Witnesses) > 0:
+		return ":"
+	case sym.Rechecked > 0:
+		return fmt.Sprintf("; memsym evaluated the two candidates again at each of those points, %d in all, one for each ordered pair, exactly: at each, the one exceeds the other (too many to list here).", sym.Rechecked)
 	}
-	return ":"
+	return "."
 }
 
 // scopeWords says for which values of the other dimensions crossovers

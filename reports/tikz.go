@@ -427,7 +427,7 @@ const formulasDefine = "\\long\\gdef\\memsym@define#1#2{%\n" +
 	"  \\ifdefined#1%\n" +
 	"    \\ifx#1\\memsym@new\\else%\n" +
 	"      \\errhelp{Two programs' formulas files define the same macros: give each program its own prefix with memsym explain --tex-prefix.}%\n" +
-	"      \\errmessage{memsym: \\string#1 is defined already, otherwise: another program's formulas use the same prefix; write each with its own --tex-prefix}%\n" +
+	"      \\errmessage{memsym: \\string#1 is defined already, otherwise: by another program's formulas, under the same --tex-prefix or one that starts the other (gpt and gptStep), or by the paper; give each program a --tex-prefix that does not start another's}%\n" +
 	"    \\fi%\n" +
 	"  \\else%\n" +
 	"    \\global\\let#1\\memsym@new%\n" +
