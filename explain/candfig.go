@@ -305,6 +305,7 @@ func (w *writer) sampleXs(c *CrossRows) (xs []int64, log, capped bool) {
 			}
 		}
 	}
+	uncapped := hi
 	if last := c.Reach.Last; last > 0 && last < hi {
 		capped = true
 		for _, x := range extra {
@@ -323,6 +324,12 @@ func (w *writer) sampleXs(c *CrossRows) (xs []int64, log, capped bool) {
 		}
 	}
 	log = in.Scale == ScaleLog || (in.Scale == ScaleAuto && first > 0 && first*4 < hi)
+	if log && capped {
+		// On logarithmic axes the octaves below the program's last value
+		// crowd their marks together: drawn to the realistic top, the
+		// line where the program stops marked.
+		hi, capped = uncapped, false
+	}
 	seen := map[int64]bool{}
 	// From the least value the model holds for: 2 for a block count
 	// whose first and last blocks stand apart.

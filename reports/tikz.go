@@ -76,7 +76,9 @@ func tikzFigure(f *doc.Figure, o Options) []byte {
 	// to measure what its labels take beside the axis; then with the axis
 	// as wide as the column less that, so that it is never wider than the
 	// column.
-	b.WriteString("\\def\\memsymfigure#1{%\n\\begin{tikzpicture}\n\\begin{axis}[\n")
+	b.WriteString("\\def\\memsymfigure#1{%\n")
+	sparse := sparseTicks(&b, p.x)
+	b.WriteString("\\begin{tikzpicture}\n\\begin{axis}[\n")
 	b.WriteString("  scale only axis, width=#1, height=0.5\\columnwidth, clip=false,\n")
 	// The y axis' label, turned along the axis, is never longer than it.
 	fmt.Fprintf(&b, "  xlabel={%s}, ylabel={\\memsymfit{0.5\\columnwidth}{\\centering}{%s}},\n", latexInlines(axisLabel(p.x, f.XLabel)), latexInlines(axisLabel(p.y, f.YLabel)))
@@ -87,8 +89,8 @@ func tikzFigure(f *doc.Figure, o Options) []byte {
 		b.WriteString("  ymode=log, log basis y=2,\n")
 	}
 	fmt.Fprintf(&b, "  xmin=%s, xmax=%s, ymin=%s, ymax=%s,\n", coord(p.x.lo), coord(p.x.hi), coord(p.y.lo), coord(p.y.hi))
-	writeTicks(&b, "x", p.x)
-	writeTicks(&b, "y", p.y)
+	writeTicks(&b, "x", p.x, sparse)
+	writeTicks(&b, "y", p.y, false)
 	b.WriteString("  tick label style={font=\\footnotesize}, label style={font=\\footnotesize},\n")
 	b.WriteString("  scaled ticks=false, ymajorgrids, grid style={black!12},\n")
 	if p.legend {
@@ -319,14 +321,52 @@ func tikzDash(i int) string {
 	return "dash pattern=" + strings.Join(parts, " ")
 }
 
+// sparseTicks writes, inside \memsymfigure, the test of whether the axis,
+// #1 wide, leaves room between two neighbouring ticks for the widest of
+// a's labels and 4pt, and \memsymxticklabels, the labels: where it does
+// not (a figure set in half a column), every other one after the first
+// left out, else each. (The list, not a macro in each label: pgfplots
+// keeps a label's box from the first picture that typesets its text.) It
+// writes nothing and returns false for an axis of fewer than four ticks.
+func sparseTicks(b *bytes.Buffer, a axis) bool {
+	if len(a.ticks) < 4 {
+		return false
+	}
+	gap, widest := 1.0, ""
+	for i, t := range a.ticks {
+		if i > 0 {
+			gap = min(gap, a.frac(t.at)-a.frac(a.ticks[i-1].at))
+		}
+		if l := tickTeX(t); len(l) > len(widest) {
+			widest = l
+		}
+	}
+	fmt.Fprintf(b, "\\setbox2=\\hbox{\\footnotesize %s}\\dimen6=\\wd2 \\advance\\dimen6 by 4pt\\dimen8=#1\\relax\\dimen8=%.4f\\dimen8\\relax%%\n", widest, gap)
+	all := make([]string, len(a.ticks))
+	sparse := make([]string, len(a.ticks))
+	for i, t := range a.ticks {
+		all[i] = tickTeX(t)
+		sparse[i] = all[i]
+		if i%2 == 1 {
+			sparse[i] = "{}"
+		}
+	}
+	fmt.Fprintf(b, "\\ifdim\\dimen8<\\dimen6 \\def\\memsymxticklabels{%s}\\else\\def\\memsymxticklabels{%s}\\fi%%\n", strings.Join(sparse, ","), strings.Join(all, ","))
+	return true
+}
+
 // writeTicks writes an axis' ticks at exact values with memsym's labels, in
-// math mode.
-func writeTicks(b *bytes.Buffer, name string, a axis) {
+// math mode; with sparse, the labels sparseTicks chose.
+func writeTicks(b *bytes.Buffer, name string, a axis, sparse bool) {
 	at := make([]string, len(a.ticks))
 	labels := make([]string, len(a.ticks))
 	for i, t := range a.ticks {
 		at[i] = coord(t.at)
 		labels[i] = tickTeX(t)
+	}
+	if sparse {
+		fmt.Fprintf(b, "  %stick={%s}, %sticklabels/.expand once=\\memsymxticklabels,\n", name, strings.Join(at, ","), name)
+		return
 	}
 	fmt.Fprintf(b, "  %stick={%s}, %sticklabels={%s},\n", name, strings.Join(at, ","), name, strings.Join(labels, ","))
 }

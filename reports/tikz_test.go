@@ -610,3 +610,45 @@ func TestTikZUnderscoreNamesFit(t *testing.T) {
 		}
 	}
 }
+
+// A figure set in half a column leaves no room for every tick label of an
+// axis with many: every other one is left out (\memsymsparse), where at
+// full width each is there. The course GPT's candidates, on a logarithmic
+// T from 1 to 4 096, label 1, 16, 256 and 4 096 at half width: before,
+// "1 024" and "4 096" ran together.
+func TestTikZTickLabelsAtHalfWidth(t *testing.T) {
+	tooltest.Need(t, "pdflatex", "the figures are not compiled")
+	paper := t.TempDir()
+	r, _ := Lookup("tikz")
+	if _, err := r.Render(explain.Chapter(input(t, "gpt-course")), paper, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	figure := func(width, name string) string {
+		return `\noindent\begin{minipage}{` + width + `}` + "\n" + `\input{chapter13-candidates}` + "\n" +
+			`\typeout{LABELS AT ` + name + `: \meaning\memsymxticklabels}` + "\n" + `\end{minipage}` + "\n\n\\clearpage\n"
+	}
+	doc := "\\documentclass{article}\n\\usepackage{pgfplots}\n\\pgfplotsset{compat=1.16}\n\\begin{document}\n" +
+		figure(`\linewidth`, "full") + figure(`0.45\linewidth`, "half") + "\\end{document}\n"
+	if err := os.WriteFile(filepath.Join(paper, "paper.tex"), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log := strings.Join(strings.Fields(pdflatex(t, paper, paper, "paper.tex")), " ")
+	for _, want := range []string{
+		`LABELS AT full: macro:->{$1$},{$4$},{$16$},{$64$},{$256$},{$1\,024$},{$4\,096$}`,
+		`LABELS AT half: macro:->{$1$},{},{$16$},{},{$256$},{},{$4\,096$}`,
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the log lacks %q", want)
+		}
+	}
+	// Read back at half width: the labels left, after the grid's guide
+	// and before the axis' name.
+	tooltest.Need(t, "pdftotext", "the labels are not read back")
+	text, err := exec.Command("pdftotext", "-f", "2", "-l", "2", "-enc", "UTF-8", filepath.Join(paper, "paper.pdf"), "-").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if flat, want := strings.Join(strings.Fields(string(text)), " "), "grid 1 16 256 4 096 T"; !strings.Contains(flat, want) {
+		t.Errorf("at half width, want the labels %q in:\n%s", want, flat)
+	}
+}
