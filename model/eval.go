@@ -117,15 +117,20 @@ func (m *Model) NeedsPoly(c int) poly.Poly {
 
 // EvalJSON is `memsym eval --json --at ...`'s object.
 type EvalJSON struct {
-	Entry      string             `json:"entry"`
-	Point      OrderedPoint       `json:"point"`
-	Params     TermJSON           `json:"params"`
-	Inputs     TermJSON           `json:"inputs"`
-	Outputs    TermJSON           `json:"outputs"`
-	Peak       EvalPeakJSON       `json:"peak"`
-	Needs      TermJSON           `json:"needs"`
-	Candidates []CandValueJSON    `json:"candidates"`
-	Checked    []map[string]int64 `json:"checked"`
+	Entry      string          `json:"entry"`
+	Point      OrderedPoint    `json:"point"`
+	Params     TermJSON        `json:"params"`
+	Inputs     TermJSON        `json:"inputs"`
+	Outputs    TermJSON        `json:"outputs"`
+	Peak       EvalPeakJSON    `json:"peak"`
+	Needs      TermJSON        `json:"needs"`
+	Candidates []CandValueJSON `json:"candidates"`
+	Checked    []OrderedPoint  `json:"checked"`
+	// UnrecordedAtOne names the dimensions at 1 that the answer speaks of
+	// where nothing was recorded (a program may run other operations
+	// where a size is 1); absent when there are none, and for a bundled
+	// program.
+	UnrecordedAtOne []string `json:"unrecorded_at_1,omitempty"`
 }
 
 // TermJSON is one term: its polynomial and its bytes at the point.
@@ -142,6 +147,10 @@ type EvalPeakJSON struct {
 	Operation int           `json:"operation"`
 	Holder    CandidateJSON `json:"holder"`
 }
+
+// noHolder is the holder of the peak of a program without operations: the
+// empty live set, 0 bytes at no operation.
+var noHolder = CandidateJSON{Poly: "0"}
 
 // CandValueJSON is a kept candidate and its bytes at the point.
 type CandValueJSON struct {
@@ -164,6 +173,8 @@ func (m *Model) EvalJSON(t *Terms) *EvalJSON {
 	if t.Holder >= 0 {
 		out.Peak.Holder = m.CandidateJSON(t.Holder)
 		out.Needs.Poly = m.NeedsPoly(t.Holder).ASCII()
+	} else {
+		out.Peak.Holder = noHolder // no operations: nothing is live
 	}
 	for i, k := range m.Front.Kept {
 		out.Candidates = append(out.Candidates, CandValueJSON{m.CandidateJSON(k), t.Kept[i].String()})

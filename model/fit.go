@@ -111,6 +111,14 @@ func (m *Model) knows(values map[string]int64) bool {
 // polynomial; no assumption is made that they grow: every value that does
 // not fit below the answer is found and listed in Gaps.
 func (m *Model) Fit(along string, fixed map[string]int64, budget poly.Rat) (*Fit, error) {
+	return m.FitFrom(along, fixed, budget, 0)
+}
+
+// FitFrom is Fit over the values of along from from on, where that is
+// above the least value the model holds for: from the least value a
+// bundled program runs at (strided-conv's N ≥ K), so that an answer, and
+// the least needs when nothing fits, are values the program takes.
+func (m *Model) FitFrom(along string, fixed map[string]int64, budget poly.Rat, from int64) (*Fit, error) {
 	var needs []poly.Poly
 	for _, k := range m.Front.Kept {
 		needs = append(needs, m.NeedsPoly(k))
@@ -118,22 +126,22 @@ func (m *Model) Fit(along string, fixed map[string]int64, budget poly.Rat) (*Fit
 	if len(needs) == 0 {
 		needs = append(needs, m.Inputs)
 	}
-	f, err := m.fitAll(along, fixed, budget, needs)
+	f, err := m.fitAll(along, fixed, budget, needs, from)
 	if err != nil {
 		return nil, err
 	}
 	return f, f.terms(m)
 }
 
-// fitAll finds the values of along ≥ 1 at which every one of polys is at
-// most budget, the other dimensions at fixed, and fills a Fit but its At
-// and Past. The needs are the largest of polys.
-func (m *Model) fitAll(along string, fixed map[string]int64, budget poly.Rat, polys []poly.Poly) (*Fit, error) {
+// fitAll finds the values of along ≥ 1, and ≥ from, at which every one of
+// polys is at most budget, the other dimensions at fixed, and fills a Fit
+// but its At and Past. The needs are the largest of polys.
+func (m *Model) fitAll(along string, fixed map[string]int64, budget poly.Rat, polys []poly.Poly, from int64) (*Fit, error) {
 	base, err := m.Line(along, fixed)
 	if err != nil {
 		return nil, err
 	}
-	f := &Fit{Along: along, Budget: budget, Bounded: true, Least: m.Least(along)}
+	f := &Fit{Along: along, Budget: budget, Bounded: true, Least: max(m.Least(along), from)}
 	for _, d := range base {
 		if d.Name != along {
 			f.Fixed = append(f.Fixed, d)
@@ -183,7 +191,7 @@ func (m *Model) fitAll(along string, fixed map[string]int64, budget poly.Rat, po
 	switch {
 	case f.Kind == FitsNone:
 		f.LeastAt, f.LeastNeeds = leastOfLargest(lines, f.Least)
-	case f.Kind == FitsFrom && f.From <= f.Least && !f.Bounded:
+	case f.Kind == FitsFrom && f.From <= f.Least: // bounded too: at the least value
 		f.MostAt, f.MostNeeds = mostOfLargest(lines, f.Least)
 	}
 	return f, nil
@@ -458,15 +466,20 @@ func (m *Model) ConfirmFit(ctx context.Context, src source.Source, f *Fit) ([]Fi
 
 // FitJSON is `memsym fit --json`'s object.
 type FitJSON struct {
-	Entry   string             `json:"entry"`
-	Along   string             `json:"along"`
-	Fixed   OrderedPoint       `json:"fixed"`
-	Budgets []BudgetFitJSON    `json:"budgets"`
-	Checked []map[string]int64 `json:"checked"`
+	Entry   string          `json:"entry"`
+	Along   string          `json:"along"`
+	Fixed   OrderedPoint    `json:"fixed"`
+	Budgets []BudgetFitJSON `json:"budgets"`
+	Checked []OrderedPoint  `json:"checked"`
 	// Domain is each dimension's least value where the model holds: what
 	// every budget's answer says of the values below it, and "none",
 	// speak of the values from the dimension's on.
-	Domain map[string]int64 `json:"domain"`
+	Domain OrderedPoint `json:"domain"`
+	// UnrecordedAtOne names the dimensions at 1 that the answer speaks of
+	// where nothing was recorded (a program may run other operations
+	// where a size is 1); absent when there are none, and for a bundled
+	// program.
+	UnrecordedAtOne []string `json:"unrecorded_at_1,omitempty"`
 }
 
 // BudgetFitJSON is one budget's answer. Fits is "up_to" (Largest fits, no
@@ -582,6 +595,8 @@ func (m *Model) needsJSON(t *Terms) *NeedsJSON {
 	out := &NeedsJSON{Point: OrderedPoint(t.Point), Needs: t.Needs.String(), Peak: t.Peak.String(), Operation: t.PeakOp}
 	if t.Holder >= 0 {
 		out.Holder = m.CandidateJSON(t.Holder)
+	} else {
+		out.Holder = noHolder
 	}
 	return out
 }

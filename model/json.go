@@ -19,8 +19,8 @@ type SymbolicJSON struct {
 	Realization string             `json:"realization"`
 	Dims        []string           `json:"dims"`
 	Grid        map[string][]int64 `json:"grid"`
-	Checked     []map[string]int64 `json:"checked"`
-	Domain      map[string]int64   `json:"domain"`
+	Checked     []OrderedPoint     `json:"checked"`
+	Domain      OrderedPoint       `json:"domain"`
 	Operations  int                `json:"operations"`
 	Params      PolyJSON           `json:"params"`
 	Inputs      PolyJSON           `json:"inputs"`
@@ -76,10 +76,10 @@ func (m *Model) CandidateJSON(i int) CandidateJSON {
 
 // CheckedJSON returns the points off the grid the model was checked at, as
 // the JSON objects' "checked" says them: [] for an unchecked model.
-func (m *Model) CheckedJSON() []map[string]int64 {
-	out := []map[string]int64{}
+func (m *Model) CheckedJSON() []OrderedPoint {
+	out := []OrderedPoint{}
 	for _, p := range m.CheckPoints() {
-		out = append(out, p.Map())
+		out = append(out, OrderedPoint(p))
 	}
 	return out
 }
@@ -87,7 +87,7 @@ func (m *Model) CheckedJSON() []map[string]int64 {
 // DomainJSON returns each dimension's least value the model holds for, as
 // the JSON objects' "domain" says it: 1 for most, 2 for a block count
 // whose last block stands apart.
-func (m *Model) DomainJSON() map[string]int64 { return m.Domain().Map() }
+func (m *Model) DomainJSON() OrderedPoint { return OrderedPoint(m.Domain()) }
 
 // JSON returns the model as `memsym symbolic --json` writes it.
 func (m *Model) JSON() *SymbolicJSON {
@@ -123,18 +123,23 @@ func (m *Model) JSON() *SymbolicJSON {
 
 // CrossoverJSON is `memsym crossover --json`'s object.
 type CrossoverJSON struct {
-	Entry    string           `json:"entry"`
-	Along    string           `json:"along"`
-	Fixed    map[string]int64 `json:"fixed"`
-	ForAll   []string         `json:"for_all"` // the other dimensions left free: the segments hold for every value in Domain
-	Domain   map[string]int64 `json:"domain"`
-	Segments []SegmentJSON    `json:"segments"`
-	Confirm  []ConfirmJSON    `json:"confirmed,omitempty"`
+	Entry    string        `json:"entry"`
+	Along    string        `json:"along"`
+	Fixed    OrderedPoint  `json:"fixed"`
+	ForAll   []string      `json:"for_all"` // the other dimensions left free: the segments hold for every value in Domain
+	Domain   OrderedPoint  `json:"domain"`
+	Segments []SegmentJSON `json:"segments"`
+	Confirm  []ConfirmJSON `json:"confirmed,omitempty"`
 	// NotConfirmed says why --confirm recorded nothing: a side of a
 	// crossover lies past the program's sizes.
 	NotConfirmed string `json:"not_confirmed,omitempty"`
 	ReachJSON
-	Checked []map[string]int64 `json:"checked"`
+	Checked []OrderedPoint `json:"checked"`
+	// UnrecordedAtOne names the dimensions at 1 that the answer speaks of
+	// where nothing was recorded (a program may run other operations
+	// where a size is 1); absent when there are none, and for a bundled
+	// program.
+	UnrecordedAtOne []string `json:"unrecorded_at_1,omitempty"`
 }
 
 // ReachJSON is a Reach in CrossoverJSON and PiecewiseJSON: RunsTo is, for
@@ -173,13 +178,13 @@ type ConfirmJSON struct {
 // CrossoverJSON returns crossovers c, and their confirmations if any, as
 // JSON.
 func (m *Model) CrossoverJSON(c *Crossovers, confirmed []Confirmation) *CrossoverJSON {
-	out := &CrossoverJSON{Entry: m.Header().Entry, Along: c.Dim, Fixed: map[string]int64{}, ForAll: []string{}, Segments: []SegmentJSON{}, Checked: m.CheckedJSON(), Domain: m.DomainJSON()}
+	out := &CrossoverJSON{Entry: m.Header().Entry, Along: c.Dim, Fixed: OrderedPoint{}, ForAll: []string{}, Segments: []SegmentJSON{}, Checked: m.CheckedJSON(), Domain: m.DomainJSON()}
 	for _, v := range m.Vars {
 		if v == c.Dim {
 			continue
 		}
 		if x, ok := c.Fixed[v]; ok {
-			out.Fixed[v] = x
+			out.Fixed = append(out.Fixed, record.Dim{Name: v, Value: x})
 		} else {
 			out.ForAll = append(out.ForAll, v)
 		}
@@ -335,6 +340,9 @@ func Memory(rec *record.Recording, c *count.Counts) *MemoryJSON {
 		out.LiveAtPeak = append(out.LiveAtPeak, l)
 	}
 	for _, call := range c.Calls {
+		if call.Path == "" && call.Ops == 0 {
+			continue // the entry's own operations, where it has none: as the text
+		}
 		out.Calls = append(out.Calls, CallJSON{call.Path, call.Iterations, call.Depth, call.Share.String(), call.OwnPeak.String(), call.Ops})
 	}
 	return out

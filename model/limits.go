@@ -130,7 +130,8 @@ func (s *Step) PeakFits(budget poly.Rat) func(record.Point) (bool, error) {
 // it does not run (Beyond says so), or src cannot say. The values at
 // which a bundled program runs along a line are one span (a least value
 // such as N ≥ K, a largest such as T ≤ P), which halving finds the start
-// of.
+// of. For a fit made from that start (FitFrom), it says so of the value
+// before it.
 func (m *Model) Below(src source.Source, f *Fit) string {
 	x, ok := f.answer()
 	if !ok {
@@ -141,6 +142,11 @@ func (m *Model) Below(src source.Source, f *Fit) string {
 				x = m.Grid[i][0]
 			}
 		}
+	}
+	if least := m.Least(f.Along); f.Least > least && runsAt(src, f.Point(m, f.Least)) && !runsAt(src, f.Point(m, f.Least-1)) {
+		// A fit from the least value the program runs at (FitFrom).
+		f.RunsFrom = f.Least
+		return fmt.Sprintf("%v; it runs from %s = %d", source.NotRunning(src, f.Point(m, f.Least-1)), f.Along, f.Least)
 	}
 	if !runsAt(src, f.Point(m, x)) || runsAt(src, f.Point(m, f.Least)) {
 		return ""

@@ -269,16 +269,21 @@ func (m *Model) Covered(cov []Coverage) []Coverage {
 
 // PiecewiseJSON is `memsym eval --json --along T`'s object.
 type PiecewiseJSON struct {
-	Entry      string           `json:"entry"`
-	Along      string           `json:"along"`
-	Fixed      OrderedPoint     `json:"fixed"`
-	ForAll     []string         `json:"for_all"`
-	Domain     map[string]int64 `json:"domain"`
-	Pieces     []PieceJSON      `json:"pieces"`
-	NeverAlone []CoveredJSON    `json:"never_alone"`
-	Undecided  []CandidateJSON  `json:"undecided"`
+	Entry      string          `json:"entry"`
+	Along      string          `json:"along"`
+	Fixed      OrderedPoint    `json:"fixed"`
+	ForAll     []string        `json:"for_all"`
+	Domain     OrderedPoint    `json:"domain"`
+	Pieces     []PieceJSON     `json:"pieces"`
+	NeverAlone []CoveredJSON   `json:"never_alone"`
+	Undecided  []CandidateJSON `json:"undecided"`
 	ReachJSON
-	Checked []map[string]int64 `json:"checked"`
+	Checked []OrderedPoint `json:"checked"`
+	// UnrecordedAtOne names the dimensions at 1 that the answer speaks of
+	// where nothing was recorded (a program may run other operations
+	// where a size is 1); absent when there are none, and for a bundled
+	// program.
+	UnrecordedAtOne []string `json:"unrecorded_at_1,omitempty"`
 }
 
 // PieceJSON is one piece: from From to To (0: without end) Holder holds

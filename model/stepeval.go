@@ -122,17 +122,22 @@ func (s *Step) PeakPolys() []poly.Poly {
 
 // StepEvalJSON is `memsym eval --step --json`'s object.
 type StepEvalJSON struct {
-	Entry      string             `json:"entry"`
-	Point      OrderedPoint       `json:"point"`
-	Params     TermJSON           `json:"params"`
-	States     TermJSON           `json:"states"`
-	StateParts []NamedTermJSON    `json:"state_parts"`
-	Gradient   TermJSON           `json:"gradient"`
-	Batch      TermJSON           `json:"batch"`
-	Kept       TermJSON           `json:"kept"`
-	Phases     []StepPeakJSON     `json:"phases"`
-	Peak       StepPeakJSON       `json:"peak"`
-	Checked    []map[string]int64 `json:"checked"`
+	Entry      string          `json:"entry"`
+	Point      OrderedPoint    `json:"point"`
+	Params     TermJSON        `json:"params"`
+	States     TermJSON        `json:"states"`
+	StateParts []NamedTermJSON `json:"state_parts"`
+	Gradient   TermJSON        `json:"gradient"`
+	Batch      TermJSON        `json:"batch"`
+	Kept       TermJSON        `json:"kept"`
+	Phases     []StepPeakJSON  `json:"phases"`
+	Peak       StepPeakJSON    `json:"peak"`
+	Checked    []OrderedPoint  `json:"checked"`
+	// UnrecordedAtOne names the dimensions at 1 that the answer speaks of
+	// where nothing was recorded (a program may run other operations
+	// where a size is 1); absent when there are none, and for a bundled
+	// program.
+	UnrecordedAtOne []string `json:"unrecorded_at_1,omitempty"`
 }
 
 // NamedTermJSON is a term of a name: one of the optimizer's states.

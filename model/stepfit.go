@@ -27,7 +27,12 @@ type StepFit struct {
 // the answer that does not fit is listed in Gaps. The loop's parameters,
 // states and batch are in the peak: nothing is added to it.
 func (s *Step) Fit(along string, fixed map[string]int64, budget poly.Rat) (*StepFit, error) {
-	f, err := s.fitAll(along, fixed, budget, s.PeakPolys())
+	return s.FitFrom(along, fixed, budget, 0)
+}
+
+// FitFrom is Fit over the values of along from from on, as Model.FitFrom.
+func (s *Step) FitFrom(along string, fixed map[string]int64, budget poly.Rat, from int64) (*StepFit, error) {
+	f, err := s.fitAll(along, fixed, budget, s.PeakPolys(), from)
 	if err != nil {
 		return nil, err
 	}

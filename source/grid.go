@@ -116,9 +116,12 @@ func align(c record.Point, vars []string) (record.Point, error) {
 
 // DefaultChecks returns n check points off the grid in every coordinate,
 // chosen so that a model agreeing with them cannot owe it to a shared
-// divisor: each value is odd and shares no divisor with its grid's step
-// (the greatest common divisor of the grid's gaps), so padding to a multiple
-// of the step, or a stride that divides it, shows up. The first point lies
+// divisor: each value lies off the grid's values modulo every prime that
+// divides its grid's step (the greatest common divisor of the grid's
+// gaps), its distance from the grid's values sharing no divisor with the
+// step, and is odd where the step is odd; so padding to a multiple of the
+// step, or a stride that divides it, shows up whatever residue the grid
+// has (N ∈ {9, 11, 13}, all odd, is checked at an even N). The first point lies
 // just past the grid, the second further out; where that would pass the
 // largest integer, a value between the grid's values, or below them, is
 // taken instead, and where there is none, DefaultChecks refuses.
@@ -129,7 +132,7 @@ func DefaultChecks(values [][3]int64, vars []string, n int) ([]record.Point, err
 		for d, v := range vars {
 			x, ok := checkValue(values[d], i)
 			if !ok {
-				return nil, usagef("--grid %s: no value off the grid %d, %d, %d suits a check point (odd, sharing no divisor with the grid's step, within 1 to 2^63−1): give --check", v, values[d][0], values[d][1], values[d][2])
+				return nil, usagef("--grid %s: no value off the grid %d, %d, %d suits a check point (off the grid's values modulo each prime dividing its step, within 1 to 2^63−1): give --check", v, values[d][0], values[d][1], values[d][2])
 			}
 			pt = append(pt, record.Dim{Name: v, Value: x})
 		}
@@ -148,8 +151,12 @@ func checkValue(g [3]int64, i int) (int64, bool) {
 	if i%2 == 1 {
 		first, _ = checkValue(g, 0)
 	}
+	// x − g[0] shares no prime with the step: x lies off the grid's
+	// values modulo each prime that divides it (an odd x for the even
+	// grid N ∈ {8, 10, 12}, an even one for N ∈ {9, 11, 13}).
+	apart := x0Apart(g[0], step)
 	suits := func(x int64) bool {
-		return x%2 != 0 && gcd(x, step) == 1 && x != g[0] && x != g[1] && x != g[2] && x != first
+		return apart(x) && (step%2 == 0 || x%2 != 0) && x != g[0] && x != g[1] && x != g[2] && x != first
 	}
 	// The first value from x on that suits, below limit.
 	from := func(x, limit int64) (int64, bool) {
@@ -187,6 +194,18 @@ func checkValue(g [3]int64, i int) (int64, bool) {
 		}
 	}
 	return from(1, g[0])
+}
+
+// x0Apart returns whether x − g0 shares no divisor with step, without
+// overflow.
+func x0Apart(g0, step int64) func(int64) bool {
+	return func(x int64) bool {
+		d := x - g0 // both in 1 to 2^63−1: no overflow
+		if d < 0 {
+			d = -d
+		}
+		return gcd(d, step) == 1
+	}
 }
 
 // innerCheck returns a check point between the grid's values, as

@@ -12,9 +12,10 @@ import (
 	"memsym/record"
 )
 
-// Every default check point is off the grid in every coordinate, odd, and
-// shares no divisor with its grid's step; the two differ in every
-// coordinate.
+// Every default check point is off the grid in every coordinate, apart
+// from the grid's values modulo every prime dividing its grid's step (its
+// distance from them shares no divisor with the step), and odd where the
+// step is odd; the two differ in every coordinate.
 func TestDefaultChecks(t *testing.T) {
 	vars := []string{"B", "T"}
 	for _, g := range [][2][3]int64{
@@ -22,6 +23,9 @@ func TestDefaultChecks(t *testing.T) {
 		{{1, 2, 3}, {64, 128, 192}},
 		{{2, 4, 6}, {3, 9, 15}},
 		{{1, 3, 4}, {7, 8, 100}},
+		// An odd grid of step 2: the checks are even, where a stride of 2
+		// shows (strided-conv's ⌊(N − 3)/2⌋ + 1 is (N − 1)/2 at every odd N).
+		{{9, 11, 13}, {3, 9, 15}},
 		// At the largest integers both points fall below the grid, and
 		// are two.
 		{{math.MaxInt64 - 2, math.MaxInt64 - 1, math.MaxInt64}, {math.MaxInt64 - 4, math.MaxInt64 - 2, math.MaxInt64}},
@@ -38,8 +42,12 @@ func TestDefaultChecks(t *testing.T) {
 			for d, dim := range p {
 				v, grid := dim.Value, values[d]
 				step := gcd(grid[1]-grid[0], grid[2]-grid[1])
-				if v == grid[0] || v == grid[1] || v == grid[2] || v%2 == 0 || gcd(v, step) != 1 {
-					t.Errorf("grid %v: check %s = %d is on the grid, even or shares a divisor with the step %d", grid, dim.Name, v, step)
+				d := v - grid[0]
+				if d < 0 {
+					d = -d
+				}
+				if v == grid[0] || v == grid[1] || v == grid[2] || gcd(d, step) != 1 || step%2 == 1 && v%2 == 0 {
+					t.Errorf("grid %v: check %s = %d is on the grid, shares a residue with it modulo a divisor of the step %d, or is even for an odd step", grid, dim.Name, v, step)
 				}
 			}
 		}
@@ -224,7 +232,7 @@ func TestDefaultChecksNearTheLargestInteger(t *testing.T) {
 		want [2]int64
 	}{
 		{[3]int64{most - 2, most - 1, most}, [2]int64{1, 3}},                   // below the grid, two values
-		{[3]int64{most - 40, most - 20, most}, [2]int64{most - 10, most - 30}}, // the gaps' middles, odd and prime to 20
+		{[3]int64{most - 40, most - 20, most}, [2]int64{most - 9, most - 29}}, // from the gaps' middles, apart from the (odd) grid modulo 2 and 5
 		{[3]int64{1, 2, most}, [2]int64{most/2 + 2, most/2 + 4}},               // past the middle of the upper gap, odd, two values; the lower gap has none
 	} {
 		points, err := DefaultChecks([][3]int64{c.grid}, []string{"T"}, 2)

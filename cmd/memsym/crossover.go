@@ -77,6 +77,7 @@ func crossoverCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	if *asJSON {
 		out := m.CrossoverJSON(c, confirmed)
+		out.UnrecordedAtOne = crossoverAtOne(m, src, c)
 		out.NotConfirmed = notConfirmed
 		out.ReachJSON = reach.JSON()
 		if err := writeJSON(stdout, out); err != nil {
@@ -185,6 +186,19 @@ func fixedString(m *model.Model, c *model.Crossovers) string {
 // crossoverBelow is belowLine for crossovers: at their fixed values, and
 // along their dimension and the free others.
 func crossoverBelow(m *model.Model, src source.Source, c *model.Crossovers) string {
+	fixed, ranges := crossoverSpan(m, c)
+	return belowLine(m, src, fixed, ranges, "")
+}
+
+// crossoverAtOne is unrecordedAtOne for crossovers, as crossoverBelow.
+func crossoverAtOne(m *model.Model, src source.Source, c *model.Crossovers) []string {
+	fixed, ranges := crossoverSpan(m, c)
+	return unrecordedAtOne(m, src, fixed, ranges)
+}
+
+// crossoverSpan returns crossovers' fixed values, and the dimensions they
+// range over: their own and the free others.
+func crossoverSpan(m *model.Model, c *model.Crossovers) (record.Point, []string) {
 	var fixed record.Point
 	ranges := []string{c.Dim}
 	for _, v := range m.Vars {
@@ -194,7 +208,7 @@ func crossoverBelow(m *model.Model, src source.Source, c *model.Crossovers) stri
 			ranges = append(ranges, v)
 		}
 	}
-	return belowLine(m, src, fixed, ranges, "")
+	return fixed, ranges
 }
 
 func crossoverText(m *model.Model, c *model.Crossovers, reach model.Reach, below string) string {

@@ -110,7 +110,9 @@ func evalCmd(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	if *asJSON {
-		return writeJSON(stdout, m.EvalJSON(t))
+		out := m.EvalJSON(t)
+		out.UnrecordedAtOne = unrecordedAtOne(m, src, p, nil)
+		return writeJSON(stdout, out)
 	}
 	_, err = io.WriteString(stdout, evalText(m, t, *units, belowLine(m, src, p, nil, checkFlag(src, p))))
 	return err
@@ -224,6 +226,7 @@ func evalAlong(stdout io.Writer, m *model.Model, src source.Source, along string
 	reach := m.RunsTo(src, along, m.Base(fixed, programDefault(src)))
 	if asJSON {
 		out := m.PiecewiseJSON(pw, cov)
+		out.UnrecordedAtOne = unrecordedAtOne(m, src, pw.Fixed, append([]string{along}, pw.Free...))
 		out.ReachJSON = reach.JSON()
 		return writeJSON(stdout, out)
 	}

@@ -226,6 +226,12 @@ func TestSizeOneNote(t *testing.T) {
 	if second(got) != want {
 		t.Errorf("eval at B = 1 with a recorder:\n%s\nwant under the title:\n%s", got, want)
 	}
+	got = mustRunCLI(t, append([]string{"eval", "--at", "B=1,T=256", "--json"}, rec...)...)
+	if !strings.Contains(got, `"unrecorded_at_1": [
+    "B"
+  ]`) {
+		t.Errorf("eval --json at B = 1 with a recorder lacks unrecorded_at_1:\n%s", got)
+	}
 	// Above 1, below the grid: nothing said.
 	if got := mustRunCLI(t, append([]string{"eval", "--at", "B=2,T=256"}, rec...)...); strings.Contains(got, "note:") {
 		t.Errorf("eval at B = 2 with a recorder says:\n%s", got)
@@ -249,5 +255,8 @@ func TestSizeOneNote(t *testing.T) {
 	got = mustRunCLI(t, "eval", "--program", "gpt-course", "--at", "B=1,T=1")
 	if strings.Contains(got, "note:") {
 		t.Errorf("a bundled program at B = 1, T = 1:\n%s", got)
+	}
+	if got := mustRunCLI(t, "eval", "--program", "gpt-course", "--at", "B=1,T=1", "--json"); strings.Contains(got, "unrecorded_at_1") {
+		t.Errorf("a bundled program at B = 1, T = 1, in JSON:\n%s", got)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"memsym/doc"
 	"memsym/model"
 	"memsym/poly"
+	"memsym/source"
 )
 
 func init() {
@@ -87,6 +88,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	fixed := at.values()
+	from := runsFrom(m, src, *along, fixed)
 	var fits []*model.Fit
 	var checks [][]model.FitCheck
 	var limits []string // per budget: where the answer lies past the program's sizes
@@ -94,7 +96,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 	var belows []string // per budget: where below the answer the program does not run
 	bad := 0
 	for _, b := range budgets {
-		f, err := m.Fit(*along, fixed, b)
+		f, err := m.FitFrom(*along, fixed, b, from)
 		if err != nil {
 			return underBudget(err, b, budgets, *units)
 		}
@@ -117,7 +119,8 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 		checks = append(checks, c)
 	}
 	if *asJSON {
-		out := &model.FitJSON{Entry: m.Header().Entry, Along: *along, Fixed: model.OrderedPoint(fits[0].Fixed), Checked: m.CheckedJSON(), Domain: m.DomainJSON()}
+		out := &model.FitJSON{Entry: m.Header().Entry, Along: *along, Fixed: model.OrderedPoint(fits[0].Fixed), Checked: m.CheckedJSON(), Domain: m.DomainJSON(),
+			UnrecordedAtOne: unrecordedAtOne(m, src, fits[0].Fixed, []string{*along})}
 		if out.Fixed == nil {
 			out.Fixed = model.OrderedPoint{}
 		}
@@ -257,6 +260,13 @@ var (
 	fitStepWords = fitWords{what: "step's peak", needs: "peaks at", grow: "the step's peak does not grow", bumpy: "the step's peak is not monotone",
 		fall: "the step's peak falls", most: "the step's peak is at most"}
 )
+
+// runsFrom returns the least value of along at which src's program runs,
+// the other dimensions at fixed, where that is above the least value the
+// model holds for (strided-conv's N ≥ K); else 0. A fit answers from it.
+func runsFrom(m *model.Model, src source.Source, along string, fixed map[string]int64) int64 {
+	return m.RunsTo(src, along, m.Base(fixed, nil)).First
+}
 
 // needsCells writes needs as a table's two cells, bytes and their units,
 // the units with the digits it takes to fall on the needs' side of the

@@ -70,24 +70,39 @@ func TestProgramLimitsStepChange(t *testing.T) {
 }
 
 // TestFitWhereBytesAreNegative: at S = 1 strided-conv's polynomials are
-// negative at N = 1, where fit looks one past an answer of none or of
-// N = 1; it answers, saying the needs there are not the program's, rather
-// than failing, and says of no budget what the polynomials give below
-// N = 3, where the program starts to run.
+// negative at N = 1, where the program does not run: fit answers from
+// N = 3, where it starts to run, and says of no budget what the
+// polynomials give below it (1 640 bytes, which the polynomials give at
+// N = 1, is no answer: N = 3 needs 1 688).
 func TestFitWhereBytesAreNegative(t *testing.T) {
 	out := mustRunCLI(t, "fit", "--program", "strided-conv", "--const", "S=1", "--along", "N", "--at", "B=1", "--budget", "1000,1640")
 	for _, want := range []string{
 		"  1000 bytes                  none\n",
-		"  1640 bytes (1.60 KiB)          1  not the program's ",
-		"no N ≥ 3 fits 1000 bytes\n", // strided-conv runs from N = K = 3
+		"  1640 bytes (1.60 KiB)       none\n",
+		"no N ≥ 3 fits 1000 bytes: N = 3 needs 1688 bytes (1.65 KiB)\n", // strided-conv runs from N = K = 3
 		"note: strided-conv does not run at B = 1, N = 2: K = 3 is more than N = 2; it runs from N = 3\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("fit lacks %q:\n%s", want, out)
 		}
 	}
-	if out := mustRunCLI(t, "fit", "--program", "strided-conv", "--const", "S=1", "--along", "N", "--at", "B=1", "--budget", "1000", "--json"); !strings.Contains(out, `"past": null`) {
-		t.Errorf("fit --json: no null past:\n%s", out)
+	out = mustRunCLI(t, "fit", "--program", "strided-conv", "--const", "S=1", "--along", "N", "--at", "B=1", "--budget", "1000", "--json")
+	var got struct {
+		Budgets []struct {
+			RunsFrom int64 `json:"runs_from"`
+			Least    struct {
+				At int64 `json:"at"`
+			} `json:"least"`
+			Past struct {
+				Point map[string]int64 `json:"point"`
+			} `json:"past"`
+		} `json:"budgets"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Budgets) != 1 {
+		t.Fatalf("fit --json: %v:\n%s", err, out)
+	}
+	if b := got.Budgets[0]; b.RunsFrom != 3 || b.Least.At != 3 || b.Past.Point["N"] != 3 {
+		t.Errorf("fit --json: runs_from %d, least at N = %d, past at N = %d; want 3, where the program starts to run:\n%s", b.RunsFrom, b.Least.At, b.Past.Point["N"], out)
 	}
 }
 

@@ -101,7 +101,9 @@ func evalStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []s
 			return err
 		}
 		if asJSON {
-			return writeJSON(stdout, m.st.EvalJSON(terms))
+			out := m.st.EvalJSON(terms)
+			out.UnrecordedAtOne = unrecordedAtOne(m.st.Model, m.src, p, nil)
+			return writeJSON(stdout, out)
 		}
 		col := modelColumn(m.name, m.st, terms)
 		col.formula = terms.Peak.Poly.String()
@@ -139,8 +141,9 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 		var limits []string // per budget: where the answer lies past the program's sizes
 		var pasts []string  // per budget: where one past the answer does
 		var belows []string // per budget: where below the answer the program does not run
+		from := runsFrom(st.Model, m.src, along, fixed)
 		for _, b := range budgets {
-			f, err := st.Fit(along, fixed, b)
+			f, err := st.FitFrom(along, fixed, b, from)
 			if err != nil {
 				return underBudget(err, b, budgets, units)
 			}
@@ -164,7 +167,8 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 			checks = append(checks, c)
 		}
 		if asJSON {
-			out := &model.FitJSON{Entry: st.Header().Entry, Along: along, Fixed: model.OrderedPoint(fits[0].Fit.Fixed), Checked: st.CheckedJSON(), Domain: st.DomainJSON()}
+			out := &model.FitJSON{Entry: st.Header().Entry, Along: along, Fixed: model.OrderedPoint(fits[0].Fit.Fixed), Checked: st.CheckedJSON(), Domain: st.DomainJSON(),
+				UnrecordedAtOne: unrecordedAtOne(st.Model, m.src, fits[0].Fit.Fixed, []string{along})}
 			if out.Fixed == nil {
 				out.Fixed = model.OrderedPoint{}
 			}

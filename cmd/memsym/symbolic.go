@@ -203,22 +203,13 @@ func uncheckedLine(m *model.Model) string {
 // it takes, so for one it is "". check, when not "", is the --check that
 // would record the one point the query answers at.
 func belowLine(m *model.Model, src source.Source, fixed record.Point, ranges []string, check string) string {
-	if _, bundled := src.(*source.Program); bundled {
+	dims := unrecordedAtOne(m, src, fixed, ranges)
+	if len(dims) == 0 {
 		return ""
 	}
 	var where []string
-	for _, d := range m.BelowGrid(fixed) {
-		if d.Value == 1 {
-			where = append(where, d.Name+" = 1")
-		}
-	}
-	for _, v := range ranges {
-		if i := slices.Index(m.Vars, v); i >= 0 && m.Least(v) == 1 && m.Recorded(i) > 1 {
-			where = append(where, v+" = 1")
-		}
-	}
-	if len(where) == 0 {
-		return ""
+	for _, v := range dims {
+		where = append(where, v+" = 1")
 	}
 	hint := ""
 	if check != "" {
@@ -226,6 +217,26 @@ func belowLine(m *model.Model, src source.Source, fixed record.Point, ranges []s
 	}
 	return fmt.Sprintf("  note: nothing was recorded at %s: the polynomials answer there, but a program may run other operations where a size is 1 (PyTorch does)%s\n",
 		strings.Join(where, " or "), hint)
+}
+
+// unrecordedAtOne names the dimensions belowLine speaks of, in its order:
+// the JSON's "unrecorded_at_1".
+func unrecordedAtOne(m *model.Model, src source.Source, fixed record.Point, ranges []string) []string {
+	if _, bundled := src.(*source.Program); bundled {
+		return nil
+	}
+	var dims []string
+	for _, d := range m.BelowGrid(fixed) {
+		if d.Value == 1 {
+			dims = append(dims, d.Name)
+		}
+	}
+	for _, v := range ranges {
+		if i := slices.Index(m.Vars, v); i >= 0 && m.Least(v) == 1 && m.Recorded(i) > 1 {
+			dims = append(dims, v)
+		}
+	}
+	return dims
 }
 
 // negativeLine is the line that says, under the title of a query along a

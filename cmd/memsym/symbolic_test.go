@@ -498,3 +498,21 @@ func TestCheckGivenTwice(t *testing.T) {
 		}
 	}
 }
+
+// TestStrideOnAnOddGrid: strided-conv's output length, ⌊(N − 3)/2⌋ + 1, is
+// (N − 1)/2 at every odd N; on the odd grid N ∈ {9, 11, 13} only a check
+// point at an even N shows that it is no polynomial, and the default
+// check points are chosen so (source.DefaultChecks): refused, not a model
+// wrong at every even N.
+func TestStrideOnAnOddGrid(t *testing.T) {
+	out, errs, code := runCLI("symbolic", "--program", "strided-conv", "--grid", "N=9,11,13")
+	if code != 1 || out != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q: want the grid refused", code, out, errs)
+	}
+	if !strings.Contains(errs, `buffer 4 "conv"`) || !strings.Contains(errs, "its bytes are not a polynomial") {
+		t.Errorf("refused otherwise: %s", errs)
+	}
+	if !strings.Contains(errs, ",N=16)") && !strings.Contains(errs, ",N=32)") {
+		t.Errorf("not refused at an even check point, N = 16 or 32: %s", errs)
+	}
+}
