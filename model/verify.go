@@ -3,6 +3,10 @@ package model
 import (
 	"context"
 	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
 
 	"memsym/count"
 	"memsym/interp"
@@ -51,14 +55,201 @@ func (m *Model) CheckRecording(rec *record.Recording, name string) error {
 	return nil
 }
 
-// Verify checks the model at n points off the grid chosen by
-// source.OffGrid from seed, where src's program runs, recording each
-// afresh.
+// Verify checks the model at n points off the grid chosen by FreshPoints
+// from seed, where src's program runs, recording each afresh.
 func (m *Model) Verify(ctx context.Context, src source.Source, n int, seed uint64) []Check {
+	points, _ := m.FreshPoints(src, n, seed)
+	return m.CheckEach(ctx, src, points)
+}
+
+// CheckEach checks the model at each of points, recording each afresh.
+func (m *Model) CheckEach(ctx context.Context, src source.Source, points []record.Point) []Check {
 	var out []Check
-	runs := func(p record.Point) bool { return source.Limit(src, p) == nil }
-	for _, p := range source.OffGrid(m.GridValues(), m.Vars, n, seed, runs, m.CheckPoints()...) {
+	for _, p := range points {
 		out = append(out, Check{Point: p, Err: m.CheckAt(ctx, src, p)})
 	}
 	return out
+}
+
+// FreshPoints returns up to n distinct points off the grid in every
+// coordinate, deterministically from seed, where src's program runs
+// (source.Limit), none of them a point the model was checked at: first
+// source.OffGrid's, spread around the grid; where those are fewer than n,
+// more from a wider search (moreOffGrid), which also goes between the grid's
+// values and, along a dimension where nothing near the grid runs, below it
+// down to the least value the model holds for (bert-encoder on
+// T ∈ {510, 511, 512} runs at no T past the grid, T ≤ P = 512, but at every
+// T below it). When it finds none, why says what was searched: "it runs at
+// none of T = 4 to 6 (T = 4 is more than P = 3)".
+func (m *Model) FreshPoints(src source.Source, n int, seed uint64) (points []record.Point, why string) {
+	runs := func(p record.Point) bool { return source.Limit(src, p) == nil }
+	avoid := m.CheckPoints()
+	points = source.OffGrid(m.GridValues(), m.Vars, n, seed, runs, avoid...)
+	if len(points) >= n {
+		return points, ""
+	}
+	more, why := m.moreOffGrid(src, n-len(points), seed, append(avoid, points...))
+	points = append(points, more...)
+	if len(points) > 0 {
+		why = ""
+	}
+	return points, why
+}
+
+// The wider search's values along one dimension: a range of at most
+// wholeRange values is tried whole, a longer one at its edgeValues values
+// nearest each end and randomValues more drawn from it.
+const (
+	wholeRange   = 256
+	edgeValues   = 32
+	randomValues = 64
+)
+
+// offValue is a value off the grid along one dimension, and where it lies:
+// below the grid (0), between its values (1) or above them (2).
+type offValue struct {
+	x     int64
+	where int
+}
+
+// moreOffGrid returns up to n points off the grid in every coordinate where
+// src's program runs, none of them one of taken. Along each dimension it
+// tries the values off the grid from one grid gap below the grid (as
+// source.OffGrid does, never below the model's least value) to twice the
+// largest grid value, with the other dimensions at their middle grid
+// values; where none of them runs, the values further below, down to the
+// model's least value. It then draws points from the values that run,
+// below, between and above the grid in turn. When it finds none, why says
+// what was searched.
+func (m *Model) moreOffGrid(src source.Source, n int, seed uint64, taken []record.Point) (points []record.Point, why string) {
+	rng := rand.New(rand.NewPCG(seed, 0x6d6f7265))
+	runs := func(p record.Point) bool { return source.Limit(src, p) == nil }
+	values := m.GridValues()
+	base := make(record.Point, len(m.Vars))
+	for d, v := range m.Vars {
+		base[d] = record.Dim{Name: v, Value: values[d][1]}
+	}
+	good := make([][]offValue, len(m.Vars))
+	for d, v := range m.Vars {
+		g := values[d]
+		least := m.Least(v)
+		top := int64(math.MaxInt64)
+		if g[2] <= math.MaxInt64/2 {
+			top = 2 * g[2]
+		}
+		low := max(least, g[0]-(g[1]-g[0])+1)
+		var tried []int64
+		whole := true
+		try := func(lo, hi int64, where int) {
+			xs, all := rangeValues(rng, max(lo, least), hi, g)
+			whole = whole && all
+			for _, x := range xs {
+				tried = append(tried, x)
+				if runs(base.With(v, x)) {
+					good[d] = append(good[d], offValue{x, where})
+				}
+			}
+		}
+		try(low, g[0]-1, 0)
+		try(g[0]+1, g[2]-1, 1)
+		try(g[2]+1, top, 2)
+		if len(good[d]) == 0 {
+			try(least, low-1, 0) // further below, where nothing nearer runs
+		}
+		if len(good[d]) > 0 {
+			continue
+		}
+		if len(tried) == 0 {
+			return nil, fmt.Sprintf("%s has no value off the grid from %d to %d", v, least, top)
+		}
+		slices.Sort(tried)
+		return nil, fmt.Sprintf("it runs at none of %s (%v)", valuesString(v, tried, whole), source.Limit(src, base.With(v, tried[0])))
+	}
+	tries, ranAtTaken := 16*n+64, false
+	var firstMiss record.Point
+	for i := 0; i < tries && len(points) < n; i++ {
+		p := make(record.Point, len(m.Vars))
+		for d, v := range m.Vars {
+			var pick []offValue
+			for _, o := range good[d] {
+				if o.where == i%3 {
+					pick = append(pick, o)
+				}
+			}
+			if len(pick) == 0 {
+				pick = good[d]
+			}
+			p[d] = record.Dim{Name: v, Value: pick[rng.IntN(len(pick))].x}
+		}
+		switch {
+		case !runs(p):
+			if firstMiss == nil {
+				firstMiss = p
+			}
+		case slices.ContainsFunc(taken, p.Equal) || slices.ContainsFunc(points, p.Equal):
+			ranAtTaken = true
+		default:
+			points = append(points, p)
+		}
+	}
+	switch {
+	case len(points) > 0:
+		return points, ""
+	case ranAtTaken || firstMiss == nil:
+		return nil, fmt.Sprintf("of the %d points tried, those where it runs are points it was checked at already", tries)
+	}
+	return nil, fmt.Sprintf("it runs at none of the %d points tried that put each dimension at a value off the grid where it runs (%v)", tries, source.Limit(src, firstMiss))
+}
+
+// rangeValues returns the values from lo to hi that are none of grid's, in
+// order: all of them when they are at most wholeRange (whole is then true),
+// else the edgeValues nearest each end and randomValues drawn between.
+func rangeValues(rng *rand.Rand, lo, hi int64, grid [3]int64) (xs []int64, whole bool) {
+	off := func(x int64) bool { return x != grid[0] && x != grid[1] && x != grid[2] }
+	if lo > hi {
+		return nil, true
+	}
+	if uint64(hi-lo) < wholeRange {
+		for x := lo; x <= hi; x++ {
+			if off(x) {
+				xs = append(xs, x)
+			}
+		}
+		return xs, true
+	}
+	for k := int64(0); k < edgeValues; k++ {
+		xs = append(xs, lo+k, hi-k)
+	}
+	for range randomValues {
+		xs = append(xs, lo+edgeValues+rng.Int64N(hi-lo+1-2*edgeValues))
+	}
+	xs = slices.DeleteFunc(xs, func(x int64) bool { return !off(x) })
+	slices.Sort(xs)
+	return slices.Compact(xs), false
+}
+
+// valuesString writes the values of dimension v tried, ascending: "T = 4
+// to 6", "T = 1, 2, 700 to 1024" when every value of their ranges was
+// tried, else "the 160 values of T tried from 1 to 2048".
+func valuesString(v string, xs []int64, whole bool) string {
+	if !whole {
+		return fmt.Sprintf("the %d values of %s tried from %d to %d", len(xs), v, xs[0], xs[len(xs)-1])
+	}
+	var parts []string
+	for i := 0; i < len(xs); {
+		j := i
+		for j+1 < len(xs) && xs[j+1] == xs[j]+1 {
+			j++
+		}
+		switch {
+		case j-i >= 2:
+			parts = append(parts, fmt.Sprintf("%d to %d", xs[i], xs[j]))
+		case j == i+1:
+			parts = append(parts, fmt.Sprint(xs[i]), fmt.Sprint(xs[j]))
+		default:
+			parts = append(parts, fmt.Sprint(xs[i]))
+		}
+		i = j + 1
+	}
+	return v + " = " + strings.Join(parts, ", ")
 }

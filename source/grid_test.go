@@ -231,9 +231,9 @@ func TestDefaultChecksNearTheLargestInteger(t *testing.T) {
 		grid [3]int64
 		want [2]int64
 	}{
-		{[3]int64{most - 2, most - 1, most}, [2]int64{1, 3}},                   // below the grid, two values
+		{[3]int64{most - 2, most - 1, most}, [2]int64{1, 3}},                  // below the grid, two values
 		{[3]int64{most - 40, most - 20, most}, [2]int64{most - 9, most - 29}}, // from the gaps' middles, apart from the (odd) grid modulo 2 and 5
-		{[3]int64{1, 2, most}, [2]int64{most/2 + 2, most/2 + 4}},               // past the middle of the upper gap, odd, two values; the lower gap has none
+		{[3]int64{1, 2, most}, [2]int64{most/2 + 2, most/2 + 4}},              // past the middle of the upper gap, odd, two values; the lower gap has none
 	} {
 		points, err := DefaultChecks([][3]int64{c.grid}, []string{"T"}, 2)
 		if err != nil {

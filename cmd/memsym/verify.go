@@ -22,20 +22,23 @@ func init() {
 	})
 }
 
-const verifyUsage = `[--program NAME | --all | --recorder CMD --grid ... | --torch FILE.py:FUNCTION --grid ...] [--points 3] [--seed 1] [--json]
+const verifyUsage = `[--program NAME | --all | --recorder CMD --grid ... | --torch FILE.py:FUNCTION --grid ...] [--check B=65,T=1025] [--points 3] [--seed 1] [--json]
 
-For each program, builds its symbolic model on its grid, then records it at
---points more assignments, off the grid in every coordinate and spread from
-small to large, and checks exactly: every buffer's bytes, the inputs, the
-outputs, the live bytes at every operation and the peak (its value and its
-operation). Programs that memsym must refuse are counted as expected when it
-does. Exits non-zero on any mismatch.
+For each program, builds its symbolic model on its grid, checked at its
+check points as symbolic's (--check adds to them, as it does there), then
+records it at --points more assignments, off the grid in every coordinate
+and spread from small to large, and checks exactly: every buffer's bytes,
+the inputs, the outputs, the live bytes at every operation and the peak (its
+value and its operation). The assignments are taken where the program runs:
+beside the grid, between its values, and below it down to the least value
+the model holds for where nothing nearer runs. Programs that memsym must
+refuse are counted as expected when it does. Exits non-zero on any mismatch.
 `
 
 func verifyCmd(stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet("verify", verifyUsage, stderr)
 	var sf sourceFlags
-	sf.registerSources(fs) // verify chooses its own points: no --check
+	sf.register(fs)
 	all := fs.Bool("all", false, "verify every bundled program")
 	npoints := fs.Int("points", 3, "how many `n` assignments to check per program")
 	seed := seedFlag(fs, "seed", 1, "the `seed` choosing the assignments, a non-negative integer")
@@ -55,8 +58,8 @@ func verifyCmd(stdout, stderr io.Writer, args []string) error {
 	case *all && (sf.program != "" || sf.recorder != "" || sf.torch != ""):
 		return usagef("give --all, --program, --recorder or --torch, not more than one")
 	case *all:
-		if len(sf.consts) > 0 || len(sf.grid) > 0 {
-			return usagef("--const and --grid go with one --program, not with --all")
+		if len(sf.consts) > 0 || len(sf.grid) > 0 || len(sf.checks) > 0 {
+			return usagef("--const, --grid and --check go with one --program, not with --all")
 		}
 		for _, p := range programs.All() {
 			runs = append(runs, &sourceFlags{program: p.Name, timeout: sf.timeout, jobs: sf.jobs})
@@ -68,12 +71,14 @@ func verifyCmd(stdout, stderr io.Writer, args []string) error {
 	}
 
 	var out model.VerifyJSON
+	var at []string // each program's own row's point column
 	for _, run := range runs {
-		r, err := verifyOne(run, *npoints, *seed, stderr)
+		r, where, err := verifyOne(run, *npoints, *seed, stderr)
 		if err != nil {
 			return err
 		}
 		out.Programs = append(out.Programs, *r)
+		at = append(at, where)
 		switch {
 		case r.Failed != "":
 			out.Failed++
@@ -90,7 +95,7 @@ func verifyCmd(stdout, stderr io.Writer, args []string) error {
 	if *asJSON {
 		err = writeJSON(stdout, &out)
 	} else {
-		err = verifyText(stdout, &out, len(runs))
+		err = verifyText(stdout, &out, at, len(runs))
 	}
 	if err != nil {
 		return err
@@ -102,9 +107,12 @@ func verifyCmd(stdout, stderr io.Writer, args []string) error {
 }
 
 // verifyOne builds one program's model and checks it at n points off its
-// grid; a bundled program that memsym must refuse passes when it is refused.
-func verifyOne(run *sourceFlags, n int, seed uint64, stderr io.Writer) (*model.VerifyProgramJSON, error) {
-	r := &model.VerifyProgramJSON{Program: run.program, Points: []model.VerifyPointJSON{}}
+// grid; a bundled program that memsym must refuse passes when it is
+// refused. where is the point column of the program's own row: "(grid)",
+// or the check point its model failed at.
+func verifyOne(run *sourceFlags, n int, seed uint64, stderr io.Writer) (r *model.VerifyProgramJSON, where string, err error) {
+	r = &model.VerifyProgramJSON{Program: run.program, Points: []model.VerifyPointJSON{}}
+	where = "(grid)"
 	switch {
 	case run.torch != "":
 		r.Program = (&source.Torch{Args: run.torch}).Name()
@@ -112,48 +120,171 @@ func verifyOne(run *sourceFlags, n int, seed uint64, stderr io.Writer) (*model.V
 		r.Program = "recorder"
 	}
 	var expected string
+	var prog *programs.Program
 	if run.program != "" {
-		p, err := programs.Lookup(run.program)
-		if err != nil {
-			return nil, usagef("%v", err)
+		if prog, err = programs.Lookup(run.program); err != nil {
+			return nil, "", usagef("%v", err)
 		}
-		expected = p.RefusalWith(run.consts.values())
+		expected = prog.RefusalWith(run.consts.values())
 	}
-	m, src, err := buildModel(run, nil, stderr)
+	ctx := context.Background()
+	var m *model.Model
+	src, spec, err := run.open(nil, stderr)
+	if err == nil {
+		m, err = model.Build(ctx, src, spec)
+	} else {
+		src = &source.Files{} // nothing to close
+	}
 	defer src.Close()
 	switch {
 	case err != nil && isUsage(err):
-		return nil, err
+		return nil, "", err
 	case err != nil && expected != "":
 		r.Refused = oneLine(err)
-		return r, nil
+		return r, where, nil
 	case err != nil:
 		r.Failed = oneLine(err)
-		return r, nil
-	case expected != "":
-		r.Failed = "modelled, but memsym must refuse it: " + expected
-		return r, nil
+		if c, ok := failedCheck(src, spec, err); ok {
+			where = c.point.String() + " (check point)"
+			if c.recording && c.chosen {
+				r.Failed += "; " + c.point.String() + " is a check point of memsym's own choosing, which --check adds to but does not replace: give smaller --grid values, whose check points the recorder can record"
+			}
+		}
+		return r, where, nil
 	}
-	for _, c := range m.Verify(context.Background(), src, n, seed) {
+	points, why := m.FreshPoints(src, n, seed)
+	checks := m.CheckEach(ctx, src, points)
+	for _, c := range checks {
 		p := model.VerifyPointJSON{Point: model.OrderedPoint(c.Point), OK: c.Err == nil}
 		if c.Err != nil {
 			p.Error = oneLine(c.Err)
 		}
 		r.Points = append(r.Points, p)
 	}
-	if len(r.Points) == 0 { // nothing checked is no pass
-		r.Failed = "no point off the grid was found where the program runs, so none was checked: give a grid with room beside it (--grid)"
+	switch {
+	case expected != "":
+		r.Failed = modelledRefused(prog, run, m, checks, why)
+	case len(r.Points) == 0: // nothing checked is no pass
+		r.Failed = "no point off the grid was found where the program runs, so none was checked: " + why + "; give a grid with room beside it (--grid)"
 	}
-	return r, nil
+	return r, where, nil
 }
 
-func verifyText(w io.Writer, out *model.VerifyJSON, programs int) error {
+// modelledRefused says why a bundled program listed as refused fails
+// when it is modelled: the listing's reason, which its description gives
+// for the program's default grid (and constants), and what this run's grid,
+// its check points and the fresh points checks show.
+func modelledRefused(p *programs.Program, run *sourceFlags, m *model.Model, checks []model.Check, why string) string {
+	var b strings.Builder
+	var grid []string
+	for _, d := range p.Dims {
+		grid = append(grid, fmt.Sprintf("%s ∈ {%d, %d, %d}", d.Name, d.Grid[0], d.Grid[1], d.Grid[2]))
+	}
+	fmt.Fprintf(&b, "modelled, but memsym must refuse it: memsym programs lists %s as refused, with the reason, written for its default grid %s", p.Name, strings.Join(grid, ", "))
+	if len(run.consts) > 0 {
+		b.WriteString(" and its default constants")
+	}
+	fmt.Fprintf(&b, ": \"%s\"; on this grid, %s, the model was built", p.Refusal, gridString(m))
+	if cps := m.CheckPoints(); len(cps) > 0 {
+		var parts []string
+		for _, c := range cps {
+			parts = append(parts, c.String())
+		}
+		fmt.Fprintf(&b, " and its check points (%s) did not contradict it", strings.Join(parts, "; "))
+	} else {
+		b.WriteString(", with no check point to test it")
+	}
+	wrong := 0
+	for _, c := range checks {
+		if c.Err != nil {
+			wrong++
+		}
+	}
+	switch {
+	case len(checks) == 0:
+		fmt.Fprintf(&b, "; no fresh point was found to check: %s", why)
+	case len(checks) == 1 && wrong == 0:
+		b.WriteString("; nor does the fresh point checked")
+	case len(checks) == 1:
+		b.WriteString("; the fresh point checked does")
+	case wrong == 0:
+		fmt.Fprintf(&b, "; nor does any of the %d fresh points checked", len(checks))
+	case wrong == 1:
+		fmt.Fprintf(&b, "; 1 of the %d fresh points checked does", len(checks))
+	default:
+		fmt.Fprintf(&b, "; %d of the %d fresh points checked do", wrong, len(checks))
+	}
+	return b.String()
+}
+
+// checkFailure is a model's failure at one of its check points.
+type checkFailure struct {
+	point     record.Point
+	chosen    bool // one of memsym's own check points, not a --check
+	recording bool // the recording there failed, rather than disagreeing
+}
+
+// failedCheck returns the check point that err, the failure to build a
+// model of src on spec, happened at, when the first point of the plan it
+// names is one: "the recorder at B = 9, T = 257 failed", or
+// "recorder(B=9,T=257):5: buffer 4 ... has ... bytes".
+func failedCheck(src source.Source, spec source.Spec, err error) (checkFailure, bool) {
+	planner, ok := src.(interface {
+		Plan(source.Spec) (*source.Plan, error)
+	})
+	if !ok {
+		return checkFailure{}, false
+	}
+	pl, perr := planner.Plan(spec)
+	if perr != nil {
+		return checkFailure{}, false
+	}
+	msg := err.Error()
+	first, found := len(msg), checkFailure{}
+	named := false
+	consider := func(p record.Point, check, chosen bool) {
+		for _, form := range []struct {
+			text      string
+			recording bool
+		}{{"at " + p.String(), true}, {"(" + p.Key() + ")", false}} {
+			if i := mentions(msg, form.text); i >= 0 && i < first {
+				first, named = i, check
+				found = checkFailure{point: p, chosen: chosen, recording: form.recording}
+			}
+		}
+	}
+	for _, p := range pl.Points() {
+		consider(p, false, false)
+	}
+	for i, p := range pl.Checks {
+		consider(p, true, i < pl.Defaults)
+	}
+	return found, named
+}
+
+// mentions returns where msg first has text not followed by a digit (B = 9,
+// T = 257 is not B = 9, T = 2570), or −1.
+func mentions(msg, text string) int {
+	for from := 0; ; {
+		i := strings.Index(msg[from:], text)
+		if i < 0 {
+			return -1
+		}
+		end := from + i + len(text)
+		if end == len(msg) || msg[end] < '0' || msg[end] > '9' {
+			return from + i
+		}
+		from += i + 1
+	}
+}
+
+func verifyText(w io.Writer, out *model.VerifyJSON, at []string, programs int) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "program\tpoint\tresult\n")
-	for _, r := range out.Programs {
+	for i, r := range out.Programs {
 		switch {
 		case r.Failed != "":
-			fmt.Fprintf(tw, "%s\t(grid)\tFAILED: %s\n", r.Program, r.Failed)
+			fmt.Fprintf(tw, "%s\t%s\tFAILED: %s\n", r.Program, at[i], r.Failed)
 		case r.Refused != "":
 			fmt.Fprintf(tw, "%s\t(grid)\trefused as expected: %s\n", r.Program, r.Refused)
 		}
@@ -166,8 +297,8 @@ func verifyText(w io.Writer, out *model.VerifyJSON, programs int) error {
 		}
 	}
 	tw.Flush()
-	_, err := fmt.Fprintf(w, "%s: %d points checked, %d refused as expected, %d failed\n",
-		doc.Plural(programs, "program", "programs"), out.Checked, out.Refused, out.Failed)
+	_, err := fmt.Fprintf(w, "%s: %s checked, %d refused as expected, %d failed\n",
+		doc.Plural(programs, "program", "programs"), doc.Plural(out.Checked, "point", "points"), out.Refused, out.Failed)
 	return err
 }
 

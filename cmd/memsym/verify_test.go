@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"memsym/model"
 	"memsym/programs"
 	"memsym/record"
 	"memsym/source"
@@ -149,5 +152,170 @@ func TestVerifyWithinTheProgramsLimits(t *testing.T) {
 	}
 	if !strings.Contains(string(md), "was not run: no point off the grid was found where the program runs; a grid with room beside it (--grid) gives some.") {
 		t.Errorf("the chapter does not say why M3 checked nothing:\n%s", md)
+	}
+}
+
+// bert-encoder on T ∈ {510, 511, 512} runs at no T past the grid (T ≤ P =
+// 512), but at every T below it: verify checks it there (it used to look
+// one grid step below the grid only, find nothing, and fail). Where it
+// runs at no value off the grid, verify says which values it tried.
+func TestVerifySearchesBelowTheGrid(t *testing.T) {
+	out := mustRunCLI(t, "verify", "--program", "bert-encoder", "--grid", "T=510,511,512")
+	if !strings.HasSuffix(out, "1 program: 3 points checked, 0 refused as expected, 0 failed\n") {
+		t.Errorf("verify on T ∈ {510, 511, 512}:\n%s", out)
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n")[1:4] {
+		var b, tt int64
+		if _, err := fmt.Sscanf(line, "bert-encoder  B = %d, T = %d  ok", &b, &tt); err != nil || tt >= 510 {
+			t.Errorf("not a point below the grid's T, where bert-encoder runs: %q (%v)", line, err)
+		}
+	}
+
+	out, _, code := runCLI("verify", "--program", "bert-encoder", "--const", "P=3", "--grid", "T=1,2,3")
+	want := "bert-encoder  (grid)  FAILED: no point off the grid was found where the program runs, so none was checked: it runs at none of T = 4 to 6 (T = 4 is more than P = 3); give a grid with room beside it (--grid)\n" +
+		"1 program: 0 points checked, 0 refused as expected, 1 failed\n"
+	if code != 1 || !strings.HasSuffix(out, "\n"+want) {
+		t.Errorf("exit %d:\n%s\nwant the lines:\n%s", code, out, want)
+	}
+}
+
+// strided-conv is listed as a program memsym must refuse, its reason
+// written for its default grid and stride. At S = 20 on N ∈ {3, 4, 5} its
+// output length is 1 on the grid and at the check points, and memsym
+// models it: verify fails, saying so of this run (it used to quote the
+// listing's reason as if it were this grid's, and check no point), and
+// still checks fresh points, whose results it counts.
+func TestVerifyModelledButListedAsRefused(t *testing.T) {
+	args := []string{"verify", "--program", "strided-conv", "--const", "S=20", "--grid", "N=3,4,5"}
+	out, errs, code := runCLI(args...)
+	want := `FAILED: modelled, but memsym must refuse it: memsym programs lists strided-conv as refused, with the reason, written for its default grid B ∈ {1, 2, 3}, N ∈ {8, 10, 12} and its default constants: "the strided convolution's output length ⌊(N − K)/S⌋ + 1 is not a polynomial in N when S > 1: at S = 2 it is N/2 − 1 on the even grid N ∈ {8, 10, 12} but 7, not 6.5, at N = 15"; on this grid, B ∈ {1, 2, 3}, N ∈ {3, 4, 5}, the model was built and its check points (` +
+		checkPointsOf(t, "strided-conv", map[string]int64{"S": 20}, source.GridDim{Name: "N", Values: [3]int64{3, 4, 5}}) +
+		`) did not contradict it; nor does any of the 3 fresh points checked`
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 6 {
+		t.Fatalf("exit %d, stderr %q:\n%s", code, errs, out)
+	}
+	cells, result, _ := strings.Cut(lines[1], "FAILED: ")
+	if code != 1 || errs != "memsym: verify: 1 failure\n" || strings.Join(strings.Fields(cells), " ") != "strided-conv (grid)" || "FAILED: "+result != want {
+		t.Errorf("exit %d, stderr %q:\n%s\nwant the row strided-conv, (grid):\n%s", code, errs, out, want)
+	}
+	for _, row := range lines[2:5] {
+		if !strings.HasPrefix(row, "strided-conv  B = ") || !strings.HasSuffix(row, "  ok") {
+			t.Errorf("not a fresh point checked: %q", row)
+		}
+	}
+	if !strings.HasSuffix(out, "\n1 program: 3 points checked, 0 refused as expected, 1 failed\n") {
+		t.Errorf("the summary:\n%s", out)
+	}
+}
+
+// The sentence ends with what the fresh points show: at the grid
+// N ∈ {9, 11, 13} of an earlier choice of check points, which shared the
+// grid's parity, an even N showed the mismatch.
+func TestVerifyModelledButListedAsRefusedWords(t *testing.T) {
+	src, err := source.NewProgram("strided-conv", map[string]int64{"S": 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.Build(context.Background(), src, source.Spec{Grid: []source.GridDim{{Name: "N", Values: [3]int64{3, 4, 5}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := programs.Lookup("strided-conv")
+	ok, wrong := model.Check{}, model.Check{Err: errors.New("mismatch")}
+	for _, c := range []struct {
+		checks []model.Check
+		want   string
+	}{
+		{nil, "; no fresh point was found to check: WHY"},
+		{[]model.Check{ok}, "; nor does the fresh point checked"},
+		{[]model.Check{wrong}, "; the fresh point checked does"},
+		{[]model.Check{ok, ok, ok}, "; nor does any of the 3 fresh points checked"},
+		{[]model.Check{ok, wrong, ok}, "; 1 of the 3 fresh points checked does"},
+		{[]model.Check{wrong, wrong, ok}, "; 2 of the 3 fresh points checked do"},
+	} {
+		got := modelledRefused(p, &sourceFlags{program: p.Name}, m, c.checks, "WHY")
+		if !strings.HasSuffix(got, " did not contradict it"+c.want) || strings.Contains(got, "default constants") {
+			t.Errorf("%d checks: %q, want it to end %q", len(c.checks), got, c.want)
+		}
+	}
+}
+
+// checkPointsOf writes the check points memsym models a bundled program at
+// on the grid given, as verify does: "B = 5, N = 15; B = 11, N = 15".
+func checkPointsOf(t *testing.T, name string, consts map[string]int64, grid ...source.GridDim) string {
+	t.Helper()
+	src, err := source.NewProgram(name, consts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.Build(context.Background(), src, source.Spec{Grid: grid})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts []string
+	for _, p := range m.CheckPoints() {
+		parts = append(parts, p.String())
+	}
+	return strings.Join(parts, "; ")
+}
+
+// A recorder that fails off bert-encoder's grid B ∈ {2, 4, 6},
+// T ∈ {64, 128, 192}: verify labels the failure with the check point it
+// happened at, not "(grid)", and, as it is one of memsym's own, says how
+// to avoid it. verify takes --check, as symbolic does: a check point given
+// is recorded besides the defaults, and its failure labelled too; where it
+// records, verify checks the model there and at the fresh points.
+func TestVerifyCheckPoints(t *testing.T) {
+	dir := t.TempDir()
+	vars := []string{"B", "T"}
+	grid := [][3]int64{{2, 4, 6}, {64, 128, 192}}
+	rec := func(points ...record.Point) {
+		for _, p := range points {
+			b, _ := p.Value("B")
+			tt, _ := p.Value("T")
+			mustRunCLI(t, "record", "--program", "bert-encoder", "--dim", p.Key(), "-o", filepath.Join(dir, fmt.Sprintf("b%d-t%d.jsonl", b, tt)))
+		}
+	}
+	plan := source.Plan{Vars: vars, Values: grid}
+	rec(plan.Points()...)
+	script := filepath.Join(dir, "rec.sh")
+	if err := os.WriteFile(script, []byte(`[ -f "$1/b$2-t$3.jsonl" ] || { echo "boom at T=$3" >&2; exit 3; }; exec cat "$1/b$2-t$3.jsonl"`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", t.TempDir())
+	args := []string{"verify", "--recorder", fmt.Sprintf("sh '%s' '%s' {B} {T}", script, dir), "--grid", "B=2,4,6", "--grid", "T=64,128,192"}
+
+	defaults := defaultChecks(t, grid, vars)
+	c := defaults[0].String()
+	out, errs, code := runCLI(args...)
+	want := "program   point" + strings.Repeat(" ", len(c)+len(" (check point)")-len("point")+2) + "result\n" +
+		"recorder  " + c + " (check point)  FAILED: the recorder at " + c + " failed (exit status 3); its standard error ends: boom at T=" + fmt.Sprint(defaults[0][1].Value) +
+		"; " + c + " is a check point of memsym's own choosing, which --check adds to but does not replace: give smaller --grid values, whose check points the recorder can record\n" +
+		"1 program: 0 points checked, 0 refused as expected, 1 failed\n"
+	if code != 1 || errs != "memsym: verify: 1 failure\n" || out != want {
+		t.Errorf("exit %d, stderr %q:\n%s\nwant:\n%s", code, errs, out, want)
+	}
+
+	rec(defaults...)
+	check := record.Point{{Name: "B", Value: 5}, {Name: "T", Value: 100}}
+	args = append(args, "--check", "B=5,T=100")
+	out, _, code = runCLI(args...)
+	want = "recorder  B = 5, T = 100 (check point)  FAILED: the recorder at B = 5, T = 100 failed (exit status 3); its standard error ends: boom at T=100\n" +
+		"1 program: 0 points checked, 0 refused as expected, 1 failed\n"
+	if code != 1 || !strings.HasSuffix(out, "\n"+want) {
+		t.Errorf("exit %d:\n%s\nwant the lines:\n%s", code, out, want)
+	}
+
+	rec(check)
+	rec(source.OffGrid(grid, vars, 3, 1, nil, append(defaults, check)...)...)
+	out = mustRunCLI(t, args...)
+	if !strings.HasSuffix(out, "1 program: 3 points checked, 0 refused as expected, 0 failed\n") || strings.Contains(out, "FAILED") {
+		t.Errorf("verify with --check B=5,T=100 recorded:\n%s", out)
+	}
+	noLeftovers(t)
+
+	if _, errs, code := runCLI("verify", "--all", "--check", "B=5,T=100"); code != 2 || errs != "memsym: --const, --grid and --check go with one --program, not with --all\n" {
+		t.Errorf("verify --all --check: exit %d, stderr %q", code, errs)
 	}
 }

@@ -1,0 +1,88 @@
+package model
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"memsym/record"
+	"memsym/source"
+)
+
+// buildProgram models a bundled program on the grid given.
+func buildProgram(t *testing.T, name string, consts map[string]int64, grid ...source.GridDim) (*Model, source.Source) {
+	t.Helper()
+	src, err := source.NewProgram(name, consts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Build(context.Background(), src, source.Spec{Grid: grid})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, src
+}
+
+// bert-encoder on T ∈ {510, 511, 512} runs at no T past the grid (T ≤ P =
+// 512) nor between its values, but at every T below it: the fresh points
+// are found there, however many are asked for and whatever the seed, each
+// off the grid, where the program runs, no check point and no other.
+func TestFreshPointsBelowTheGrid(t *testing.T) {
+	m, src := buildProgram(t, "bert-encoder", nil, source.GridDim{Name: "T", Values: [3]int64{510, 511, 512}})
+	grid := m.GridValues()
+	for _, seed := range []uint64{1, 2, 9} {
+		for _, n := range []int{1, 3, 8} {
+			points, why := m.FreshPoints(src, n, seed)
+			if len(points) != n || why != "" {
+				t.Fatalf("seed %d: %d points of %d, why %q", seed, len(points), n, why)
+			}
+			for i, p := range points {
+				for d, dim := range p {
+					if slices.Contains(grid[d][:], dim.Value) || dim.Value < 1 {
+						t.Errorf("seed %d: %s is on the grid in %s", seed, p, dim.Name)
+					}
+				}
+				if T, _ := p.Value("T"); T >= 510 {
+					t.Errorf("seed %d: %s is not below the grid's T", seed, p)
+				}
+				if err := source.Limit(src, p); err != nil {
+					t.Errorf("seed %d: %s: %v", seed, p, err)
+				}
+				if slices.ContainsFunc(m.CheckPoints(), p.Equal) || slices.ContainsFunc(points[:i], p.Equal) {
+					t.Errorf("seed %d: %s is a check point or taken twice", seed, p)
+				}
+			}
+			again, _ := m.FreshPoints(src, n, seed)
+			if !slices.EqualFunc(points, again, record.Point.Equal) {
+				t.Errorf("seed %d: %v, then %v", seed, points, again)
+			}
+		}
+	}
+}
+
+// Where the program runs at no value off the grid along a dimension, the
+// search says which it tried, and the program's words for the first.
+func TestFreshPointsNone(t *testing.T) {
+	m, src := buildProgram(t, "bert-encoder", map[string]int64{"P": 3}, source.GridDim{Name: "T", Values: [3]int64{1, 2, 3}})
+	points, why := m.FreshPoints(src, 3, 1)
+	if want := "it runs at none of T = 4 to 6 (T = 4 is more than P = 3)"; len(points) != 0 || why != want {
+		t.Errorf("%v, %q; want none, %q", points, why, want)
+	}
+}
+
+func TestValuesString(t *testing.T) {
+	for _, c := range []struct {
+		xs    []int64
+		whole bool
+		want  string
+	}{
+		{[]int64{4, 5, 6}, true, "T = 4 to 6"},
+		{[]int64{4, 5}, true, "T = 4, 5"},
+		{[]int64{1, 2, 3, 7, 9, 10, 513, 514, 515, 516}, true, "T = 1 to 3, 7, 9, 10, 513 to 516"},
+		{[]int64{1, 5, 2048}, false, "the 3 values of T tried from 1 to 2048"},
+	} {
+		if got := valuesString("T", c.xs, c.whole); got != c.want {
+			t.Errorf("%v: %q, want %q", c.xs, got, c.want)
+		}
+	}
+}
