@@ -34,7 +34,14 @@ const browsers = 3
 // the DOM it leaves and the console's messages.
 func chromium(t *testing.T, bin, url string) (dom string, console []string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	return chromiumWithin(t, bin, url, 5*time.Minute)
+}
+
+// chromiumWithin is chromium, failing the test when the page has not
+// finished within limit.
+func chromiumWithin(t *testing.T, bin, url string, limit time.Duration) (dom string, console []string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
@@ -43,6 +50,9 @@ func chromium(t *testing.T, bin, url string) (dom string, console []string) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			t.Fatalf("chromium %s: the page had not finished after %v", url, limit)
+		}
 		t.Fatalf("chromium %s: %v\n%s", url, err, stderr.String())
 	}
 	for _, line := range strings.Split(stderr.String(), "\n") {
@@ -97,37 +107,79 @@ func TestM4InChromium(t *testing.T) {
 			t.Parallel()
 			busy <- true
 			defer func() { <-busy }()
-			pg := newStepPage(t, p)
-			url := writePageOf(t, pg, p.Name)
-			start := time.Now()
-			dom, console := chromium(t, bin, fmt.Sprintf("%s#test=%d,%d", url, 1000+i, m4Runs))
-			elapsed := time.Since(start)
-			if len(console) > 0 {
-				t.Errorf("the console says:\n%s", strings.Join(console, "\n"))
-			}
-			match := testOut.FindStringSubmatch(dom)
-			if match == nil {
-				t.Fatalf("the page wrote no test results; its DOM:\n%.3000s", dom)
-			}
-			var runs []shownRun
-			if err := json.Unmarshal([]byte(html.UnescapeString(match[1])), &runs); err != nil {
-				t.Fatal(err)
-			}
-			if len(runs) != m4Runs {
-				t.Fatalf("%d runs, want %d", len(runs), m4Runs)
-			}
-			for r, run := range runs {
-				a := assignment(t, pg, run)
-				n, err := pg.At(a)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want := expected(pg, n, a)
-				approxExpected(t, want, run.Shown)
-				compareShown(t, fmt.Sprintf("run %d at %v, %v, budget %s", r+1, a.At, a.Types, run.Budget), run.Shown, want)
-			}
-			t.Logf("%d runs in %v", len(runs), elapsed.Round(time.Millisecond))
+			m4Check(t, bin, newStepPage(t, p), p.Name, 1000+i, m4Runs)
 		})
+	}
+}
+
+var exactOut = regexp.MustCompile(`(?s)<pre id="memsym-exact">(.*?)</pre>`)
+
+// m4Check opens pg's page with #test=SEED,RUNS and compares each figure
+// it shows at each random setting with Page.At's, and the exact figures
+// of the fractions its self-test writes with doc.Group's.
+func m4Check(t *testing.T, bin string, pg *Page, name string, seed, runs int) (dom string) {
+	t.Helper()
+	url := writePageOf(t, pg, name)
+	start := time.Now()
+	dom, console := chromium(t, bin, fmt.Sprintf("%s#test=%d,%d", url, seed, runs))
+	elapsed := time.Since(start)
+	if len(console) > 0 {
+		t.Errorf("the console says:\n%s", strings.Join(console, "\n"))
+	}
+	match := testOut.FindStringSubmatch(dom)
+	if match == nil {
+		t.Fatalf("the page wrote no test results; its DOM:\n%.3000s", dom)
+	}
+	var shown []shownRun
+	if err := json.Unmarshal([]byte(html.UnescapeString(match[1])), &shown); err != nil {
+		t.Fatal(err)
+	}
+	if len(shown) != runs {
+		t.Fatalf("%d runs, want %d", len(shown), runs)
+	}
+	for r, run := range shown {
+		a := assignment(t, pg, run)
+		n, err := pg.At(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := expected(pg, n, a)
+		approxExpected(t, want, run.Shown)
+		compareShown(t, fmt.Sprintf("run %d at %v, %v, budget %s", r+1, a.At, a.Types, run.Budget), run.Shown, want)
+	}
+	checkExacts(t, dom)
+	t.Logf("%d runs in %v", len(shown), elapsed.Round(time.Millisecond))
+	return dom
+}
+
+// checkExacts compares the exact figures of the fractions the self-test
+// writes with memsym's own, doc.Group's: 652 029 722 624/5 bytes read
+// 130 405 944 524.8, as memsym memory writes them, and 7/3 stays 7/3.
+func checkExacts(t *testing.T, dom string) {
+	t.Helper()
+	match := exactOut.FindStringSubmatch(dom)
+	if match == nil {
+		t.Fatalf("the page wrote no exact figures")
+	}
+	var exacts [][3]string
+	if err := json.Unmarshal([]byte(html.UnescapeString(match[1])), &exacts); err != nil {
+		t.Fatal(err)
+	}
+	decimals := 0
+	for _, e := range exacts {
+		x, err := poly.ParseRat(e[0] + "/" + e[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := doc.Group(x, doc.NarrowNoBreakSpace); e[2] != want {
+			t.Errorf("the page writes %s as %q, memsym as %q", x, e[2], want)
+		}
+		if strings.Contains(e[2], ".") {
+			decimals++
+		}
+	}
+	if len(exacts) < 20 || decimals < 10 {
+		t.Errorf("%d exact figures, %d of them decimals: the self-test wrote too few", len(exacts), decimals)
 	}
 }
 
@@ -160,8 +212,8 @@ func assignment(t *testing.T, pg *Page, run shownRun) Assignment {
 // expected returns the figures the page should show, by their data-k.
 func expected(pg *Page, n *Numbers, a Assignment) map[string]string {
 	want := map[string]string{
-		"budget": a.Budget.String(), "params": n.Params.String(), "param-elements": n.ParamElements.String(),
-		"inputs": n.Inputs.String(), "peak": n.Peak.String(), "outputs": n.Outputs.String(), "needs": n.Needs.String(),
+		"budget": exactText(a.Budget), "params": exactText(n.Params), "param-elements": exactText(n.ParamElements),
+		"inputs": exactText(n.Inputs), "peak": exactText(n.Peak), "outputs": exactText(n.Outputs), "needs": exactText(n.Needs),
 		"peak-op": strconv.Itoa(n.PeakOp), "formula": n.Formula, "peak-where": "(no operations)",
 	}
 	if n.PeakOp > 0 {
@@ -172,11 +224,11 @@ func expected(pg *Page, n *Numbers, a Assignment) map[string]string {
 		}
 	}
 	for i := range pg.groups {
-		want[fmt.Sprintf("group-%d", i)] = n.GroupBytes[i].String()
-		want[fmt.Sprintf("group-elements-%d", i)] = n.GroupElements[i].String()
+		want[fmt.Sprintf("group-%d", i)] = exactText(n.GroupBytes[i])
+		want[fmt.Sprintf("group-elements-%d", i)] = exactText(n.GroupElements[i])
 	}
 	for k := range pg.calls.calls {
-		want[fmt.Sprintf("sharebytes-%d", k)] = n.Shares[k].String()
+		want[fmt.Sprintf("sharebytes-%d", k)] = exactText(n.Shares[k])
 		want[fmt.Sprintf("sharepct-%d", k)] = Percent(n.Shares[k], n.Peak)
 	}
 	for _, b := range pg.net.Boxes {
@@ -185,9 +237,9 @@ func expected(pg *Page, n *Numbers, a Assignment) map[string]string {
 		}
 	}
 	if n.Needs.Cmp(a.Budget) > 0 {
-		want["margin"] = n.Needs.Sub(a.Budget).String()
+		want["margin"] = exactText(n.Needs.Sub(a.Budget))
 	} else {
-		want["margin"] = a.Budget.Sub(n.Needs).String()
+		want["margin"] = exactText(a.Budget.Sub(n.Needs))
 	}
 	for j, v := range pg.m.Vars {
 		want["over-"+v] = "none"
@@ -207,12 +259,12 @@ func expected(pg *Page, n *Numbers, a Assignment) map[string]string {
 func stepExpected(want map[string]string, prefix string, st, first *model.Step, n StepNumbers) {
 	t := n.Terms
 	for k, v := range map[string]poly.Rat{"params": t.Params, "states": t.States, "gradient": t.Gradient, "batch": t.Batch, "kept": t.Kept} {
-		want[prefix+k] = v.String()
+		want[prefix+k] = exactText(v)
 	}
 	for j := range first.StateParts {
 		want[fmt.Sprintf("%spart-%d", prefix, j)] = "–"
 		if j < len(t.StateParts) {
-			want[fmt.Sprintf("%spart-%d", prefix, j)] = t.StateParts[j].Bytes.String()
+			want[fmt.Sprintf("%spart-%d", prefix, j)] = exactText(t.StateParts[j].Bytes)
 		}
 	}
 	for _, ph := range first.Phases {
@@ -220,21 +272,26 @@ func stepExpected(want map[string]string, prefix string, st, first *model.Step, 
 		want[key], want[key+"-op"], want[key+"-where"] = "–", "–", ""
 		for _, p := range t.Phases {
 			if p.Phase == ph.Phase {
-				want[key], want[key+"-op"], want[key+"-where"] = p.Bytes.String(), strconv.Itoa(p.Op), StepLabel(st, p.ModelOp)
+				want[key], want[key+"-op"], want[key+"-where"] = exactText(p.Bytes), strconv.Itoa(p.Op), StepLabel(st, p.ModelOp)
 			}
 		}
 	}
 	pk := t.Peak
-	want[prefix+"peak"], want[prefix+"peak-phase"], want[prefix+"peak-op"], want[prefix+"peak-where"] = pk.Bytes.String(), pk.Phase.String(), strconv.Itoa(pk.Op), StepLabel(st, pk.ModelOp)
+	want[prefix+"peak"], want[prefix+"peak-phase"], want[prefix+"peak-op"], want[prefix+"peak-where"] = exactText(pk.Bytes), pk.Phase.String(), strconv.Itoa(pk.Op), StepLabel(st, pk.ModelOp)
 	for k, v := range map[string]poly.Rat{"params": pk.Terms.Params, "states": pk.Terms.States, "batch": pk.Terms.Batch, "gradient": pk.Terms.Gradient, "kept": pk.Terms.Kept, "own": pk.Terms.Own} {
-		want[prefix+"peak-"+k] = v.String()
+		want[prefix+"peak-"+k] = exactText(v)
 	}
 	want[prefix+"fit"] = "over the budget"
 	if n.Fits {
 		want[prefix+"fit"] = "within the budget"
 	}
-	want[prefix+"margin"] = n.Margin.String()
+	want[prefix+"margin"] = exactText(n.Margin)
 }
+
+// exactText writes x as the page's exact figures do, their digit groups
+// left out as the self-test reads them: memsym's own doc.Group, an exact
+// decimal where x has one ("130405944524.8"), else a fraction ("7/3").
+func exactText(x poly.Rat) string { return doc.Group(x, "") }
 
 // approxExpected adds to want, for each figure the page shows in units
 // beside an exact one (KEY-approx beside KEY), what memsym's text writes
@@ -447,4 +504,218 @@ func TestSlidersStopWhereTheProgramDoes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A model without dimensions (a recording whose header has "dims": {})
+// draws a page without sliders, its figures the one point's, as memsym
+// symbolic and memory give them; none of its controls throws.
+func TestNoDimensionsInChromium(t *testing.T) {
+	bin := tooltest.Need(t, "chromium", "the page is not checked in a browser")
+	pg, err := New(modelOfRecordings(t, noDims), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dom := m4Check(t, bin, pg, "no-dims", 7, 8)
+	if strings.Contains(dom, `class="err"`) {
+		t.Errorf("the page shows an error")
+	}
+	if strings.Contains(dom, `type="range"`) {
+		t.Errorf("the page of a model without dimensions has a slider")
+	}
+	if !strings.Contains(dom, "The program has no dimensions") {
+		t.Errorf("the page does not say the program has no dimensions:\n%.3000s", dom)
+	}
+}
+
+// driver sets the first group's stored type and the budget, in GiB, to
+// each of settings in turn, through their input events, and writes what
+// the page then shows as JSON into a pre element of id memsym-drive. It
+// runs after the page's script; each setting's update runs before the
+// next is read.
+const driver = `<script>
+(function () {
+  const settings = %s;
+  const fire = function (e) { e.dispatchEvent(new Event('input', { bubbles: true })); };
+  const text = function (k) { return document.querySelector('[data-k="' + k + '"]').textContent.split('\u202f').join(''); };
+  const group = document.querySelector('select[data-group="0"]');
+  const budget = document.querySelector('select[aria-label="budget"]');
+  const free = document.querySelector('input[aria-label="budget in GiB"]');
+  const out = [];
+  let i = 0;
+  function next() {
+    if (i > 0) out.push({ over: text('over-W'), needs: text('needs'), margin: text('margin'), budget: text('budget') });
+    if (i === settings.length) {
+      const pre = document.createElement('pre');
+      pre.id = 'memsym-drive';
+      pre.textContent = JSON.stringify(out);
+      document.body.append(pre);
+      return;
+    }
+    group.value = settings[i][0]; fire(group);
+    budget.value = 'free'; fire(budget);
+    free.value = settings[i][1]; fire(free);
+    i++;
+    setTimeout(next, 0);
+  }
+  next();
+})();
+</script>
+`
+
+var driveOut = regexp.MustCompile(`(?s)<pre id="memsym-drive">(.*?)</pre>`)
+
+// Where the needs cross the budget is found exactly and at once however
+// far the slider runs: on a page whose W runs to 2^53 − 1, with int4
+// parameters and one candidate flat along W (its bytes 1 004, the
+// other's 4·W + 4), a budget of exactly the needs at W = 1 is crossed
+// from W = 251, and the page says so at once, where it once tried every
+// value up to 2^53 − 1. Each crossing is memsym fit's, on the model.
+func TestCrossingOverAHugeRange(t *testing.T) {
+	bin := tooltest.Need(t, "chromium", "the page is not checked in a browser")
+	m := modelOfRecordings(t, flatRecording(1), flatRecording(2), flatRecording(3))
+	const top = 1<<53 - 1
+	pg, err := New(m, Options{Max: map[string]int64{"W": top}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := []int64{1}
+	terms, err := m.Eval(m.Point(at))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// needs gives the page's needs at W = 1 with the group stored as st:
+	// the parameters do not depend on W, so the model's needs with the
+	// recorded parameters swapped for the re-typed ones, at every W.
+	recordedParams, _, _, _ := pg.params([]StoredType{Recorded}, at)
+	retyped := func(st StoredType) poly.Rat {
+		p, _, _, _ := pg.params([]StoredType{st}, at)
+		return p.Sub(recordedParams)
+	}
+	gib := poly.Int(1 << 30)
+	exactly := func(st StoredType) string { return doc.Decimal(terms.Needs.Add(retyped(st)).Quo(gib)) }
+	settings := [][2]string{
+		{"int4", exactly(Int4)}, // 1 044 bytes: the report's page that hung
+		{"int4", exactly(Int4) + "000000000000000000000001"},
+		{"int4", "1"},
+		{"int4", "8589934592"}, // 2^63 bytes: crossed past 2^53 − 1
+		{"recorded", exactly(Recorded)},
+		{"bf16", "0.5"},
+		{"int4", "0.0000001"},
+	}
+	js, err := json.Marshal(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := pg.Render(&b); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "flat.html")
+	if err := os.WriteFile(path, []byte(strings.Replace(b.String(), "</body>", fmt.Sprintf(driver, js)+"</body>", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	dom, console := chromiumWithin(t, bin, "file://"+path, 90*time.Second)
+	t.Logf("%d settings in %v", len(settings), time.Since(start).Round(time.Millisecond))
+	if len(console) > 0 {
+		t.Errorf("the console says:\n%s", strings.Join(console, "\n"))
+	}
+	match := driveOut.FindStringSubmatch(dom)
+	if match == nil {
+		t.Fatalf("the driver wrote nothing; the DOM:\n%.3000s", dom)
+	}
+	var got []struct{ Over, Needs, Margin, Budget string }
+	if err := json.Unmarshal([]byte(html.UnescapeString(match[1])), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(settings) {
+		t.Fatalf("%d settings shown, want %d", len(got), len(settings))
+	}
+	for i, s := range settings {
+		st := StoredType(s[0])
+		budget, err := poly.ParseRat(s[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		budget = budget.Mul(gib)
+		needs := terms.Needs.Add(retyped(st))
+		f, err := m.Fit("W", map[string]int64{}, budget.Sub(retyped(st)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		over := "none"
+		if v := firstOver(f); v > 0 && v <= top {
+			over = strconv.FormatInt(v, 10)
+		}
+		margin := budget.Sub(needs)
+		if margin.Sign() < 0 {
+			margin = margin.Neg()
+		}
+		where := fmt.Sprintf("%s, budget %s GiB", st, s[1])
+		for _, c := range [][3]string{{"crossing", got[i].Over, over}, {"needs", got[i].Needs, exactText(needs)},
+			{"margin", got[i].Margin, exactText(margin)}, {"budget", got[i].Budget, exactText(budget)}} {
+			if c[1] != c[2] {
+				t.Errorf("%s: the page shows the %s %s, memsym %s", where, c[0], c[1], c[2])
+			}
+		}
+	}
+	if got[0].Over != "251" || got[1].Over != "251" || got[3].Over != "none" {
+		t.Errorf("crossings %+v: want W = 251 for the budgets at the needs, none for 2^63 bytes", got)
+	}
+	// Page.At, trying every value, agrees where it can: the crossing is
+	// near.
+	budget, _ := poly.ParseRat(settings[0][1])
+	n, err := pg.At(Assignment{At: at, Types: []StoredType{Int4}, Budget: budget.Mul(gib)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.Over[0] != 251 {
+		t.Errorf("Page.At says the needs cross the budget from W = %d, want 251", n.Over[0])
+	}
+}
+
+// noDims is a recording without dimensions: a parameter given in bytes,
+// one of 1 001 f32 elements (int4 stores it in 500.5 bytes and 32
+// scales), and one operation.
+const noDims = `{"memsym": 1, "entry": "Z", "dims": {}}
+{"buffer": 1, "bytes": 1048064, "role": "param", "name": "w", "group": "g"}
+{"buffer": 2, "dtype": "f32", "shape": [1001], "role": "param", "name": "v", "group": "h"}
+{"buffer": 3, "dtype": "f32", "shape": [3], "name": "t"}
+{"op": "Z/%1", "reads": [1, 2], "writes": [3]}
+{"result": [3]}
+`
+
+// flatRecording is a program in W at one value: 64 f32 parameters, and
+// two candidates for the peak, 1 004 bytes whatever W and 4·W + 4.
+func flatRecording(w int) string {
+	return fmt.Sprintf(`{"memsym": 1, "entry": "Flat", "dims": {"W": %d}}
+{"buffer": 1, "dtype": "f32", "shape": [64], "role": "param", "name": "p", "group": "g"}
+{"buffer": 2, "dtype": "f32", "shape": [250], "name": "t1"}
+{"op": "a", "reads": [1], "writes": [2]}
+{"buffer": 3, "dtype": "f32", "shape": [1], "name": "t3"}
+{"op": "c", "reads": [2], "writes": [3]}
+{"buffer": 4, "dtype": "f32", "shape": [%d], "name": "t2"}
+{"op": "b", "reads": [3], "writes": [4]}
+{"result": [4]}
+`, w, w)
+}
+
+// modelOfRecordings builds the model of recordings, the grid, each
+// written to a file.
+func modelOfRecordings(t *testing.T, recordings ...string) *model.Model {
+	t.Helper()
+	dir := t.TempDir()
+	var paths []string
+	for i, r := range recordings {
+		path := filepath.Join(dir, fmt.Sprintf("r%d.jsonl", i))
+		if err := os.WriteFile(path, []byte(r), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, path)
+	}
+	m, err := model.Build(context.Background(), &source.Files{Grid: paths}, source.Spec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

@@ -142,17 +142,16 @@ func (pg *Page) data() *pageData {
 	m := pg.m
 	h := m.Header()
 	t := &polyTable{vars: m.Vars, index: map[string]int{}}
+	// Every list is one in the data, empty rather than null, which the
+	// script reads as it reads any other: a model without dimensions (a
+	// recording whose header has "dims": {}) has no dims, and its page no
+	// sliders.
 	d := &pageData{
 		Title: pg.title, Entry: h.Entry, Realization: h.Realization,
-		Vars: m.Vars, Ops: len(m.Structure.Ops), Int4Group: Int4Group,
-		Bands: pg.bands, Net: pg.net, Budgets: []int{24, 40, 80},
-		Kept: m.Front.Kept, Unchecked: len(m.Vars) > 0 && len(m.CheckPoints()) == 0,
-	}
-	if d.Vars == nil {
-		d.Vars = []string{}
-	}
-	if d.Bands == nil {
-		d.Bands = []Band{}
+		Vars: nonNil(m.Vars), Ops: len(m.Structure.Ops), Int4Group: Int4Group,
+		Bands: nonNil(pg.bands), Net: pg.net, Budgets: []int{24, 40, 80},
+		Kept: nonNil(m.Front.Kept), Unchecked: len(m.Vars) > 0 && len(m.CheckPoints()) == 0,
+		Dims: []dimData{}, Types: []string{}, Groups: []groupData{}, Cands: []candData{}, Calls: []callData{},
 	}
 	var consts []string
 	for _, c := range h.Consts {
@@ -160,7 +159,7 @@ func (pg *Page) data() *pageData {
 	}
 	d.Consts = strings.Join(consts, ", ")
 	for i, dim := range pg.dims {
-		d.Dims = append(d.Dims, dimData{Name: dim.Name, Min: dim.Min, Max: dim.Max, Value: dim.Value, Grid: m.Grid[i], Stops: dim.Stops})
+		d.Dims = append(d.Dims, dimData{Name: dim.Name, Min: dim.Min, Max: dim.Max, Value: dim.Value, Grid: nonNil(m.Grid[i]), Stops: dim.Stops})
 	}
 	d.Inputs = t.add(pg.inputsOther)
 	d.Outputs = t.add(pg.outputsOther)
@@ -168,7 +167,7 @@ func (pg *Page) data() *pageData {
 		d.Types = append(d.Types, string(st))
 	}
 	for _, g := range pg.groups {
-		gd := groupData{Title: g.Title(), Types: g.TypeNames()}
+		gd := groupData{Title: g.Title(), Types: g.TypeNames(), Parts: [][5]int{}}
 		for _, p := range g.Parts {
 			e, bits := -1, 0
 			if p.Typed() {
@@ -180,7 +179,7 @@ func (pg *Page) data() *pageData {
 	}
 	for c, cand := range m.Candidates {
 		op := m.Op(cand.Op)
-		cd := candData{Poly: t.add(cand.Poly), Op: cand.Op, Label: op.Label, Path: op.Path}
+		cd := candData{Poly: t.add(cand.Poly), Op: cand.Op, Label: op.Label, Path: op.Path, Shares: []int{}}
 		for _, s := range pg.shares[c] {
 			k := -1
 			if !s.IsZero() {
@@ -225,6 +224,14 @@ func (pg *Page) curve() curveData {
 		}
 	}
 	return curveData{W: w, Buckets: b.String()}
+}
+
+// nonNil returns xs, or an empty list for nil: JSON's [] rather than null.
+func nonNil[T any](xs []T) []T {
+	if xs == nil {
+		return []T{}
+	}
+	return xs
 }
 
 func containsInt32(xs []int32, x int32) bool {

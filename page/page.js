@@ -3,6 +3,14 @@
 // polynomials in exact rational arithmetic on BigInts. Floating point only
 // places things on the drawings and rounds the figures marked ≈.
 (function () {
+  // An error anywhere below, even before the page is drawn, is said at the
+  // top of the page rather than leaving it blank.
+  window.addEventListener('error', function (e) {
+    const p = document.createElement('p');
+    p.className = 'err';
+    p.textContent = 'error: ' + e.message;
+    (document.getElementById('page') || document.body).prepend(p);
+  });
   const data = JSON.parse(document.getElementById('memsym-data').textContent);
   const NNBSP = '\u202f';
   const SVGNS = 'http://www.w3.org/2000/svg';
@@ -106,7 +114,23 @@
     for (let i = head; i < s.length; i += 3) out += NNBSP + s.slice(i, i + 3);
     return (neg ? '-' : '') + out;
   }
-  function exact(q) { return q.d === 1n ? group(q.n) : group(q.n) + '/' + group(q.d); }
+  // exact writes q as memsym's commands do (doc.Group): an integer in
+  // groups of three digits, "86 532 096"; a fraction as its exact decimal
+  // where it has one, the integer part grouped, "130 405 944 524.8", and
+  // else as numerator/denominator, "7/3", never grouped, as "4 147/3"
+  // would read as 4 and 147/3.
+  function exact(q) {
+    if (q.d === 1n) return group(q.n);
+    let t = q.d, k = 0n, twos = 0n, fives = 0n;
+    while (t % 2n === 0n) { t /= 2n; twos++; }
+    while (t % 5n === 0n) { t /= 5n; fives++; }
+    if (t !== 1n) return q.n.toString() + '/' + q.d.toString();
+    k = twos > fives ? twos : fives;
+    const neg = q.n < 0n;
+    const scaled = (neg ? -q.n : q.n) * 10n ** k / q.d; // exact: q.d divides 10^k
+    const unit = 10n ** k;
+    return (neg ? '-' : '') + group(scaled / unit) + '.' + (scaled % unit).toString().padStart(Number(k), '0');
+  }
   const UNITS = [['KiB', 1n << 10n], ['MiB', 1n << 20n], ['GiB', 1n << 30n], ['TiB', 1n << 40n], ['PiB', 1n << 50n], ['EiB', 1n << 60n]];
   // approx writes q bytes as memsym's text does (doc.Units.Approx): in the
   // largest binary unit of which it holds at least one, to three
@@ -253,6 +277,7 @@
         text: [group(BigInt(d.min)) + ' to ' + group(BigInt(d.max)), 'recorded at ' + d.grid.join(', ')].concat(d.stops || []).join('; ') })]));
     return { slider: slider, box: box };
   });
+  if (!data.dims.length) dimsCard.append(el('p', { class: 'note', text: 'The program has no dimensions: its bytes are the same at every point, read from one recording.' }));
 
   // The budget: 24, 40 or 80 GiB, or a free value in GiB.
   const budgetSelect = el('select', { 'aria-label': 'budget' });
@@ -277,7 +302,7 @@
     return el('tr', { class: cls || '' }, [el('td', { text: label }), el('td', { class: 'num' }, [figure(key)]),
       el('td', { class: 'approx' }, [figure(key + '-approx')]), el('td', {}, extra || [])]);
   }
-  const numbers = el('table', { class: 'numbers' }, [
+  const numbers = el('table', { class: 'numbers point' }, [
     el('tr', {}, [el('th', { text: '' }), el('th', { class: 'num', text: 'bytes, exact' }), el('th', { text: 'rounded' }), el('th', { text: '' })]),
     row('parameters', 'params', [figure('param-elements'), document.createTextNode(' elements')]),
     row('inputs held by the caller', 'inputs', [el('span', { text: 'the parameters and the other inputs' })]),
@@ -294,8 +319,8 @@
   });
   const numbersCard = el('div', { class: 'card' }, [el('h2', { text: 'Memory at this point' }), numbers,
     el('p', { class: 'note', text: 'The peak’s formula, the candidate that holds it here (its first operation):' }), figure('formula', 'code', 'formula'),
-    verdict, el('div', { text: 'Where the needs cross the budget, one dimension moving, the others held:' }), crossList,
-    el('p', { class: 'note', text: 'Figures in bytes are exact. Beside them, the same in binary units (1 GiB = 2³⁰ bytes): marked = where that is exact, ≈ where it is rounded to three significant digits.' })]);
+    verdict].concat(data.dims.length ? [el('div', { text: 'Where the needs cross the budget, one dimension moving, the others held:' }), crossList] : []).concat([
+    el('p', { class: 'note', text: 'Figures in bytes are exact. Beside them, the same in binary units (1 GiB = 2³⁰ bytes): marked = where that is exact, ≈ where it is rounded to three significant digits.' })]));
 
   const controls = el('div', { class: 'stack' }, [dimsCard, budgetCard]);
   page.append(el('div', { class: 'grid' }, [controls, numbersCard]));
@@ -310,14 +335,14 @@
     })))];
     const stepRow = function (label, key, cls) {
       const tds = [el('td', { text: label })];
-      data.steps.forEach(function (_, i) {
-        tds.push(el('td', { class: 'num' }, [figure('step-' + i + '-' + key)]), el('td', { class: 'approx' }, [figure('step-' + i + '-' + key + '-approx')]));
+      data.steps.forEach(function (s, i) {
+        tds.push(el('td', { class: 'num', 'data-step': s.name }, [figure('step-' + i + '-' + key)]), el('td', { class: 'approx' }, [figure('step-' + i + '-' + key + '-approx')]));
       });
       rows.push(el('tr', { class: cls || '' }, tds));
     };
     const stepWords = function (label, key, tag) {
       const tds = [el('td', { text: label })];
-      data.steps.forEach(function (_, i) { tds.push(el('td', { colspan: '2' }, [figure('step-' + i + '-' + key, tag)])); });
+      data.steps.forEach(function (s, i) { tds.push(el('td', { colspan: '2', 'data-step': s.name }, [figure('step-' + i + '-' + key, tag)])); });
       rows.push(el('tr', {}, tds));
     };
     stepRow('the parameters', 'params');
@@ -339,16 +364,22 @@
     stepWords('against the budget', 'fit');
     stepRow('\u2003by', 'margin');
     page.append(el('div', { class: 'card' }, [el('h2', { text: 'A training step: ' + data.steps.map(function (s) { return s.name; }).join(' and ') }),
-      el('table', { class: 'numbers' }, rows),
+      el('table', { class: 'numbers steps' }, rows),
       el('p', { class: 'note', text: 'Each step is counted from its own polynomials at the dimensions above (docs/step.md): the loop holds the parameters, ' +
         'the optimizer’s states and the batch; each phase’s peak is the largest sum at its operations, the first operation reaching it, and the step’s peak the largest of them. ' +
         'The six terms of the step’s peak sum to it. The stored types of the parameters’ groups below re-type the forward pass’s parameters only: each step keeps the types it was recorded in.' })]));
   }
 
   // The curve.
-  const CW = 1180, CH = 330, CL = 86, CR = 30, CT = 14, CB = 62;
+  // It is drawn 1 180 wide, scaled to its card, or as wide as its card
+  // where that is narrower than 700 px (a phone's), so that its labels
+  // keep their size.
+  let CW = 1180;
+  const CH = 330, CL = 86, CR = 30, CT = 14, CB = 62;
   const curveSvg = svg('svg', { viewBox: '0 0 ' + CW + ' ' + CH, width: CW, height: CH, 'font-size': 11, role: 'img', 'aria-label': 'live bytes over the operations' });
-  const curveCard = el('div', { class: 'card' }, [el('h2', { text: 'Live bytes over the operations, and the room the budget leaves them beside the inputs' }), curveSvg,
+  const curveBox = el('div', {}, [curveSvg]);
+  window.addEventListener('resize', function () { schedule(); });
+  const curveCard = el('div', { class: 'card' }, [el('h2', { text: 'Live bytes over the operations, and the room the budget leaves them beside the inputs' }), curveBox,
     el('div', { class: 'legend' }, [el('span', { style: '--sw:#fdd0a2', text: 'live bytes' }), el('span', { style: '--sw:#b2182b', text: 'over the budget' }),
       el('span', { style: '--sw:repeating-linear-gradient(90deg,#b2182b 0 6px,#fff 6px 10px)', text: 'budget − inputs held: the room for the live bytes' })]),
     figure('curve-note', 'p', 'note')]);
@@ -464,16 +495,23 @@
   }
 
   // over returns the least value of dimension j from its least to its
-  // largest at which the needs exceed the budget, the others at x, or 0.
-  // In that dimension alone every count is a polynomial of degree at most
-  // 2 (the model's are, in each dimension), all over one common
-  // denominator L, but for int4's scales, ⌈e/32⌉ of each buffer. For each
-  // kept candidate k the needs are S_k = A + C_k + I with A the inputs but
-  // int4's scales, C_k the candidate, I the scales; I lies between
-  // Il = Σ 4·e/32 and Il + 4·(the buffers). The least x where
-  // A + C_k + Il + 4·buffers exceeds the budget, and the least where
-  // A + C_k + Il does, bound the answer for k, found from the roots
-  // exactly; between them S_k is tried value by value.
+  // largest at which the needs exceed the budget, the others at x, or 0n.
+  // In dimension j alone, the needs are the largest over the kept
+  // candidates k of S_k = A + C_k + I: A the inputs but int4's scales and
+  // C_k the candidate, polynomials with rational coefficients, brought
+  // over one common denominator L; I int4's scales, 4·⌈e/32⌉ bytes for
+  // each buffer of e elements, e a polynomial too. The least value for the
+  // needs is the least over k of the least at which S_k exceeds the
+  // budget, each found exactly (firstPositive) in time that grows with the
+  // polynomials' degree and the logarithm of the range, never with the
+  // range itself: a range of 2^53 values is as quick as one of ten.
+  // Without int4, S_k − budget is a polynomial. With it, ⌈e/32⌉ = ⌈E/M⌉
+  // for E = e·dE, of integer coefficients, and M = 32·dE; and ⌈E/M⌉ =
+  // (E + r)/M where r = (−E) mod M depends only on the value modulo M. So
+  // on each residue class v = c + P·t, P the least common multiple of the
+  // buffers' M, S_k − budget is a polynomial in t. First, I's bounds,
+  // Σ 4·E/M and Σ 4·(E + M − 1)/M, bracket the answer; when only a few
+  // values lie between, they are tried in turn, else each residue class.
   function over(x, types, budget, j) {
     const X = x.slice();
     const fixed = restrict(polys[data.inputsOther], X, j);
@@ -482,6 +520,7 @@
       while (cs.length < more.length) cs.push(ZERO);
       more.forEach(function (c, i) { cs[i] = add(cs[i], mulInt(c, k)); });
     }
+    const G = BigInt(data.int4Group);
     data.groups.forEach(function (g, i) {
       for (const p of g.parts) {
         const k = BigInt(p[2]);
@@ -492,97 +531,146 @@
         addTo(fixed, e.map(function (c) { return Q(c.n, c.d * 2n); }), k); // int4's half bytes
         let dE = 1n;
         for (const c of e) dE = lcm(dE, c.d);
-        int4s.push({ E: e.map(function (c) { return c.n * (dE / c.d); }), dE: dE, k: k });
+        int4s.push({ E: e.map(function (c) { return c.n * (dE / c.d); }), M: G * dE, k: k });
       }
     });
     const kept = data.kept.map(function (c) { return restrict(polys[data.cands[c].poly], X, j); });
     kept.push([ZERO]); // the peak is never below 0
     let L = 1n;
     for (const cs of [fixed].concat(kept)) for (const c of cs) L = lcm(L, c.d);
-    for (const q of int4s) L = lcm(L, 8n * q.dE);
+    let period = 1n; // the scales' residues repeat with it
+    for (const q of int4s) { L = lcm(L, q.M); period = lcm(period, q.M); }
     const scale = function (cs) { return cs.map(function (c) { return c.n * (L / c.d); }); };
     const A = scale(fixed), K = kept.map(scale);
-    let scales = [0n], buffers = 0n; // Il·L, and the int4 buffers
+    // needs > budget ⇔ S·budget.d > budget.n·L, S the needs times L: each
+    // int4 buffer adds 4·k·(L/M)·(E + r) to S, r its rounding up to a
+    // multiple of M; below, each polynomial is (S − budget·L/budget.d)
+    // times budget.d, by power.
+    const scales = [0n]; // Σ 4·k·(L/M)·E over the buffers, by power
+    let ups = 0n; // the most the roundings add: 4·k·(L/M)·(M − 1) of each
     for (const q of int4s) {
+      const f = 4n * q.k * (L / q.M);
       while (scales.length < q.E.length) scales.push(0n);
-      q.E.forEach(function (c, i) { scales[i] += q.k * (L / (8n * q.dE)) * c; });
-      buffers += q.k;
+      q.E.forEach(function (c, i) { scales[i] += f * c; });
+      ups += f * (q.M - 1n);
     }
-    const top = data.dims[j].max;
-    // S·budget.d > budget.n·L ⇔ needs > budget.
-    const exceeds = function (k, v) {
-      const V = BigInt(v);
-      let S = horner(A, V) + horner(K[k], V);
-      for (const q of int4s) S += 4n * q.k * L * ceilDiv(horner(q.E, V), q.dE * BigInt(data.int4Group));
-      return S * budget.d > budget.n * L;
+    const lo = BigInt(data.dims[j].min), top = BigInt(data.dims[j].max);
+    // exceeds says whether the needs of low's candidate exceed the budget
+    // at v: low, and each buffer's rounding up.
+    const exceeds = function (low, v) {
+      let S = horner(low, v);
+      for (const q of int4s) S += 4n * q.k * (L / q.M) * mod(-horner(q.E, v), q.M) * budget.d;
+      return S > 0n;
     };
-    let best = 0;
+    let best = 0n;
     K.forEach(function (C, k) {
-      const low = sumPolys([A, C, scales]).map(function (c) { return c * budget.d; });
+      const hi = best ? best - 1n : top;
+      if (hi < lo) return;
+      // The needs but the scales' roundings, less the budget, times budget.d.
+      const low = trim(sumPolys([A, C, scales]).map(function (c) { return c * budget.d; }));
       low[0] -= budget.n * L;
       const high = low.slice();
-      high[0] += 4n * L * buffers * budget.d;
-      let from, to;
-      if (low.length <= 3) {
-        from = firstAbove(high, data.dims[j].min, top);
-        if (from === 0) return; // never over
-        to = int4s.length ? firstAbove(low, from, top) || top : from;
-      } else {
-        from = data.dims[j].min;
-        to = top;
+      high[0] += ups * budget.d;
+      const from = firstPositive(high, lo, hi);
+      if (from === null) return; // never over up to hi
+      if (!int4s.length) { best = from; return; }
+      const lowFrom = firstPositive(low, from, hi);
+      const to = lowFrom === null ? hi : lowFrom;
+      if (to - from < 4n * period) { // few enough to try each
+        for (let v = from; v <= to; v++) if (exceeds(low, v)) { best = v; return; }
+        return;
       }
-      for (let v = from; v <= to && (best === 0 || v < best); v++) {
-        if (exceeds(k, v)) { best = v; return; }
+      // Each residue class modulo the period, exactly.
+      let found = to === lowFrom ? to : null;
+      for (let c = 0n; c < period; c++) {
+        // The values v0 + period·t, t from 0 to tHi, v0 = from + c.
+        const v0 = from + c;
+        const limit = found === null ? to : found - 1n;
+        if (v0 > limit) continue;
+        const tHi = (limit - v0) / period;
+        let q = low;
+        for (const b of int4s) {
+          const E0 = horner(b.E, v0);
+          const f = 4n * b.k * (L / b.M) * budget.d;
+          q = addPoly(q, [f * mod(-E0, b.M)]);
+        }
+        const t = firstPositive(shift(q, v0, period), 0n, tHi);
+        if (t !== null) found = v0 + period * t;
       }
+      if (found !== null) best = found;
     });
     return best;
   }
+  function mod(a, m) { const r = a % m; return r < 0n ? r + m : r; } // m > 0
   function horner(cs, v) {
     let s = 0n;
     for (let i = cs.length - 1; i >= 0; i--) s = s * v + cs[i];
     return s;
   }
+  function trim(cs) {
+    while (cs.length > 1 && cs[cs.length - 1] === 0n) cs.pop();
+    return cs;
+  }
   function sumPolys(list) {
     const out = [];
     for (const cs of list) cs.forEach(function (c, i) { out[i] = (out[i] || 0n) + c; });
-    while (out.length > 1 && out[out.length - 1] === 0n) out.pop();
-    return out;
+    return trim(out);
   }
-  // isqrt returns ⌊√n⌋ for n ≥ 0.
-  function isqrt(n) {
-    if (n < 2n) return n;
-    let x = 1n << BigInt((n.toString(2).length >> 1) + 1);
-    for (;;) {
-      const y = (x + n / x) >> 1n;
-      if (y >= x) return x;
-      x = y;
+  function addPoly(a, b) { return sumPolys([a, b]); }
+  // shift returns q(a + m·t) as a polynomial in t, by power.
+  function shift(q, a, m) {
+    let out = [0n];
+    for (let i = q.length - 1; i >= 0; i--) {
+      const next = new Array(out.length + 1).fill(0n);
+      out.forEach(function (c, k) { next[k] += c * a; next[k + 1] += c * m; });
+      next[0] += q[i];
+      out = next;
     }
+    return trim(out);
   }
-  // firstAbove returns the least integer v from lo to hi with q(v) > 0,
-  // q an integer polynomial of degree at most 2 by power, or 0. q keeps
-  // its sign between its real roots, so v is lo or the least integer
-  // above a root: the roots are bracketed by integer square roots and
-  // the integers around them tried exactly.
-  function firstAbove(q, lo, hi) {
-    const a = q[2] || 0n, b = q[1] || 0n, c = q[0] || 0n;
-    const tries = [BigInt(lo)];
-    const around = function (r) { for (let d = -1n; d <= 2n; d++) tries.push(r + d); };
-    if (a !== 0n) {
-      const D = b * b - 4n * a * c;
-      if (D >= 0n) {
-        const s = isqrt(D);
-        for (const num of [-b - s, -b - s - 1n, -b + s, -b + s + 1n]) around(a > 0n ? floorDiv(num, 2n * a) : floorDiv(-num, -2n * a));
-      }
-    } else if (b !== 0n) {
-      around(b > 0n ? floorDiv(-c, b) : floorDiv(c, -b));
+  function deriv(q) { return trim(q.length > 1 ? q.slice(1).map(function (c, i) { return c * BigInt(i + 1); }) : [0n]); }
+  // firstWhere returns the least integer t from u to w at which ok holds,
+  // ok false and then true along them, and true at w.
+  function firstWhere(ok, u, w) {
+    while (u < w) {
+      const mid = u + (w - u) / 2n;
+      if (ok(mid)) w = mid; else u = mid + 1n;
     }
-    let best = 0n;
-    const L = BigInt(lo), H = BigInt(hi);
-    for (const v of tries) {
-      if (v < L || v > H || (best !== 0n && v >= best)) continue;
-      if (horner(q, v) > 0n) best = v;
+    return u;
+  }
+  // pieces returns integers lo = p0 < … < pm = hi such that q, an integer
+  // polynomial by power, is monotone on each real interval [p_i, p_i+1]:
+  // the ends, and the integers either side of each point where q′ changes
+  // sign. q′ is monotone on its own pieces, so it changes sign at most once
+  // in each, found by bisection.
+  function pieces(q, lo, hi) {
+    if (lo >= hi) return [lo];
+    if (trim(q.slice()).length <= 2) return [lo, hi];
+    const d = deriv(q);
+    const ps = pieces(d, lo, hi);
+    const out = [lo, hi];
+    for (let i = 0; i + 1 < ps.length; i++) {
+      const u = ps[i], w = ps[i + 1];
+      const du = horner(d, u), dw = horner(d, w);
+      let t = null;
+      if (du < 0n && dw > 0n) t = firstWhere(function (v) { return horner(d, v) >= 0n; }, u, w);
+      else if (du > 0n && dw < 0n) t = firstWhere(function (v) { return horner(d, v) <= 0n; }, u, w);
+      if (t !== null) out.push(t - 1n, t);
     }
-    return Number(best);
+    out.sort(function (a, b) { return a < b ? -1 : a > b ? 1 : 0; });
+    return out.filter(function (v, i) { return i === 0 || v !== out[i - 1]; });
+  }
+  // firstPositive returns the least integer v from lo to hi with q(v) > 0,
+  // q an integer polynomial by power, or null: on each of q's monotone
+  // pieces, q rises above 0 at most once.
+  function firstPositive(q, lo, hi) {
+    if (lo > hi) return null;
+    const ps = pieces(q, lo, hi);
+    if (horner(q, ps[0]) > 0n) return ps[0];
+    for (let i = 0; i + 1 < ps.length; i++) {
+      if (horner(q, ps[i + 1]) > 0n) return firstWhere(function (v) { return horner(q, v) > 0n; }, ps[i], ps[i + 1]);
+    }
+    return null;
   }
 
   // ---- Drawing. ----
@@ -610,6 +698,13 @@
   // peak ≤ budget − inputs.
   function drawCurve(r) {
     clear(curveSvg);
+    const boxW = curveBox.clientWidth;
+    const cw = boxW > 0 && boxW < 700 ? Math.max(320, Math.floor(boxW)) : 1180;
+    if (cw !== CW) {
+      CW = cw;
+      curveSvg.setAttribute('viewBox', '0 0 ' + CW + ' ' + CH);
+      curveSvg.setAttribute('width', CW);
+    }
     const n = data.ops, w = data.curve.w;
     const plotW = CW - CL - CR, plotH = CH - CT - CB;
     const buckets = data.curve.buckets === '' ? [] : data.curve.buckets.split(',').map(function (b) { return b.split('.').map(function (c) { return parseInt(c, 36); }); });
@@ -794,10 +889,6 @@
   }
   function flush() { if (pending) update(); }
 
-  window.addEventListener('error', function (e) {
-    const p = el('p', { class: 'err', text: 'error: ' + e.message });
-    page.prepend(p);
-  });
   update();
 
   // ---- Self-test: #test=SEED or #test=SEED,N sets the controls N times
@@ -860,6 +951,17 @@
     }
     out.textContent = JSON.stringify(results);
     document.body.append(out);
+    // And exact figures of a few fractions and integers, which the test
+    // compares with memsym's doc.Group: [numerator, denominator, shown].
+    const exacts = document.createElement('pre');
+    exacts.id = 'memsym-exact';
+    exacts.textContent = JSON.stringify([[0n, 1n], [5n, 1n], [999n, 1n], [1000n, 1n], [-1234567n, 1n], [1n, 2n], [-1n, 2n], [-3n, 2n],
+      [7n, 3n], [-7n, 3n], [4147n, 3n], [652029722624n, 5n], [378361n, 2n], [85897045335n, 2n], [1n, 1024n], [123456789n, 1000n],
+      [1234567n, 40n], [10n ** 25n + 1n, 10n ** 6n], [2n ** 70n + 1n, 2n ** 20n], [1n, 6n], [10n ** 20n, 7n]].map(function (f) {
+      const q = Q(f[0], f[1]);
+      return [q.n.toString(), q.d.toString(), exact(q)];
+    }));
+    document.body.append(exacts);
     // gibDecimal writes q bytes in GiB as an exact decimal, or null when
     // that decimal does not end.
     function gibDecimal(q) {

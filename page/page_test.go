@@ -3,6 +3,7 @@ package page
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
@@ -542,4 +543,63 @@ func TestStepPageSize(t *testing.T) {
 		t.Errorf("the course GPT's page with its step is %d bytes, over 300 KB", a.Len())
 	}
 	t.Logf("the course GPT's page with its step, stored and recomputed: %d bytes", a.Len())
+}
+
+// The page's data holds no null, which its script would throw on: every
+// list is one, empty where the model has none, as "dims": [] for a model
+// without dimensions, whose page draws its one point's figures.
+func TestDataHasNoNull(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		m    *model.Model
+	}{
+		{"no dimensions", modelOfRecordings(t, noDims)},
+		{"flat", modelOfRecordings(t, flatRecording(1), flatRecording(2), flatRecording(3))},
+		{"gpt-course", newPage(t, "gpt-course").m},
+	} {
+		pg, err := New(c.m, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		b, err := json.Marshal(pg.data())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v any
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatal(err)
+		}
+		var walk func(path string, v any)
+		walk = func(path string, v any) {
+			switch v := v.(type) {
+			case nil:
+				t.Errorf("%s: the data's %s is null", c.name, path)
+			case map[string]any:
+				for k, x := range v {
+					walk(path+"."+k, x)
+				}
+			case []any:
+				for i, x := range v {
+					walk(fmt.Sprintf("%s[%d]", path, i), x)
+				}
+			}
+		}
+		walk("data", v)
+		if len(c.m.Vars) == 0 && !strings.Contains(string(b), `"dims":[]`) {
+			t.Errorf("%s: the data's dims are not []", c.name)
+		}
+	}
+	// Its numbers are the recording's.
+	pg, err := New(modelOfRecordings(t, noDims), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := pg.At(Assignment{Types: []StoredType{Recorded, Int4}, Budget: poly.Int(1 << 20)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 1 048 064 bytes and 1 001 elements in int4: 500.5 bytes and 32 scales.
+	if got, want := doc.Group(n.Params, ","), "1,048,692.5"; got != want || n.Peak.String() != "12" || n.Over != nil {
+		t.Errorf("parameters %s, peak %s, crossings %v; want %s, 12 and none", got, n.Peak, n.Over, want)
+	}
 }
