@@ -100,6 +100,21 @@ func overfull(log string) string {
 	return strings.Join(out, "\n")
 }
 
+// renderUnder writes the TikZ of a bundled program's chapter, under its
+// own prefix, into the directory paper/prefix, as a paper holding two
+// programs' keeps them.
+func renderUnder(t *testing.T, paper, name, prefix string) {
+	t.Helper()
+	sub := filepath.Join(paper, prefix)
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := Lookup("tikz")
+	if _, err := r.Render(explain.Chapter(input(t, name)), sub, Options{TeXPrefix: prefix}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // Two programs' formulas and figures go into one two-column paper: each
 // program's macros under its own prefix, defined once, and every figure a
 // column wide, with no overfull box from any of them.
@@ -108,14 +123,7 @@ func TestTikZInTwoColumnPaper(t *testing.T) {
 	paper := t.TempDir()
 	var body strings.Builder
 	for _, p := range []struct{ name, prefix string }{{"gpt-course", "gptcourse"}, {"llama2-7b-block", "llamablock"}} {
-		sub := filepath.Join(paper, p.prefix)
-		if err := os.Mkdir(sub, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		r, _ := Lookup("tikz")
-		if _, err := r.Render(explain.Chapter(input(t, p.name)), sub, Options{TeXPrefix: p.prefix}); err != nil {
-			t.Fatal(err)
-		}
+		renderUnder(t, paper, p.name, p.prefix)
 		body.WriteString(`\input{` + p.prefix + `/chapter13-formulas}` + "\n")
 		body.WriteString(`The peak of \texttt{` + p.name + `} at its point is \` + p.prefix + `PeakAtPoint~bytes, and what it needs is $\` + p.prefix + `Needs$ bytes; its peak crosses over at $T = \` + p.prefix + `CrossoverA$.` + "\n")
 		for _, fig := range []string{"live", "calls", "candidates"} {
@@ -169,14 +177,7 @@ func TestTikZExternalized(t *testing.T) {
 	var body strings.Builder
 	body.WriteString("\\typeout{memsym-columnwidth=\\the\\columnwidth}\n")
 	for _, p := range []struct{ name, prefix string }{{"gpt-course", "gptcourse"}, {"llama2-7b-block", "llamablock"}} {
-		sub := filepath.Join(paper, p.prefix)
-		if err := os.Mkdir(sub, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		r, _ := Lookup("tikz")
-		if _, err := r.Render(explain.Chapter(input(t, p.name)), sub, Options{TeXPrefix: p.prefix}); err != nil {
-			t.Fatal(err)
-		}
+		renderUnder(t, paper, p.name, p.prefix)
 		for _, f := range []figure{{p.prefix, "live", true}, {p.prefix, "calls", false}, {p.prefix, "candidates", true}} {
 			figures = append(figures, f)
 			fmt.Fprintf(&body, "\\begin{figure}\n\\centering\n\\input{%s/chapter13-%s}\n\\caption{%s %s}\n\\end{figure}\n", f.prefix, f.name, p.name, f.name)
