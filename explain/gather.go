@@ -63,6 +63,7 @@ func Gather(ctx context.Context, r *Request) (*Content, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.AtOne = m.UnrecordedAtOne(r.Source, nil, m.Vars)
 	if c.Crossovers != nil {
 		c.Reach = m.RunsTo(r.Source, c.Crossovers.Dim, m.ConfirmBase(c.Crossovers, within(m, r.At)))
 	}

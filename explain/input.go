@@ -27,6 +27,10 @@ type Input struct {
 	// Least gives the least value a dimension's claims hold from, where
 	// it is not 1 (a block count whose last block stands apart: L ≥ 2).
 	Least map[string]int64
+	// AtOne names the dimensions whose claims hold from 1 though nothing
+	// was recorded at 1, with the least value recorded along each: the
+	// claims there are the polynomials'.
+	AtOne record.Point
 	// Point holds the counts at one assignment of the dimensions; nil
 	// when no point was counted.
 	Point *PointCounts

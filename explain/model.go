@@ -36,6 +36,10 @@ type Content struct {
 	// crossovers.
 	Confirmed   []model.Confirmation
 	Unconfirmed string
+	// AtOne names the dimensions the model holds from 1 though nothing
+	// was recorded at 1 (model.Model.UnrecordedAtOne over every
+	// dimension); none for a bundled program.
+	AtOne []string
 	// Reach is where a bundled program stops running along Along, at the
 	// point the crossovers are confirmed at (Model.RunsTo); zero where it
 	// does not stop.
@@ -80,6 +84,9 @@ func Build(c *Content) (*Input, error) {
 	in.Entry, in.Realization, in.Vars = h.Entry, h.Realization, h.Dims.Names()
 	if c.Model != nil {
 		in.Least = leastOf(c.Model)
+		for _, v := range c.AtOne {
+			in.AtOne = append(in.AtOne, record.Dim{Name: v, Value: c.Model.Recorded(slices.Index(c.Model.Vars, v))})
+		}
 	}
 	in.Consts = nameValues(h.Consts)
 	if c.Counted != nil {

@@ -101,6 +101,9 @@ func (w *writer) candidates() []doc.Block {
 		found = append(found, ", and the peak is the largest of them (", name, ").")
 	}
 	blocks := []doc.Block{para(found...)}
+	if len(in.AtOne) > 0 {
+		blocks = append(blocks, para(w.atOneWords()...))
+	}
 	if sym.Kept >= 2 {
 		blocks = append(blocks, para(w.dominanceWords()...))
 		if len(sym.Witnesses) > 0 {
@@ -201,6 +204,25 @@ func (w *writer) dominanceWords() []any {
 			", at points with ", dims, " that it found, each exceeds the other in turn", w.witnessed())
 	}
 	return out
+}
+
+// atOneWords says that the claims at a size of 1 are the polynomials':
+// nothing was recorded there, and a program may run other operations
+// there (model.Model.UnrecordedAtOne).
+func (w *writer) atOneWords() []any {
+	var at, from []any
+	for i, d := range w.in.AtOne {
+		if i > 0 {
+			at, from = append(at, " or "), append(from, " and ")
+		}
+		at = append(at, equals(d.Name, 1))
+		from = append(from, equals(d.Name, d.Value))
+	}
+	out := []any{"Nothing was recorded at "}
+	out = append(out, at...)
+	out = append(out, ": the recordings start at ")
+	out = append(out, from...)
+	return append(out, ". What this chapter says for every value from 1 is said of the polynomials; a program may run other operations where a size is 1 (PyTorch does), and there they are the program's only where a recording at 1 shows it (a check point, --check).")
 }
 
 // witnessed ends the sentence that says points were found: with a colon

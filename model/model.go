@@ -214,6 +214,32 @@ func (m *Model) BelowGrid(p record.Point) []record.Dim {
 	return out
 }
 
+// UnrecordedAtOne names the dimensions at 1 that a query speaks of where
+// nothing was recorded: those of fixed at 1 below every value recorded
+// along them (BelowGrid), and those of ranges the model holds from 1
+// whose recorded values start above it. A program may run other
+// operations where a size is 1 than on the grid (PyTorch does: a size-1
+// axis broadcasts, and views stand for copies), and nothing shows that it
+// does not there. A bundled program's operations are the same at every
+// size it takes: nil for src one.
+func (m *Model) UnrecordedAtOne(src source.Source, fixed record.Point, ranges []string) []string {
+	if _, bundled := src.(*source.Program); bundled {
+		return nil
+	}
+	var dims []string
+	for _, d := range m.BelowGrid(fixed) {
+		if d.Value == 1 {
+			dims = append(dims, d.Name)
+		}
+	}
+	for _, v := range ranges {
+		if i := slices.Index(m.Vars, v); i >= 0 && m.Least(v) == 1 && m.Recorded(i) > 1 && !slices.Contains(dims, v) {
+			dims = append(dims, v)
+		}
+	}
+	return dims
+}
+
 // Recorded returns the least value recorded along dimension i, on the grid
 // or at a check point.
 func (m *Model) Recorded(i int) int64 {

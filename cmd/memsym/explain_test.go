@@ -441,3 +441,27 @@ func TestExplainWithoutOperations(t *testing.T) {
 		os.RemoveAll(out)
 	}
 }
+
+// TestExplainSizeOneNotRecorded: a chapter of recordings whose grid starts
+// above 1 says that its claims at 1 are the polynomials', and where the
+// recordings start (the check point at B = 5 among them); a bundled
+// program's does not.
+func TestExplainSizeOneNotRecorded(t *testing.T) {
+	dir := t.TempDir()
+	files, check := recordGridAndCheck(t, dir)
+	out := filepath.Join(dir, "chapter")
+	mustRunCLI(t, append([]string{"explain", "--format", "md", "--check", check, "-o", out}, files...)...)
+	md, err := os.ReadFile(filepath.Join(out, "chapter13.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Nothing was recorded at *B* = 1 or *T* = 1: the recordings start at *B* = 5 and *T* = 256. What this chapter says for every value from 1 is said of the polynomials; a program may run other operations where a size is 1 (PyTorch does), and there they are the program's only where a recording at 1 shows it (a check point, --check)."
+	if !strings.Contains(string(md), want) {
+		t.Errorf("the chapter of recordings lacks %q", want)
+	}
+	bundled := filepath.Join(dir, "bundled")
+	mustRunCLI(t, "explain", "--format", "md", "--program", "gpt-course", "-o", bundled)
+	if md, err := os.ReadFile(filepath.Join(bundled, "chapter13.md")); err != nil || strings.Contains(string(md), "Nothing was recorded at") {
+		t.Errorf("a bundled program's chapter says nothing was recorded at 1 (%v)", err)
+	}
+}

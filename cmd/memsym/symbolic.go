@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -219,24 +218,10 @@ func belowLine(m *model.Model, src source.Source, fixed record.Point, ranges []s
 		strings.Join(where, " or "), hint)
 }
 
-// unrecordedAtOne names the dimensions belowLine speaks of, in its order:
-// the JSON's "unrecorded_at_1".
+// unrecordedAtOne is model.Model.UnrecordedAtOne: the dimensions
+// belowLine speaks of, the JSON's "unrecorded_at_1".
 func unrecordedAtOne(m *model.Model, src source.Source, fixed record.Point, ranges []string) []string {
-	if _, bundled := src.(*source.Program); bundled {
-		return nil
-	}
-	var dims []string
-	for _, d := range m.BelowGrid(fixed) {
-		if d.Value == 1 {
-			dims = append(dims, d.Name)
-		}
-	}
-	for _, v := range ranges {
-		if i := slices.Index(m.Vars, v); i >= 0 && m.Least(v) == 1 && m.Recorded(i) > 1 {
-			dims = append(dims, v)
-		}
-	}
-	return dims
+	return m.UnrecordedAtOne(src, fixed, ranges)
 }
 
 // negativeLine is the line that says, under the title of a query along a
