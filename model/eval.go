@@ -126,11 +126,7 @@ type EvalJSON struct {
 	Needs      TermJSON        `json:"needs"`
 	Candidates []CandValueJSON `json:"candidates"`
 	Checked    []OrderedPoint  `json:"checked"`
-	// UnrecordedAtOne names the dimensions at 1 that the answer speaks of
-	// where nothing was recorded (a program may run other operations
-	// where a size is 1); absent when there are none, and for a bundled
-	// program.
-	UnrecordedAtOne []string `json:"unrecorded_at_1,omitempty"`
+	AtOneJSON
 }
 
 // TermJSON is one term: its polynomial and its bytes at the point.

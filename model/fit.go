@@ -475,11 +475,7 @@ type FitJSON struct {
 	// every budget's answer says of the values below it, and "none",
 	// speak of the values from the dimension's on.
 	Domain OrderedPoint `json:"domain"`
-	// UnrecordedAtOne names the dimensions at 1 that the answer speaks of
-	// where nothing was recorded (a program may run other operations
-	// where a size is 1); absent when there are none, and for a bundled
-	// program.
-	UnrecordedAtOne []string `json:"unrecorded_at_1,omitempty"`
+	AtOneJSON
 }
 
 // BudgetFitJSON is one budget's answer. Fits is "up_to" (Largest fits, no

@@ -135,11 +135,7 @@ type CrossoverJSON struct {
 	NotConfirmed string `json:"not_confirmed,omitempty"`
 	ReachJSON
 	Checked []OrderedPoint `json:"checked"`
-	// UnrecordedAtOne names the dimensions at 1 that the answer speaks of
-	// where nothing was recorded (a program may run other operations
-	// where a size is 1); absent when there are none, and for a bundled
-	// program.
-	UnrecordedAtOne []string `json:"unrecorded_at_1,omitempty"`
+	AtOneJSON
 }
 
 // ReachJSON is a Reach in CrossoverJSON and PiecewiseJSON: RunsTo is, for

@@ -240,6 +240,14 @@ func (m *Model) UnrecordedAtOne(src source.Source, fixed record.Point, ranges []
 	return dims
 }
 
+// AtOneJSON is UnrecordedAtOne in the JSON of eval, fit and crossover:
+// the dimensions at 1 that the answer speaks of where nothing was recorded
+// (a program may run other operations where a size is 1); absent when
+// there are none, and for a bundled program.
+type AtOneJSON struct {
+	UnrecordedAtOne []string `json:"unrecorded_at_1,omitempty"`
+}
+
 // Recorded returns the least value recorded along dimension i, on the grid
 // or at a check point.
 func (m *Model) Recorded(i int) int64 {

@@ -279,11 +279,7 @@ type PiecewiseJSON struct {
 	Undecided  []CandidateJSON `json:"undecided"`
 	ReachJSON
 	Checked []OrderedPoint `json:"checked"`
-	// UnrecordedAtOne names the dimensions at 1 that the answer speaks of
-	// where nothing was recorded (a program may run other operations
-	// where a size is 1); absent when there are none, and for a bundled
-	// program.
-	UnrecordedAtOne []string `json:"unrecorded_at_1,omitempty"`
+	AtOneJSON
 }
 
 // PieceJSON is one piece: from From to To (0: without end) Holder holds

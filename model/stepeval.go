@@ -133,11 +133,7 @@ type StepEvalJSON struct {
 	Phases     []StepPeakJSON  `json:"phases"`
 	Peak       StepPeakJSON    `json:"peak"`
 	Checked    []OrderedPoint  `json:"checked"`
-	// UnrecordedAtOne names the dimensions at 1 that the answer speaks of
-	// where nothing was recorded (a program may run other operations
-	// where a size is 1); absent when there are none, and for a bundled
-	// program.
-	UnrecordedAtOne []string `json:"unrecorded_at_1,omitempty"`
+	AtOneJSON
 }
 
 // NamedTermJSON is a term of a name: one of the optimizer's states.

@@ -64,6 +64,8 @@ func crossoverCmd(stdout, stderr io.Writer, args []string) error {
 	var notConfirmed string // why the crossovers were not recorded beside
 	base := m.ConfirmBase(c, programDefault(src))
 	reach := m.RunsTo(src, c.Dim, base)
+	fixedAt, ranges := crossoverSpan(m, c)
+	atOne := m.UnrecordedAtOne(src, fixedAt, ranges)
 	if *confirm && len(c.Segments) > 1 {
 		confirmed, err = m.Confirm(context.Background(), src, c, base)
 		var past *model.NotRunningError
@@ -77,14 +79,14 @@ func crossoverCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	if *asJSON {
 		out := m.CrossoverJSON(c, confirmed)
-		out.UnrecordedAtOne = crossoverAtOne(m, src, c)
+		out.UnrecordedAtOne = atOne
 		out.NotConfirmed = notConfirmed
 		out.ReachJSON = reach.JSON()
 		if err := writeJSON(stdout, out); err != nil {
 			return err
 		}
 	} else {
-		io.WriteString(stdout, crossoverText(m, c, reach, crossoverBelow(m, src, c)))
+		io.WriteString(stdout, crossoverText(m, c, reach, belowLine(atOne, "")))
 		switch {
 		case notConfirmed != "":
 			fmt.Fprintf(stdout, "%s\n", notConfirmed)
@@ -181,19 +183,6 @@ func fixedString(m *model.Model, c *model.Crossovers) string {
 		return ""
 	}
 	return ", " + strings.Join(parts, " and ")
-}
-
-// crossoverBelow is belowLine for crossovers: at their fixed values, and
-// along their dimension and the free others.
-func crossoverBelow(m *model.Model, src source.Source, c *model.Crossovers) string {
-	fixed, ranges := crossoverSpan(m, c)
-	return belowLine(m, src, fixed, ranges, "")
-}
-
-// crossoverAtOne is unrecordedAtOne for crossovers, as crossoverBelow.
-func crossoverAtOne(m *model.Model, src source.Source, c *model.Crossovers) []string {
-	fixed, ranges := crossoverSpan(m, c)
-	return unrecordedAtOne(m, src, fixed, ranges)
 }
 
 // crossoverSpan returns crossovers' fixed values, and the dimensions they

@@ -109,12 +109,13 @@ func evalCmd(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
+	atOne := m.UnrecordedAtOne(src, p, nil)
 	if *asJSON {
 		out := m.EvalJSON(t)
-		out.UnrecordedAtOne = unrecordedAtOne(m, src, p, nil)
+		out.UnrecordedAtOne = atOne
 		return writeJSON(stdout, out)
 	}
-	_, err = io.WriteString(stdout, evalText(m, t, *units, belowLine(m, src, p, nil, checkFlag(src, p))))
+	_, err = io.WriteString(stdout, evalText(m, t, *units, belowLine(atOne, checkFlag(src, p))))
 	return err
 }
 
@@ -224,13 +225,14 @@ func evalAlong(stdout io.Writer, m *model.Model, src source.Source, along string
 	}
 	cov := m.Coverage()
 	reach := m.RunsTo(src, along, m.Base(fixed, programDefault(src)))
+	atOne := m.UnrecordedAtOne(src, pw.Fixed, append([]string{along}, pw.Free...))
 	if asJSON {
 		out := m.PiecewiseJSON(pw, cov)
-		out.UnrecordedAtOne = unrecordedAtOne(m, src, pw.Fixed, append([]string{along}, pw.Free...))
+		out.UnrecordedAtOne = atOne
 		out.ReachJSON = reach.JSON()
 		return writeJSON(stdout, out)
 	}
-	_, err = io.WriteString(stdout, piecewiseText(m, pw, cov, belowLine(m, src, pw.Fixed, append([]string{along}, pw.Free...), ""))+reachLine(reach, along))
+	_, err = io.WriteString(stdout, piecewiseText(m, pw, cov, belowLine(atOne, ""))+reachLine(reach, along))
 	return err
 }
 

@@ -118,9 +118,10 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 		bad += model.Contradicting(c, b)
 		checks = append(checks, c)
 	}
+	atOne := m.UnrecordedAtOne(src, fits[0].Fixed, []string{*along})
 	if *asJSON {
 		out := &model.FitJSON{Entry: m.Header().Entry, Along: *along, Fixed: model.OrderedPoint(fits[0].Fixed), Checked: m.CheckedJSON(), Domain: m.DomainJSON(),
-			UnrecordedAtOne: unrecordedAtOne(m, src, fits[0].Fixed, []string{*along})}
+			AtOneJSON: model.AtOneJSON{UnrecordedAtOne: atOne}}
 		if out.Fixed == nil {
 			out.Fixed = model.OrderedPoint{}
 		}
@@ -137,7 +138,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 			return err
 		}
 	} else {
-		io.WriteString(stdout, fitText(m, fits, *units, belowLine(m, src, fits[0].Fixed, []string{*along}, "")))
+		io.WriteString(stdout, fitText(m, fits, *units, belowLine(atOne, "")))
 		var names []string
 		for _, f := range fits {
 			names = append(names, budgetLabel(f.Budget, *units, needsOf(f.At), needsOf(f.Past)))

@@ -102,7 +102,7 @@ func evalStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []s
 		}
 		if asJSON {
 			out := m.st.EvalJSON(terms)
-			out.UnrecordedAtOne = unrecordedAtOne(m.st.Model, m.src, p, nil)
+			out.UnrecordedAtOne = m.st.UnrecordedAtOne(m.src, p, nil)
 			return writeJSON(stdout, out)
 		}
 		col := modelColumn(m.name, m.st, terms)
@@ -112,7 +112,7 @@ func evalStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []s
 	h := models[0].st.Header()
 	title := fmt.Sprintf("memsym eval --step: %s at %s%s%s, from the polynomials (in bytes); nothing recorded:",
 		entryName(h), pointOrNone(terms.Point.String()), constsString(h), trainedWords(sf, models))
-	if l := belowLine(models[0].st.Model, models[0].src, terms.Point, nil, checkFlag(models[0].src, terms.Point)); l != "" {
+	if l := belowLine(models[0].st.UnrecordedAtOne(models[0].src, terms.Point, nil), checkFlag(models[0].src, terms.Point)); l != "" {
 		title += "\n" + strings.TrimSuffix(l, "\n")
 	}
 	_, err = io.WriteString(stdout, stepText(withUnchecked(title, models[0].st.Model), cols, units))
@@ -166,9 +166,10 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 			bad += model.Contradicting(c, b)
 			checks = append(checks, c)
 		}
+		atOne := st.UnrecordedAtOne(m.src, fits[0].Fit.Fixed, []string{along})
 		if asJSON {
 			out := &model.FitJSON{Entry: st.Header().Entry, Along: along, Fixed: model.OrderedPoint(fits[0].Fit.Fixed), Checked: st.CheckedJSON(), Domain: st.DomainJSON(),
-				UnrecordedAtOne: unrecordedAtOne(st.Model, m.src, fits[0].Fit.Fixed, []string{along})}
+				AtOneJSON: model.AtOneJSON{UnrecordedAtOne: atOne}}
 			if out.Fixed == nil {
 				out.Fixed = model.OrderedPoint{}
 			}
@@ -196,7 +197,7 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 		h := st.Header()
 		title := fmt.Sprintf("memsym fit --step: %s%s%s, along %s%s: the largest %s whose training step's peak fits the budget:",
 			entryName(h), constsString(h), trainedWords(sf, models[i:i+1]), along, where, along)
-		if l := belowLine(st.Model, m.src, fits[0].Fit.Fixed, []string{along}, ""); l != "" {
+		if l := belowLine(atOne, ""); l != "" {
 			title += "\n" + strings.TrimSuffix(l, "\n")
 		}
 		io.WriteString(stdout, fitTable(withUnchecked(title, st.Model), answers, fitStepWords, units))

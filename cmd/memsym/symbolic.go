@@ -192,17 +192,13 @@ func uncheckedLine(m *model.Model) string {
 }
 
 // belowLine is the note, under a query's title, that the query answers
-// where a size is 1 and nothing was recorded there: at the values of fixed
-// that are 1 and below every value recorded along their dimension
-// (model.BelowGrid), and along the dimensions of ranges whose recorded
-// values start above 1. The polynomials answer there, but a program may
-// run other operations where a size is 1 than on the grid (PyTorch does:
-// a size-1 axis broadcasts, and views stand for copies), and nothing shows
-// it does not. A bundled program's operations are the same at every size
-// it takes, so for one it is "". check, when not "", is the --check that
-// would record the one point the query answers at.
-func belowLine(m *model.Model, src source.Source, fixed record.Point, ranges []string, check string) string {
-	dims := unrecordedAtOne(m, src, fixed, ranges)
+// where a size is 1 and nothing was recorded there, along dims
+// (model.Model.UnrecordedAtOne): the polynomials answer there, but a
+// program may run other operations where a size is 1 than on the grid
+// (PyTorch does: a size-1 axis broadcasts, and views stand for copies),
+// and nothing shows it does not; "" for no dims. check, when not "", is
+// the --check that would record the one point the query answers at.
+func belowLine(dims []string, check string) string {
 	if len(dims) == 0 {
 		return ""
 	}
@@ -216,12 +212,6 @@ func belowLine(m *model.Model, src source.Source, fixed record.Point, ranges []s
 	}
 	return fmt.Sprintf("  note: nothing was recorded at %s: the polynomials answer there, but a program may run other operations where a size is 1 (PyTorch does)%s\n",
 		strings.Join(where, " or "), hint)
-}
-
-// unrecordedAtOne is model.Model.UnrecordedAtOne: the dimensions
-// belowLine speaks of, the JSON's "unrecorded_at_1".
-func unrecordedAtOne(m *model.Model, src source.Source, fixed record.Point, ranges []string) []string {
-	return m.UnrecordedAtOne(src, fixed, ranges)
 }
 
 // negativeLine is the line that says, under the title of a query along a
