@@ -274,14 +274,14 @@ func buildFolded(grid, checks []Source, cause error, known []int) (*Model, error
 		return nil, err
 	}
 	m := f.model(g, lays[ref])
-	for _, src := range checks {
+	for i, src := range checks {
 		dims, err := g.checkPoint(src)
 		if err != nil {
-			return nil, err
+			return nil, &CheckError{Index: i, Err: err}
 		}
 		l, err := f.check(m, src, dims)
 		if err != nil {
-			return nil, err
+			return nil, &CheckError{Index: i, Err: err}
 		}
 		f.checked = append(f.checked, l)
 		m.Checked = append(m.Checked, dimValues(dims))

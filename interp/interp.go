@@ -135,12 +135,24 @@ type build struct {
 	results             []int // resultBases of the structure, once found
 }
 
+// CheckError is Build's refusal of the recording at one of its check
+// points: it could not be read, it is not off the grid, or it disagrees
+// with the model. Its message is Err's, which names the recording.
+type CheckError struct {
+	Index int // the check point's index in Build's checks
+	Err   error
+}
+
+func (e *CheckError) Error() string { return e.Err.Error() }
+func (e *CheckError) Unwrap() error { return e.Err }
+
 // Build reads the recordings of one program on a grid of three values per
 // dimension, interpolates every buffer's bytes and what follows from them,
 // and checks all of it against the recordings at the check points, which
 // must be off the grid in every dimension. It refuses recordings whose
 // operations differ and bytes that are not polynomials of degree at most 2
-// in each dimension, saying where.
+// in each dimension, saying where; a refusal at a check point is a
+// *CheckError.
 func Build(grid []Source, checks []Source) (*Model, error) {
 	g, err := formGrid(grid)
 	if err != nil {
@@ -149,7 +161,7 @@ func Build(grid []Source, checks []Source) (*Model, error) {
 	checkDims := make([][]record.Dim, len(checks))
 	for i, src := range checks {
 		if checkDims[i], err = g.checkPoint(src); err != nil {
-			return nil, err
+			return nil, &CheckError{Index: i, Err: err}
 		}
 	}
 	b := &build{g: g, vals: newValues(0), pre: &prefixes{}}
@@ -175,7 +187,7 @@ func Build(grid []Source, checks []Source) (*Model, error) {
 	defer b.waitCandidates() // on every return: the model's goroutine is done
 	for i, src := range checks {
 		if err := b.checkRead(src, checkDims[i], checkVals[i]); err != nil {
-			return nil, err
+			return nil, &CheckError{Index: i, Err: err}
 		}
 		b.m.Checked = append(b.m.Checked, dimValues(checkDims[i]))
 	}

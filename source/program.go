@@ -131,17 +131,22 @@ func (s *Program) Plan(spec Spec) (*Plan, error) {
 		}
 	}
 	var checks []record.Point
-	for _, p := range pl.Checks {
+	defaults := 0
+	for i, p := range pl.Checks {
 		if NotRunning(s, p) == nil {
 			checks = append(checks, p) // else one of memsym's own, left out
+			if i < pl.Defaults {
+				defaults++
+			}
 		}
 	}
 	if len(checks) == 0 && pl.Defaults > 0 {
 		if p, ok := innerCheck(pl.Vars, pl.Values); ok && NotRunning(s, p) == nil {
 			checks = append(checks, p)
+			defaults++
 		}
 	}
-	pl.Checks = checks
+	pl.Checks, pl.Defaults = checks, defaults
 	return pl, nil
 }
 

@@ -118,7 +118,10 @@ func (s *Recorder) runAll(ctx context.Context, points []record.Point, dir string
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
-		return err
+		if err != nil {
+			return &PointError{Point: points[i], Err: err}
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err

@@ -58,6 +58,17 @@ type Recordings struct {
 	Checks []interp.Source
 }
 
+// PointError is a failure to make the recording at one point: its
+// recorder failed, or wrote nothing. Its message is Err's, which names the
+// point.
+type PointError struct {
+	Point record.Point
+	Err   error
+}
+
+func (e *PointError) Error() string { return e.Err.Error() }
+func (e *PointError) Unwrap() error { return e.Err }
+
 // UsageError is a request a source cannot meet as asked, such as a grid
 // for a dimension the program does not have: the user's to correct.
 type UsageError struct{ Msg string }

@@ -83,7 +83,7 @@ func (s *Torch) Recordings(ctx context.Context, spec Spec) (*Recordings, error) 
 		return interp.Source{Name: name, Open: func() (record.Stream, error) {
 			f, err := record.OpenNamed(path, name)
 			if err != nil {
-				return nil, fmt.Errorf("the PyTorch recorder wrote no recording at %s", p)
+				return nil, &PointError{Point: p, Err: fmt.Errorf("the PyTorch recorder wrote no recording at %s", p)}
 			}
 			return &pointStream{File: f, want: p}, nil
 		}}
@@ -183,8 +183,16 @@ func (s *Torch) run(ctx context.Context, py string, batch []record.Point, out st
 		if len(batch) > 1 {
 			at += fmt.Sprintf(" and %d more points", len(batch)-1)
 		}
+		// A batch of one point failed there; a larger batch, at one of
+		// its points, which the recorder does not say.
+		atPoint := func(err error) error {
+			if len(batch) == 1 {
+				return &PointError{Point: batch[0], Err: err}
+			}
+			return err
+		}
 		if ctx.Err() == context.DeadlineExceeded {
-			return fmt.Errorf("the PyTorch recorder at %s did not finish within %s and was stopped%s", at, s.Timeout, tail.quote())
+			return atPoint(fmt.Errorf("the PyTorch recorder at %s did not finish within %s and was stopped%s", at, s.Timeout, tail.quote()))
 		}
 		// Exit status 2 with the recorder's mark is a mistake in the
 		// command line, which it says in one line: memsym's usage error.
@@ -202,7 +210,7 @@ func (s *Torch) run(ctx context.Context, py string, batch []record.Point, out st
 				return noTorch(py, msg)
 			}
 		}
-		return fmt.Errorf("the PyTorch recorder at %s failed (%v)%s", at, err, tail.quote())
+		return atPoint(fmt.Errorf("the PyTorch recorder at %s failed (%v)%s", at, err, tail.quote()))
 	}
 	return nil
 }

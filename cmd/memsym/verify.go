@@ -144,10 +144,10 @@ func verifyOne(run *sourceFlags, n int, seed uint64, stderr io.Writer) (r *model
 		return r, where, nil
 	case err != nil:
 		r.Failed = oneLine(err)
-		if c, ok := failedCheck(src, spec, err); ok {
-			where = c.point.String() + " (check point)"
-			if c.recording && c.chosen {
-				r.Failed += "; " + c.point.String() + " is a check point of memsym's own choosing, which --check adds to but does not replace: give smaller --grid values, whose check points the recorder can record"
+		if c, ok := model.FailedCheck(src, spec, err); ok {
+			where = c.Point.String() + " (check point)"
+			if c.Recording && c.Chosen {
+				r.Failed += "; " + c.Point.String() + " is a check point of memsym's own choosing, which --check adds to but does not replace: give smaller --grid values, whose check points the recorder can record"
 			}
 		}
 		return r, where, nil
@@ -215,67 +215,6 @@ func modelledRefused(p *programs.Program, run *sourceFlags, m *model.Model, chec
 		fmt.Fprintf(&b, "; %d of the %d fresh points checked do", wrong, len(checks))
 	}
 	return b.String()
-}
-
-// checkFailure is a model's failure at one of its check points.
-type checkFailure struct {
-	point     record.Point
-	chosen    bool // one of memsym's own check points, not a --check
-	recording bool // the recording there failed, rather than disagreeing
-}
-
-// failedCheck returns the check point that err, the failure to build a
-// model of src on spec, happened at, when the first point of the plan it
-// names is one: "the recorder at B = 9, T = 257 failed", or
-// "recorder(B=9,T=257):5: buffer 4 ... has ... bytes".
-func failedCheck(src source.Source, spec source.Spec, err error) (checkFailure, bool) {
-	planner, ok := src.(interface {
-		Plan(source.Spec) (*source.Plan, error)
-	})
-	if !ok {
-		return checkFailure{}, false
-	}
-	pl, perr := planner.Plan(spec)
-	if perr != nil {
-		return checkFailure{}, false
-	}
-	msg := err.Error()
-	first, found := len(msg), checkFailure{}
-	named := false
-	consider := func(p record.Point, check, chosen bool) {
-		for _, form := range []struct {
-			text      string
-			recording bool
-		}{{"at " + p.String(), true}, {"(" + p.Key() + ")", false}} {
-			if i := mentions(msg, form.text); i >= 0 && i < first {
-				first, named = i, check
-				found = checkFailure{point: p, chosen: chosen, recording: form.recording}
-			}
-		}
-	}
-	for _, p := range pl.Points() {
-		consider(p, false, false)
-	}
-	for i, p := range pl.Checks {
-		consider(p, true, i < pl.Defaults)
-	}
-	return found, named
-}
-
-// mentions returns where msg first has text not followed by a digit (B = 9,
-// T = 257 is not B = 9, T = 2570), or −1.
-func mentions(msg, text string) int {
-	for from := 0; ; {
-		i := strings.Index(msg[from:], text)
-		if i < 0 {
-			return -1
-		}
-		end := from + i + len(text)
-		if end == len(msg) || msg[end] < '0' || msg[end] > '9' {
-			return from + i
-		}
-		from += i + 1
-	}
 }
 
 func verifyText(w io.Writer, out *model.VerifyJSON, at []string, programs int) error {
