@@ -212,7 +212,10 @@ type VerifyProgramJSON struct {
 	Program string            `json:"program"`
 	Refused string            `json:"refused,omitempty"` // why the model was refused, if it was
 	Failed  string            `json:"failed,omitempty"`  // why the program failed as a whole, if it did
-	Points  []VerifyPointJSON `json:"points"`
+	// At is the check point the model was refused or failed at, when it
+	// was one; empty when it was the grid, or nothing was refused.
+	At     OrderedPoint      `json:"at,omitempty"`
+	Points []VerifyPointJSON `json:"points"`
 }
 
 // VerifyPointJSON is one point checked: Error is empty when the model holds

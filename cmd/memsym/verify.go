@@ -71,14 +71,12 @@ func verifyCmd(stdout, stderr io.Writer, args []string) error {
 	}
 
 	var out model.VerifyJSON
-	var at []string // each program's own row's point column
 	for _, run := range runs {
-		r, where, err := verifyOne(run, *npoints, *seed, stderr)
+		r, err := verifyOne(run, *npoints, *seed, stderr)
 		if err != nil {
 			return err
 		}
 		out.Programs = append(out.Programs, *r)
-		at = append(at, where)
 		switch {
 		case r.Failed != "":
 			out.Failed++
@@ -95,7 +93,7 @@ func verifyCmd(stdout, stderr io.Writer, args []string) error {
 	if *asJSON {
 		err = writeJSON(stdout, &out)
 	} else {
-		err = verifyText(stdout, &out, at, len(runs))
+		err = verifyText(stdout, &out, len(runs))
 	}
 	if err != nil {
 		return err
@@ -108,11 +106,9 @@ func verifyCmd(stdout, stderr io.Writer, args []string) error {
 
 // verifyOne builds one program's model and checks it at n points off its
 // grid; a bundled program that memsym must refuse passes when it is
-// refused. where is the point column of the program's own row: "(grid)",
-// or the check point its model failed at.
-func verifyOne(run *sourceFlags, n int, seed uint64, stderr io.Writer) (r *model.VerifyProgramJSON, where string, err error) {
+// refused.
+func verifyOne(run *sourceFlags, n int, seed uint64, stderr io.Writer) (r *model.VerifyProgramJSON, err error) {
 	r = &model.VerifyProgramJSON{Program: run.program, Points: []model.VerifyPointJSON{}}
-	where = "(grid)"
 	switch {
 	case run.torch != "":
 		r.Program = (&source.Torch{Args: run.torch}).Name()
@@ -123,7 +119,7 @@ func verifyOne(run *sourceFlags, n int, seed uint64, stderr io.Writer) (r *model
 	var prog *programs.Program
 	if run.program != "" {
 		if prog, err = programs.Lookup(run.program); err != nil {
-			return nil, "", usagef("%v", err)
+			return nil, usagef("%v", err)
 		}
 		expected = prog.RefusalWith(run.consts.values())
 	}
@@ -136,21 +132,23 @@ func verifyOne(run *sourceFlags, n int, seed uint64, stderr io.Writer) (r *model
 		src = &source.Files{} // nothing to close
 	}
 	defer src.Close()
-	switch {
-	case err != nil && isUsage(err):
-		return nil, "", err
-	case err != nil && expected != "":
-		r.Refused = oneLine(err)
-		return r, where, nil
-	case err != nil:
-		r.Failed = oneLine(err)
-		if c, ok := model.FailedCheck(src, spec, err); ok {
-			where = c.Point.String() + " (check point)"
-			if c.Recording && c.Chosen {
-				r.Failed += "; " + c.Point.String() + " is a check point of memsym's own choosing, which --check adds to but does not replace: give smaller --grid values, whose check points the recorder can record"
-			}
+	if err != nil {
+		if isUsage(err) {
+			return nil, err
 		}
-		return r, where, nil
+		c, atCheck := model.FailedCheck(src, spec, err)
+		if atCheck {
+			r.At = model.OrderedPoint(c.Point)
+		}
+		switch {
+		case expected != "":
+			r.Refused = oneLine(err)
+		case atCheck && c.Recording && c.Chosen:
+			r.Failed = oneLine(err) + "; " + c.Point.String() + " is a check point of memsym's own choosing, which --check adds to but does not replace: give smaller --grid values, whose check points the recorder can record"
+		default:
+			r.Failed = oneLine(err)
+		}
+		return r, nil
 	}
 	points, why := m.FreshPoints(src, n, seed)
 	checks := m.CheckEach(ctx, src, points)
@@ -167,7 +165,7 @@ func verifyOne(run *sourceFlags, n int, seed uint64, stderr io.Writer) (r *model
 	case len(r.Points) == 0: // nothing checked is no pass
 		r.Failed = "no point off the grid was found where the program runs, so none was checked: " + why + "; give a grid with room beside it (--grid)"
 	}
-	return r, where, nil
+	return r, nil
 }
 
 // modelledRefused says why a bundled program listed as refused fails
@@ -217,15 +215,21 @@ func modelledRefused(p *programs.Program, run *sourceFlags, m *model.Model, chec
 	return b.String()
 }
 
-func verifyText(w io.Writer, out *model.VerifyJSON, at []string, programs int) error {
+func verifyText(w io.Writer, out *model.VerifyJSON, programs int) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "program\tpoint\tresult\n")
-	for i, r := range out.Programs {
+	for _, r := range out.Programs {
+		// The program's own row is at the check point its model failed
+		// or was refused at, else at the grid.
+		at := "(grid)"
+		if len(r.At) > 0 {
+			at = record.Point(r.At).String() + " (check point)"
+		}
 		switch {
 		case r.Failed != "":
-			fmt.Fprintf(tw, "%s\t%s\tFAILED: %s\n", r.Program, at[i], r.Failed)
+			fmt.Fprintf(tw, "%s\t%s\tFAILED: %s\n", r.Program, at, r.Failed)
 		case r.Refused != "":
-			fmt.Fprintf(tw, "%s\t(grid)\trefused as expected: %s\n", r.Program, r.Refused)
+			fmt.Fprintf(tw, "%s\t%s\trefused as expected: %s\n", r.Program, at, r.Refused)
 		}
 		for _, p := range r.Points {
 			result := "ok"

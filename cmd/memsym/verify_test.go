@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -32,8 +33,17 @@ func TestVerifyAll(t *testing.T) {
 		r := rows[p.Name]
 		if p.Refusal != "" {
 			refused++
-			if len(r) != 1 || !strings.HasPrefix(r[0], "(grid)") || !strings.Contains(r[0], "refused as expected: ") {
+			if len(r) != 1 || !strings.Contains(r[0], "refused as expected: ") {
 				t.Errorf("%s, which memsym must refuse: %q", p.Name, r)
+				continue
+			}
+			// Refused at the grid, or at the check point the refusal names.
+			at, why, _ := strings.Cut(r[0], "refused as expected: ")
+			if at = strings.TrimSpace(at); at != "(grid)" {
+				point, ok := strings.CutSuffix(at, " (check point)")
+				if !ok || !strings.Contains(why, " at "+point+" ") {
+					t.Errorf("%s refused at %q: %s", p.Name, at, why)
+				}
 			}
 			continue
 		}
@@ -305,6 +315,15 @@ func TestVerifyCheckPoints(t *testing.T) {
 		"1 program: 0 points checked, 0 refused as expected, 1 failed\n"
 	if code != 1 || !strings.HasSuffix(out, "\n"+want) {
 		t.Errorf("exit %d:\n%s\nwant the lines:\n%s", code, out, want)
+	}
+	// The JSON says the check point too.
+	out, _, code = runCLI(append(args, "--json")...)
+	var got model.VerifyJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil || code != 1 || len(got.Programs) != 1 {
+		t.Fatalf("verify --json: exit %d, %v:\n%s", code, err, out)
+	}
+	if at := got.Programs[0].At; !record.Point(at).Equal(check) || !strings.HasPrefix(got.Programs[0].Failed, "the recorder at "+check.String()+" failed") {
+		t.Errorf("verify --json: at %v, failed %q; want at %v", at, got.Programs[0].Failed, check)
 	}
 
 	rec(check)
