@@ -209,9 +209,9 @@ type VerifyJSON struct {
 // VerifyProgramJSON is one program's verification: its model refused (as
 // expected or not), or checked at points.
 type VerifyProgramJSON struct {
-	Program string            `json:"program"`
-	Refused string            `json:"refused,omitempty"` // why the model was refused, if it was
-	Failed  string            `json:"failed,omitempty"`  // why the program failed as a whole, if it did
+	Program string `json:"program"`
+	Refused string `json:"refused,omitempty"` // why the model was refused, if it was
+	Failed  string `json:"failed,omitempty"`  // why the program failed as a whole, if it did
 	// At is the check point the model was refused or failed at, when it
 	// was one; empty when it was the grid, or nothing was refused.
 	At     OrderedPoint      `json:"at,omitempty"`
