@@ -516,6 +516,36 @@ func TestHolderSentenceFollowsLargestShare(t *testing.T) {
 	}
 }
 
+// The call named inside the largest top-level call made most of it: where
+// two calls inside tie, or none made more than half, the sentence stops at
+// the call they are inside (llama's ffn, whose gate and up tie).
+func TestHolderSentenceStopsAtTies(t *testing.T) {
+	in := input(t, "gpt-course")
+	pc := *in.Point
+	pc.Peak = poly.Int(1000)
+	call := func(path string, depth int, share int64) explain.CallRow {
+		return explain.CallRow{Path: path, Depth: depth, Share: poly.Int(share), OwnPeak: poly.Int(share), Iterations: 1}
+	}
+	for _, c := range []struct {
+		calls []explain.CallRow
+		want  string
+	}{
+		{[]explain.CallRow{call("", 0, 0), call("block", 1, 1000), call("block.ffn", 2, 900), call("block.ffn.gate", 3, 300), call("block.ffn.up", 3, 300)},
+			"block made 1 000 (100 %), block.ffn 900 of them."},
+		{[]explain.CallRow{call("", 0, 0), call("block", 1, 1000), call("block.a", 2, 500), call("block.b", 2, 400)},
+			"block made 1 000 (100 %)."},
+		{[]explain.CallRow{call("", 0, 0), call("block", 1, 1000), call("block.a", 2, 501), call("block.a.x", 3, 400), call("block.b", 2, 400)},
+			"block made 1 000 (100 %), block.a.x 400 of them."},
+	} {
+		pc.Calls = c.calls
+		in.Point = &pc
+		got := dump(explain.Chapter(in))
+		if !strings.Contains(got, "Of the 1 000 bytes live at the peak, "+c.want) {
+			t.Errorf("the chapter lacks %q:\n%s", c.want, got)
+		}
+	}
+}
+
 // A fold of one iteration (layers[0] alone) is named as a fold in the
 // calls' table and sentence, as the calls' figure titles its box: "layers
 // ×1" in all three, never "layers" beside a box "layers ×1".

@@ -118,6 +118,9 @@ func (w *writer) stepNumbers() []doc.NamedNumber {
 			if len(cr.Fixed) > 0 {
 				label += ", at " + point(cr.Fixed).Plain(" ")
 			}
+			if r := cr.Reach; r.Last > 0 && seg.From > r.Last {
+				label += fmt.Sprintf(", by the polynomials: past %s = %d, where the program stops running", cr.Along, r.Last)
+			}
 			out = append(out, doc.NamedNumber{Key: "StepCrossover" + stepKey(c.Remat), Label: label, Value: poly.Int(seg.From)})
 			break
 		}

@@ -165,11 +165,13 @@ func percent(part, whole poly.Rat) string {
 }
 
 // holderSentence names the top-level call with the largest share and,
-// inside it, the call that made the most of it, found by going down from
-// it to the call with the largest share among those directly inside, for
-// as long as one has a share: "Of the 149 504 bytes live at the peak,
-// blocks ×2 made 147 456 (98.6 %), blocks.ff.up 131 072 of them." A
-// deeper call with less than a shallower one beside it is never named.
+// inside it, the call that made most of it, found by going down from it
+// to the call with the largest share among those directly inside, for as
+// long as that call is the only one with that share and holds more than
+// half of the share of the call it is inside: "Of the 149 504 bytes live
+// at the peak, blocks ×2 made 147 456 (98.6 %), blocks.ff.up 131 072 of
+// them." A call that ties with another beside it, or made less than half
+// of what the call it is in made, is never named.
 func (w *writer) holderSentence() *doc.Paragraph {
 	in := w.in
 	pc := in.Point
@@ -188,14 +190,20 @@ func (w *writer) holderSentence() *doc.Paragraph {
 	for at := top; ; {
 		// The calls directly inside the call at at follow it, each
 		// before the calls inside it.
-		next := -1
+		next, tied := -1, false
 		for i := at + 1; i < len(pc.Calls) && pc.Calls[i].Depth > pc.Calls[at].Depth; i++ {
 			c := pc.Calls[i]
-			if c.Depth == pc.Calls[at].Depth+1 && c.Share.Sign() > 0 && (next < 0 || c.Share.Cmp(pc.Calls[next].Share) > 0) {
-				next = i
+			if c.Depth != pc.Calls[at].Depth+1 || c.Share.Sign() <= 0 {
+				continue
+			}
+			switch {
+			case next < 0 || c.Share.Cmp(pc.Calls[next].Share) > 0:
+				next, tied = i, false
+			case c.Share.Cmp(pc.Calls[next].Share) == 0:
+				tied = true
 			}
 		}
-		if next < 0 {
+		if next < 0 || tied || pc.Calls[next].Share.Add(pc.Calls[next].Share).Cmp(pc.Calls[at].Share) <= 0 {
 			break
 		}
 		inner, at = next, next

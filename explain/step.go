@@ -36,6 +36,9 @@ type StepContent struct {
 	Cross     *model.Crossovers
 	Fixed     record.Point
 	Confirmed []StepCrossCheck
+	// Reach is where the program stops running along Cross's dimension,
+	// the others at Fixed (model.Model.RunsTo).
+	Reach model.Reach
 }
 
 // StepCrossCheck is the step recorded beside a change of which of the
@@ -99,6 +102,7 @@ func gatherSteps(ctx context.Context, r *Request) ([]StepContent, error) {
 			if c.Cross, c.Fixed, err = stepCrossover(st, r.Along, r.At); err != nil {
 				return nil, err
 			}
+			c.Reach = sm.RunsTo(src, c.Cross.Dim, sm.Base(nil, c.Fixed))
 			if r.Confirm {
 				if c.Confirmed, err = confirmStepCross(ctx, src, c.Cross, c.Fixed, st.Vars); err != nil {
 					return nil, err
@@ -143,6 +147,9 @@ type StepColumn struct {
 	// why, or is "".
 	EstimatesOmitted string
 	PAt, P           poly.Poly
+	// PSymbol is P's name in the estimates' rules: "P", or "Ψ" where
+	// the program has a P of its own (model.Comparison.Symbol).
+	PSymbol string
 	// Verified are the step's polynomials' checks at further points.
 	Verified []VerifyRow
 }
@@ -231,6 +238,9 @@ type StepCross struct {
 	// Confirmed are recordings of the step on both sides of each change;
 	// none when none was asked for.
 	Confirmed []StepCrossCheck
+	// Reach is where the program stops running along Along; zero where
+	// it does not.
+	Reach model.Reach
 }
 
 // EstimateRow is one analytic estimate beside the exact term.
@@ -286,11 +296,14 @@ func confirmStepCross(ctx context.Context, src *source.Program, c *model.Crossov
 				}
 			}
 			chk := StepCrossCheck{Point: p, Predicted: c.Segments[i-1+k].Holder}
-			rec, err := src.Record(ctx, p)
-			if err != nil {
-				chk.Refused = err.Error()
+			if why := source.Limit(src, p); why != nil {
+				chk.Refused = why.Error() // in the program's words
 				out = append(out, chk)
 				continue
+			}
+			rec, err := src.Record(ctx, p)
+			if err != nil {
+				return nil, err
 			}
 			st, err := count.StepAt(rec)
 			if err != nil {
@@ -319,12 +332,12 @@ func stepInput(steps []StepContent) (*StepInput, error) {
 			if err != nil {
 				return nil, err
 			}
-			col.PAt, col.EstimatesAt = cmp.P, estimateRows(cmp)
+			col.PAt, col.EstimatesAt, col.PSymbol = cmp.P, estimateRows(cmp), cmp.Symbol
 		}
 		if len(s.Model.Vars) > 0 {
 			sym := stepPolys(s.Model)
 			if s.Cross != nil {
-				sym.Cross = &StepCross{Along: s.Cross.Dim, Fixed: s.Fixed, Confirmed: s.Confirmed}
+				sym.Cross = &StepCross{Along: s.Cross.Dim, Fixed: s.Fixed, Confirmed: s.Confirmed, Reach: s.Reach}
 				for _, seg := range s.Cross.Segments {
 					sym.Cross.Segments = append(sym.Cross.Segments, SegmentRow{From: seg.From, To: seg.To, Holder: seg.Holder})
 				}
@@ -334,7 +347,7 @@ func stepInput(steps []StepContent) (*StepInput, error) {
 			if err != nil {
 				return nil, err
 			}
-			col.P, col.Estimates, col.EstimatesOmitted = cmp.P, estimateRows(cmp), cmp.Omitted
+			col.P, col.Estimates, col.EstimatesOmitted, col.PSymbol = cmp.P, estimateRows(cmp), cmp.Omitted, cmp.Symbol
 		}
 		for _, chk := range s.Verified {
 			row := VerifyRow{Point: chk.Point}

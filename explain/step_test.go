@@ -205,7 +205,7 @@ func checkCross(t *testing.T, where string, p *programs.Program, consts map[stri
 	for _, k := range cr.Confirmed {
 		pt, err := model.RecordStepAt(p, k.Point.Map(), consts, o)
 		if err != nil {
-			if !strings.Contains(k.Refused, err.Error()) {
+			if !strings.Contains(err.Error(), k.Refused) { // in the program's words
 				t.Errorf("%s at %s: %v, yet the chapter says %q", where, k.Point, err, k.Refused)
 			}
 			continue
@@ -269,5 +269,34 @@ func TestStepNeedsABundledProgram(t *testing.T) {
 	var u *source.UsageError
 	if err == nil || !strings.Contains(err.Error(), "use it with --program") || !errors.As(err, &u) {
 		t.Errorf("a step of recording files: %v", err)
+	}
+}
+
+// bert-encoder's step: P is its positions, so the 14P rule's parameters
+// are written Ψ; recomputing, the kept activations outweigh the states
+// only past T = 512, where the program does not run, which the list, the
+// sentence after it and the TeX macro's comment say; the step's peak is
+// explained for each remat at its own operation.
+func TestStepChapterBeyondReach(t *testing.T) {
+	in := stepInput(t, "bert-encoder", nil, both)
+	d := explain.Chapter(in)
+	got := dump(d)
+	for _, want := range []string{
+		"2·Ψ bytes", "Ψ being the parameters' elements", "since P already names one of bert-encoder's sizes",
+		"past the values the program takes.",
+		"the program runs along T only up to T = 512; past it, what the list says is the polynomials', not the program's.",
+		"The step's peak, storing: ", "The step's peak, recomputing: ",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the chapter lacks %q", want)
+		}
+	}
+	if strings.Contains(got, "P being") || strings.Contains(got, "P = 9") {
+		t.Errorf("P names the parameters' elements beside bert-encoder's P = 512")
+	}
+	for _, n := range d.Numbers {
+		if n.Key == "StepCrossoverRecompute" && !strings.Contains(n.Label, "past T = 512, where the program stops running") {
+			t.Errorf("%s: %s", n.Key, n.Label)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package explain
 
 import (
+	"slices"
 	"strings"
 
 	"memsym/doc"
@@ -52,7 +53,7 @@ func (w *writer) stepIntro() []doc.Block {
 		"The gradient is what the backward phase makes that is live where the optimizer phase starts; what is kept for the backward is what the forward phase makes that is live where the backward phase starts, the term that recomputing moves.")
 	blocks := []doc.Block{para(what...)}
 	store := "storing every value a vector-Jacobian product reads"
-	recompute := "recomputing, which keeps only each block's input for the backward and runs each block's forward again inside it"
+	recompute := "recomputing, which keeps for the backward each block's input and what lies outside the blocks, and runs each block's forward again inside the backward"
 	switch {
 	case len(st.Columns) == 2:
 		blocks = append(blocks, para("The step was recorded twice: ", store, " (store), and ", recompute, " (recompute)."))
@@ -522,11 +523,23 @@ func (w *writer) stepCross() []doc.Block {
 			} else {
 				item = append(item, "for ", segmentRange(cr.Along, seg))
 			}
+			if r := cr.Reach; r.Last > 0 && seg.From > r.Last {
+				item = append(item, ", past the values the program takes")
+			}
 		}
 		item = append(item, pick(i == len(cols)-1, ".", ";"))
 		list.Items = append(list.Items, inlines(item...))
 	}
-	return append([]doc.Block{para(intro...), list}, w.stepCrossChecks()...)
+	blocks := []doc.Block{para(intro...), list}
+	cr := cols[0].Symbolic.Cross
+	if fwd := w.in.Symbolic; fwd != nil && fwd.Cross != nil && fwd.Cross.Along == cr.Along && fwd.Cross.Reach.Last == cr.Reach.Last && fwd.Cross.Reach.At.Equal(cr.Reach.At) && cr.Reach.Last > 0 && cr.Reach.First == 0 {
+		// The forward's crossovers said why already, at the same point.
+		blocks = append(blocks, para("As said of the forward, the program runs along ", doc.Math{doc.V(cr.Along)}, " only up to ", equals(cr.Along, cr.Reach.Last),
+			"; past it, what the list says is the polynomials', not the program's."))
+	} else if b := runsOnly("The step", cr.Along, cr.Reach, "what the list says is"); b != nil {
+		blocks = append(blocks, b)
+	}
+	return append(blocks, w.stepCrossChecks()...)
 }
 
 // stepCrossChecks says what recordings of the step on both sides of each
@@ -618,8 +631,12 @@ func (w *writer) stepEstimates() []doc.Block {
 	in := w.in
 	st := in.Step
 	cols := st.Columns
+	sym := cols[0].PSymbol
 	intro := []any{"Beside the exact step, the analytic estimates users know, evaluated on the same program: the handbook's 14P rule ",
-		"(fp16 parameters, 2·P bytes; an fp32 gradient, 4·P; fp32 optimizer states, 8·P for Adam's two moments, 4·P for one moment), P being the parameters' elements"}
+		"(fp16 parameters, 2·", sym, " bytes; an fp32 gradient, 4·", sym, "; fp32 optimizer states, 8·", sym, " for Adam's two moments, 4·", sym, " for one moment), ", sym, " being the parameters' elements"}
+	if sym != "P" {
+		intro = append(intro, " (written ", sym, ", as ZeRO does, since ", doc.Math{doc.V("P")}, " already names one of ", in.Program, "'s sizes)")
+	}
 	if sh := st.Shape; sh != nil {
 		intro = append(intro, ", and Korthikanti et al.'s activations per layer, s·b·h·(34 + 5·a·s/h) bytes in fp16 with dropout, ",
 			"2·s·b·h with full recomputation, reading s as ", shapeName(sh.S), ", b as ", shapeName(sh.B), ", h as ", shapeName(sh.H), ", a as ", shapeName(sh.A))
@@ -642,7 +659,7 @@ func (w *writer) stepEstimates() []doc.Block {
 			intro = append(intro, "At ", point(at), ", ")
 		}
 		p, _ := cols[0].PAt.IsConst()
-		intro = append(intro, doc.Math{doc.V("P"), doc.S("="), doc.N(p)}, " (")
+		intro = append(intro, doc.Math{doc.V(sym), doc.S("="), doc.N(p)}, " (")
 		intro = append(intro, names...)
 		intro = append(intro, ").")
 		blocks = append(blocks, para(intro...))
@@ -661,7 +678,11 @@ func (w *writer) stepEstimates() []doc.Block {
 			}
 			names = append(names, w.table())
 		}
-		p := []any{"As polynomials, with ", doc.Math{doc.V("P")}, " = ", inOrder(cols[0].P, in.Vars), ", the estimates miss by what "}
+		var pv any = inOrder(cols[0].P, in.Vars)
+		if v, ok := cols[0].P.IsConst(); ok {
+			pv = doc.Math{doc.N(v)} // its digits grouped, as at the point
+		}
+		p := []any{"As polynomials, with ", doc.Math{doc.V(sym)}, " = ", pv, ", the estimates miss by what "}
 		p = append(p, names...)
 		p = append(p, pick(len(cols) > 1, " give", " gives"), " in their last column.")
 		blocks = append(blocks, para(p...))
@@ -672,26 +693,50 @@ func (w *writer) stepEstimates() []doc.Block {
 			blocks = append(blocks, para(doc.Capital(o), "."))
 		}
 	}
-	// Why each misses, each term said once, as polynomials where it is.
-	list := &doc.List{}
-	said := map[string]bool{}
-	for _, c := range cols {
+	// Why each misses, each term said once, as polynomials where it is;
+	// a term whose reason differs between the columns (the step's peak,
+	// at another operation when recomputing) once per column.
+	type reason struct {
+		col int
+		row EstimateRow
+	}
+	var terms []string
+	reasons := map[string][]reason{}
+	for i, c := range cols {
+		seen := map[string]bool{} // a column's terms, as polynomials first
 		for _, rows := range [][]EstimateRow{c.Estimates, c.EstimatesAt} {
 			for _, r := range rows {
-				if said[r.Term] {
+				if seen[r.Term] {
 					continue
 				}
-				said[r.Term] = true
-				term := r.Term
-				if term == "the step" {
-					term = "the step's peak"
+				seen[r.Term] = true
+				if r.Estimate.Equal(r.Exact) {
+					continue // no miss to explain
 				}
-				why := []any{r.Why}
-				if r.WhyParts != nil {
-					why = r.WhyParts // its numbers grouped as the chapter's are
+				if _, ok := reasons[r.Term]; !ok {
+					terms = append(terms, r.Term)
 				}
-				list.Items = append(list.Items, inlines(append(append([]any{doc.Capital(term), ": "}, why...), ".")...))
+				if !slices.ContainsFunc(reasons[r.Term], func(x reason) bool { return x.row.Why == r.Why }) {
+					reasons[r.Term] = append(reasons[r.Term], reason{i, r})
+				}
 			}
+		}
+	}
+	list := &doc.List{}
+	for _, t := range terms {
+		for _, r := range reasons[t] {
+			term := t
+			if term == "the step" {
+				term = "the step's peak"
+			}
+			if len(reasons[t]) > 1 {
+				term += ", " + rematWord(cols[r.col].Remat)
+			}
+			why := []any{r.row.Why}
+			if r.row.WhyParts != nil {
+				why = r.row.WhyParts // its numbers grouped as the chapter's are
+			}
+			list.Items = append(list.Items, inlines(append(append([]any{doc.Capital(term), ": "}, why...), ".")...))
 		}
 	}
 	if len(list.Items) > 0 {

@@ -3,6 +3,7 @@ package explain
 import (
 	"cmp"
 	"fmt"
+	"memsym/model"
 	"slices"
 
 	"memsym/doc"
@@ -41,7 +42,7 @@ func (w *writer) asPolynomials() doc.Section {
 	if len(sym.Checked) == 0 {
 		checked = " says that they were not checked off the grid. "
 	}
-	how = append(how, ", and interpolated each buffer's bytes exactly from recordings on a grid; ", w.ref("checked"), checked,
+	how = append(how, ". It interpolated each buffer's bytes exactly from recordings on a grid; ", w.ref("checked"), checked,
 		"From them follow the inputs, the parameters and the outputs (", name, "), and the live bytes at every operation.")
 	s.Blocks = append(s.Blocks, para(how...))
 	s.Blocks = append(s.Blocks, &doc.Table{
@@ -281,22 +282,8 @@ func (w *writer) holders(cands []CandidateRow, c *CrossRows) []doc.Block {
 		list.Items = append(list.Items, item)
 	}
 	blocks := []doc.Block{para(intro...), list}
-	if r := c.Reach; r.Last > 0 || r.First > 0 {
-		runs := []any{"The program runs along ", doc.Math{doc.V(c.Along)}, " only"}
-		if r.First > 0 {
-			runs = append(runs, " from ", equals(c.Along, r.First), " (not at ", point(r.Below), ": ", r.BelowWhy, ")")
-		}
-		if r.Last > 0 {
-			runs = append(runs, " up to ", equals(c.Along, r.Last), " (not at ", point(r.At), ": ", r.Why, ")")
-		}
-		outside := "; past it"
-		switch {
-		case r.First > 0 && r.Last > 0:
-			outside = "; outside that"
-		case r.First > 0:
-			outside = "; below it"
-		}
-		blocks = append(blocks, para(append(runs, outside, ", the stretches above are the polynomials', not the program's.")...))
+	if b := runsOnly("The program", c.Along, c.Reach, "the stretches above are"); b != nil {
+		blocks = append(blocks, b)
 	}
 	holds := map[int]bool{}
 	for _, seg := range c.Segments {
@@ -331,6 +318,31 @@ func (w *writer) holders(cands []CandidateRow, c *CrossRows) []doc.Block {
 	sentence = append(sentence, "; ", doc.Inflect(k, "it is", "they are"), " kept because no other candidate is ", pick(undecided, "proven to be ", ""),
 		"at least as large as ", doc.Inflect(k, "it", pick(k == 2, "either of them", "any of them")), " at every point.")
 	return append(blocks, para(sentence...))
+}
+
+// runsOnly says where along the dimension along what (the program, its
+// step) runs, when it does not run at every value, and that outside it
+// said (what was said before) is the polynomials', not the program's; nil
+// where it runs at every value.
+func runsOnly(what, along string, r model.Reach, said string) doc.Block {
+	if r.Last == 0 && r.First == 0 {
+		return nil
+	}
+	runs := []any{what, " runs along ", doc.Math{doc.V(along)}, " only"}
+	if r.First > 0 {
+		runs = append(runs, " from ", equals(along, r.First), " (not at ", point(r.Below), ": ", r.BelowWhy, ")")
+	}
+	if r.Last > 0 {
+		runs = append(runs, " up to ", equals(along, r.Last), " (not at ", point(r.At), ": ", r.Why, ")")
+	}
+	outside := "; past it"
+	switch {
+	case r.First > 0 && r.Last > 0:
+		outside = "; outside that"
+	case r.First > 0:
+		outside = "; below it"
+	}
+	return para(append(runs, outside, ", ", said, " the polynomials', not the program's.")...)
 }
 
 // segmentRange writes a segment's range: "T = 1 to 149", "T ≥ 150",

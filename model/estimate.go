@@ -88,8 +88,11 @@ type CompareInput struct {
 // Comparison is the estimates on one step: P, the parameters' elements,
 // and the rows.
 type Comparison struct {
-	P    poly.Poly
-	Rows []CompareRow
+	P poly.Poly
+	// Symbol is P's name in the rules: the handbook's "P", or "Ψ" (as
+	// ZeRO writes it) for a program with a dimension or constant named P.
+	Symbol string
+	Rows   []CompareRow
 	// Omitted says, when not "", which estimates are left out and why.
 	Omitted string
 }
@@ -98,11 +101,12 @@ type Comparison struct {
 func Compare(in CompareInput) (*Comparison, error) {
 	p := in.ParamElements
 	c := func(n int64) poly.Poly { return p.Scale(poly.Int(n)) }
-	states, statesRule, statesWhy := handbookStates(in.Opts.Optimizer, p)
+	sym := paramSymbol(in.Header)
+	states, statesRule, statesWhy := handbookStates(in.Opts.Optimizer, p, sym)
 	rows := []CompareRow{
-		{Term: "parameters", Rule: "2·P (fp16)", Estimate: c(2), Exact: in.Params,
+		{Term: "parameters", Rule: "2·" + sym + " (fp16)", Estimate: c(2), Exact: in.Params,
 			Why: "the rule stores parameters in fp16, 2 bytes; here " + in.typesOf("params")},
-		{Term: "gradient", Rule: "4·P (fp32)", Estimate: c(4), Exact: in.Gradient,
+		{Term: "gradient", Rule: "4·" + sym + " (fp32)", Estimate: c(4), Exact: in.Gradient,
 			Why: "the rule has an fp32 gradient for every parameter; here " + in.typesOf("gradient") + frozenNote(in.Frozen)},
 		{Term: "optimizer's states", Rule: statesRule, Estimate: states, Exact: in.States, Why: statesWhy + in.unnamedNote() + "; here " + in.typesOf("states") + in.masterNote() + in.countNote()},
 	}
@@ -136,7 +140,22 @@ func Compare(in CompareInput) (*Comparison, error) {
 	for i := range rows {
 		rows[i].Estimate = zero.Add(rows[i].Estimate)
 	}
-	return &Comparison{P: p, Rows: rows}, nil
+	return &Comparison{P: p, Symbol: sym, Rows: rows}, nil
+}
+
+// paramSymbol names the parameters' elements in the rules: P, as the
+// handbook does, unless the program has a dimension or constant named P
+// (bert-encoder's positions); then Ψ, as ZeRO does.
+func paramSymbol(h *record.Header) string {
+	if _, ok := h.Dim("P"); ok {
+		return "Ψ"
+	}
+	for _, c := range h.Consts {
+		if c.Name == "P" {
+			return "Ψ"
+		}
+	}
+	return "P"
 }
 
 // stepWhy says why the step's peak misses the rule's estimate, by the
@@ -169,18 +188,18 @@ func (in *CompareInput) stepWhy(estimate poly.Poly) []any {
 }
 
 // handbookStates returns the handbook's optimizer states: its multiplier
-// of fp32 states per parameter.
-func handbookStates(o programs.Optimizer, p poly.Poly) (poly.Poly, string, string) {
+// of fp32 states per parameter, the rule written with sym for P.
+func handbookStates(o programs.Optimizer, p poly.Poly, sym string) (poly.Poly, string, string) {
 	switch o {
 	case programs.SGD:
-		return p.Scale(poly.Int(4)), "4·P (one fp32 momentum)", "the rule has one fp32 state per parameter"
+		return p.Scale(poly.Int(4)), "4·" + sym + " (one fp32 momentum)", "the rule has one fp32 state per parameter"
 	case programs.Lion:
-		return p.Scale(poly.Int(4)), "4·P (one fp32 momentum)", "the rule has one fp32 state per parameter"
+		return p.Scale(poly.Int(4)), "4·" + sym + " (one fp32 momentum)", "the rule has one fp32 state per parameter"
 	case programs.Adafactor:
-		return p.Scale(poly.Frac(2, 5)), "2·P/5 (a tenth of an fp32 state per parameter)",
+		return p.Scale(poly.Frac(2, 5)), "2·" + sym + "/5 (a tenth of an fp32 state per parameter)",
 			"the rule takes a tenth of a state per parameter; the factors are a row and a column per matrix"
 	}
-	return p.Scale(poly.Int(8)), "8·P (two fp32 moments)", "the rule has two fp32 moments per parameter"
+	return p.Scale(poly.Int(8)), "8·" + sym + " (two fp32 moments)", "the rule has two fp32 moments per parameter"
 }
 
 // optimizerOf returns the optimizer that a step's recording names in its
@@ -272,7 +291,7 @@ func (in *CompareInput) activations() ([]CompareRow, error) {
 	act := fmt.Sprintf("%s (%s bytes)", in.Act, poly.Frac(int64(in.Act.Bits), 8))
 	sameWhy := func(est poly.Poly, but string) string {
 		if est.Equal(exactPerLayer) {
-			return "none: the formula's layer keeps what this program's keeps, but for " + but
+			return "none: with " + but + " taken as this program's, the formula's layer keeps what this program's keeps"
 		}
 		return "what remains differs with the layer's own operations (the formula's are a GPT-2 layer's: two layer norms, attention, a GELU MLP of width 4h)"
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"memsym/count"
+	"memsym/poly"
 	"memsym/programs"
 	"memsym/record"
 )
@@ -152,4 +153,31 @@ func compareText(t *testing.T, text string) *Comparison {
 		t.Fatal(err)
 	}
 	return cmp
+}
+
+// A program with a size named P (bert-encoder's positions) has the 14P
+// rule's parameters written Ψ, in every rule; another keeps P.
+func TestCompareSymbol(t *testing.T) {
+	for _, c := range []struct {
+		header record.Header
+		want   string
+	}{
+		{record.Header{Dims: record.Point{{Name: "B", Value: 2}}, Consts: []record.Const{{Name: "P", Value: "512"}}}, "Ψ"},
+		{record.Header{Dims: record.Point{{Name: "P", Value: 2}}}, "Ψ"},
+		{record.Header{Dims: record.Point{{Name: "B", Value: 2}}}, "P"},
+	} {
+		h := c.header
+		cmp, err := Compare(CompareInput{Header: &h, ParamElements: poly.Const(poly.Int(10))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cmp.Symbol != c.want {
+			t.Errorf("%v: symbol %q, want %q", h, cmp.Symbol, c.want)
+		}
+		for _, r := range cmp.Rows[:3] {
+			if !strings.Contains(r.Rule, "·"+c.want+" ") && !strings.Contains(r.Rule, "·"+c.want+"/") {
+				t.Errorf("%v: rule %q does not use %s", h, r.Rule, c.want)
+			}
+		}
+	}
 }

@@ -50,9 +50,10 @@ type Remat uint8
 const (
 	// Store keeps every value a vector-Jacobian product reads.
 	Store Remat = iota
-	// Recompute keeps only each block's input: the backward pass runs each
-	// block's forward again, then its vector-Jacobian products, reading
-	// what the second run made.
+	// Recompute keeps of each block only its input (what lies outside the
+	// blocks is kept as by Store): the backward pass runs each block's
+	// forward again, then its vector-Jacobian products, reading what the
+	// second run made.
 	Recompute
 )
 

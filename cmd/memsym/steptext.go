@@ -163,7 +163,7 @@ func compareText(name string, cmp *model.Comparison, units *doc.Units) string {
 		v, _ := p.IsConst()
 		return []string{doc.Decimal(v), approxCell(v, *units)}
 	}
-	fmt.Fprintf(&b, "the analytic estimates on the same step%s, P = %s, the parameters' elements:\n", remat(name), show(cmp.P)[0])
+	fmt.Fprintf(&b, "the analytic estimates on the same step%s, %s = %s, the parameters' elements:\n", remat(name), cmp.Symbol, show(cmp.P)[0])
 	head := []string{"  term", "rule", "estimate", "exact", "exact - estimate"}
 	align := "llrrr"
 	if units != nil {
