@@ -37,10 +37,15 @@ type Options struct {
 	Runs func(record.Point) error
 }
 
+// MaxValue is the largest value of a dimension the page holds exactly:
+// 2^53 − 1, below which every integer is a JavaScript number.
+const MaxValue = 1<<53 - 1
+
 // DefaultMax is a dimension's largest value on the page when Options
 // does not give it: 512 for a batch B, 32 768 for any other dimension
 // (sequences, widths), and at least twice the largest value the model
-// was recorded or checked at, and the first value.
+// was recorded or checked at, and the first value; at most MaxValue but
+// where the first value is larger.
 func DefaultMax(m *model.Model, dim string, first int64) int64 {
 	hi := int64(32768)
 	if dim == "B" {
@@ -60,9 +65,12 @@ func DefaultMax(m *model.Model, dim string, first int64) int64 {
 		}
 	}
 	for _, v := range seen {
+		if v > MaxValue/2 {
+			v = (MaxValue + 1) / 2 // twice it is past MaxValue, and stops there
+		}
 		hi = max(hi, 2*v)
 	}
-	return max(hi, first)
+	return max(min(hi, MaxValue), first)
 }
 
 // Dim is one dimension on the page: its slider runs from Min to Max and
@@ -107,6 +115,19 @@ func New(m *model.Model, opt Options) (*Page, error) {
 	if pg.title == "" {
 		pg.title = m.Source
 	}
+	// The page's script holds each value as a JavaScript number, exact
+	// only up to MaxValue: a larger one would show, and count, another.
+	for i, v := range m.Vars {
+		recorded := append([]int64(nil), m.Grid[i][:]...)
+		for _, c := range m.Checked {
+			recorded = append(recorded, c[i])
+		}
+		for _, x := range recorded {
+			if x > MaxValue {
+				return nil, fmt.Errorf("the page cannot show %s = %d, where the model was recorded: its sliders are JavaScript numbers, exact up to %d (2^53 − 1)", v, x, int64(MaxValue))
+			}
+		}
+	}
 	for i, v := range m.Vars {
 		first := m.Grid[i][0]
 		if opt.At != nil {
@@ -122,6 +143,9 @@ func New(m *model.Model, opt Options) (*Page, error) {
 		hi, ok := opt.Max[v]
 		if !ok {
 			hi = DefaultMax(m, v, first)
+		}
+		if hi > MaxValue {
+			return nil, fmt.Errorf("the page's largest %s, %d, is more than its sliders hold exactly: expected at most %d (2^53 − 1)", v, hi, int64(MaxValue))
 		}
 		if hi < first {
 			return nil, fmt.Errorf("the page's largest %s is %d, below its first value %d", v, hi, first)

@@ -66,10 +66,11 @@ func (o Options) Check() error {
 	return nil
 }
 
-// ownName matches the names of the files renderers write for a stem: the
-// chapter in each format and each figure or formula file beside it.
+// ownName matches the names of the files written for a stem: the chapter
+// in each format, each figure or formula file beside it, and the page
+// explain writes beside them (STEM-page.html).
 func ownName(stem string) *regexp.Regexp {
-	return regexp.MustCompile(`^` + regexp.QuoteMeta(stem) + `(\.(md|html|pdf)|-[a-z0-9]+\.(svg|tex))$`)
+	return regexp.MustCompile(`^` + regexp.QuoteMeta(stem) + `(\.(md|html|pdf)|-[a-z0-9]+\.(svg|tex)|-page\.html)$`)
 }
 
 // RemoveStale removes from dir the files the run before wrote under o's

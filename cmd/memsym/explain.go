@@ -43,8 +43,8 @@ both, where the kept activations outweigh the states, and the analytic
 estimates (the 14P rule, Korthikanti et al.) beside the exact terms.
 
 The files are named STEM.md, STEM.html, STEM.pdf, STEM-tikz.tex,
-STEM-formulas.tex and STEM-FIGURE.svg/.tex (--name sets STEM, chapter13 by
-default); files an earlier run wrote under the same stem and this one does
+STEM-formulas.tex, STEM-FIGURE.svg/.tex and, with --format page,
+STEM-page.html (--name sets STEM, chapter13 by default); files an earlier run wrote under the same stem and this one does
 not are removed and listed, when they are as it wrote them (.STEM.sha256
 lists each run's files): a user's own files are left alone, and so are
 memsym's the user has changed, named on stderr. The files appear together or, if the run fails,

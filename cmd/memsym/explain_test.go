@@ -165,9 +165,9 @@ func TestExplainLlama(t *testing.T) {
 // user's files alone, naming those of memsym's the user changed.
 func TestExplainNameAndStale(t *testing.T) {
 	dir := t.TempDir()
-	mustRunCLI(t, "explain", "--program", "mlp-width", "-o", dir, "--name", "mlp", "--tex-prefix", "mlpwidth")
+	mustRunCLI(t, "explain", "--program", "mlp-width", "-o", dir, "--name", "mlp", "--tex-prefix", "mlpwidth", "--format", "md,html,pdf,tikz,page")
 	files := readDir(t, dir)
-	for _, want := range []string{"mlp.md", "mlp.pdf", "mlp-tikz.tex", "mlp-formulas.tex", "mlp-candidates.svg"} {
+	for _, want := range []string{"mlp.md", "mlp.pdf", "mlp-tikz.tex", "mlp-formulas.tex", "mlp-candidates.svg", "mlp-page.html"} {
 		if files[want] == nil {
 			t.Errorf("--name mlp wrote no %s", want)
 		}
@@ -188,7 +188,7 @@ func TestExplainNameAndStale(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(out, "memsym explain: removed 6 files an earlier run wrote and this one did not: mlp-calls.tex, mlp-candidates.tex, mlp-formulas.tex, mlp-tikz.tex, mlp.html, mlp.pdf\n") {
+	if !strings.Contains(out, "memsym explain: removed 7 files an earlier run wrote and this one did not: mlp-calls.tex, mlp-candidates.tex, mlp-formulas.tex, mlp-page.html, mlp-tikz.tex, mlp.html, mlp.pdf\n") {
 		t.Errorf("the second run's summary: %q", out)
 	}
 	if want := "memsym explain: left 1 file an earlier run wrote and this one did not, changed since, so taken as yours; what memsym wrote in it is that run's: mlp-live.tex\n"; stderr != want {

@@ -45,11 +45,6 @@ optimizer's states, the gradient, the batch, what the forward keeps, each
 phase's peak and the step's with its six terms, against the budget.
 `
 
-// maxPageValue is the largest value of a dimension the page holds
-// exactly: 2^53 − 1, the largest integer below which every JavaScript
-// number is exact.
-const maxPageValue = 1<<53 - 1
-
 func pageCmd(stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet("page", pageUsage, stderr)
 	var sf sourceFlags
@@ -84,8 +79,8 @@ func pageCmd(stdout, stderr io.Writer, args []string) error {
 		as   assignments
 	}{{"--at", at}, {"--max", maxes}} {
 		for _, a := range f.as {
-			if a.value > maxPageValue {
-				return usagef("%s %s=%d: too large for the page, whose sliders are JavaScript numbers: expected at most %d (2^53 − 1)", f.flag, a.name, a.value, int64(maxPageValue))
+			if a.value > page.MaxValue {
+				return usagef("%s %s=%d: too large for the page, whose sliders are JavaScript numbers: expected at most %d (2^53 − 1)", f.flag, a.name, a.value, int64(page.MaxValue))
 			}
 		}
 	}
