@@ -254,8 +254,11 @@ func refuted(content *explain.Content, in *explain.Input) error {
 			}
 		}
 	}
-	if bad := contradictions(in); bad > 0 {
-		return fmt.Errorf("the recordings contradict the crossovers at %s%s", doc.Plural(bad, "point", "points"), hint)
+	switch bad, first := contradictions(in); {
+	case bad == 1:
+		return fmt.Errorf("the recordings contradict the crossovers %s%s", first, hint)
+	case bad > 1:
+		return fmt.Errorf("the recordings contradict the crossovers at %d points, the first %s%s", bad, first, hint)
 	}
 	return nil
 }
@@ -303,25 +306,39 @@ func alignPoint(at record.Point, src source.Source, spec source.Spec, given bool
 	return out, nil
 }
 
-// contradictions counts the recordings beside crossovers that contradict
-// them, at the chapter's constants and at the others.
-func contradictions(in *explain.Input) int {
-	bad := 0
-	count := func(c *explain.CrossRows) {
+// contradictions counts the recordings beside the crossovers, the
+// forward's and the step's, that do not show what the crossovers
+// predict, and says the first: where, what was recorded and what was
+// predicted.
+func contradictions(in *explain.Input) (bad int, first string) {
+	units := doc.IEC
+	count := func(c *explain.CrossRows, consts []explain.NameValue) {
 		if c == nil {
 			return
 		}
 		for _, f := range c.Confirmed {
-			if !f.OK() {
-				bad++
+			if f.OK() {
+				continue
+			}
+			if bad++; bad == 1 {
+				at := f.Point.String()
+				if len(consts) > 0 {
+					var cs []string
+					for _, c := range consts {
+						cs = append(cs, c.Name+" = "+c.Value)
+					}
+					at += " (at " + strings.Join(cs, ", ") + ")"
+				}
+				first = fmt.Sprintf("at %s: recorded peak %s at operation %d, where candidate %d predicts %s at operation %d",
+					at, units.Bytes(f.Peak), f.PeakOp, f.Predicted+1, units.Bytes(f.PredictedPeak), f.PredictedOp)
 			}
 		}
 	}
 	if in.Symbolic != nil {
-		count(in.Symbolic.Cross)
+		count(in.Symbolic.Cross, nil)
 	}
 	for _, e := range in.Elsewhere {
-		count(e.Cross)
+		count(e.Cross, e.Consts)
 	}
 	if in.Step != nil {
 		for _, c := range in.Step.Columns {
@@ -329,13 +346,18 @@ func contradictions(in *explain.Input) int {
 				continue
 			}
 			for _, k := range c.Symbolic.Cross.Confirmed {
-				if k.Refused == "" && !k.OK() {
-					bad++
+				if k.Refused != "" || k.OK() {
+					continue
+				}
+				if bad++; bad == 1 {
+					larger := map[bool]string{true: "the kept activations", false: "the states"}[k.Predicted == 1]
+					first = fmt.Sprintf("at %s, the step %s: recorded %s kept for the backward and %s of the optimizer's states, where the crossover predicts %s larger",
+						k.Point, map[bool]string{true: "recomputing", false: "storing"}[c.Remat == "recompute"], units.Bytes(k.Kept), units.Bytes(k.States), larger)
 				}
 			}
 		}
 	}
-	return bad
+	return bad, first
 }
 
 // constSets is a repeatable flag, each value a set of constants:

@@ -240,6 +240,25 @@ func TestExplainRefuted(t *testing.T) {
 	}
 }
 
+// A recording beside a crossover that contradicts it refuses the chapter,
+// saying where and what was recorded against what was predicted: here
+// T² against 10·T bytes, which cross at T = 10, and at T = 9 the second
+// buffer is 1 000 bytes larger than its polynomial.
+func TestExplainCrossoverContradicted(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	recorder := `printf '{{"memsym": 1, "entry": "Tie", "dims": {{"T": %s}}}}\n{{"buffer": 1, "dtype": "u8", "shape": [%s, %s]}}\n{{"op": "a", "writes": [1]}}\n` +
+		`{{"buffer": 2, "dtype": "u8", "shape": [%s]}}\n{{"op": "b", "writes": [2]}}\n{{"result": []}}\n' {T} {T} {T} $(if [ {T} = 9 ]; then echo 1090; else echo $((10 * {T})); fi)`
+	dir := filepath.Join(t.TempDir(), "out")
+	_, errs, code := runCLI("explain", "--recorder", recorder, "--grid", "T=2,3,4", "--verify", "0", "-o", dir)
+	want := "memsym: the recordings contradict the crossovers at T = 9: recorded peak 1090 bytes (1.06 KiB) at operation 2, where candidate 2 predicts 90 bytes at operation 2 (nothing was written)\n"
+	if code != 1 || errs != want {
+		t.Errorf("exit %d, stderr %q; want 1 and %q", code, errs, want)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("the refused run left %s (%v)", dir, err)
+	}
+}
+
 // A recording without dimensions gets its chapter, with its numbers and a
 // sentence saying why there are no polynomials.
 func TestExplainNoDimensions(t *testing.T) {
