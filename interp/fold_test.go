@@ -184,6 +184,47 @@ func TestFoldCourseGPTFromOne(t *testing.T) {
 	}
 }
 
+// A last block whose output is wider than the others', modelled from
+// L = 1, is refused at its check point for a buffer's bytes, the first
+// block's (at L = 1 it was the last too), with the same why and what to
+// do; from L ∈ {2, 3, 4} it is modelled and holds there.
+func TestFoldWideLastFromOne(t *testing.T) {
+	wide := func(r *record.Recorder, at map[string]int64) {
+		b, l := at["B"], at["L"]
+		x := r.Input("x", "", f64, b, 8)
+		for i := range l {
+			g := fmt.Sprintf("layers[%d]", i)
+			w := r.Param("weight", g, f64, 8, 8)
+			z := r.Temp("z", g, f64, b, 8)
+			r.Op("Linear.apply", g, []int64{x, w}, []int64{z})
+			width := int64(8)
+			if i == l-1 {
+				width = 32
+			}
+			y := r.Temp("act", g, f64, b, width)
+			r.Op("Act.apply", g, []int64{z}, []int64{y})
+			x = y
+		}
+		r.Result(x)
+	}
+	vars := []string{"B", "L"}
+	_, err := Build(gridSources(t, vars, blGrid, wide), []Source{pointSource(t, vars, []int64{5, 7}, wide)})
+	for _, want := range []string{
+		`buffer 4 "act" has 320 bytes at B = 5, L = 7 but the model gives `,
+		"the middle iterations of layers step by equal bytes but the last does not", "(--grid L=2,3,4)",
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("got  %v\nwant it to hold %s", err, want)
+		}
+	}
+	if strings.Contains(fmt.Sprint(err), notPolynomial) {
+		t.Errorf("the refusal blames the polynomials' degree: %v", err)
+	}
+	if _, err := Build(gridSources(t, vars, [][3]int64{{1, 2, 3}, {2, 3, 4}}, wide), []Source{pointSource(t, vars, []int64{5, 7}, wide)}); err != nil {
+		t.Errorf("from L = 2: %v", err)
+	}
+}
+
 // TestFoldCourseGPT: from the grid L ∈ {2, 3, 4} the course GPT is
 // modelled for every L ≥ 2, its first and last blocks peeled: the
 // parameters linear in L, and the peak and its operation the recording's

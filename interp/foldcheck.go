@@ -160,21 +160,27 @@ func (f *fold) check(m *Model, src Source, dims []record.Dim) (*layout, error) {
 			return nil, fmt.Errorf("%s: %s are %s bytes at %s but their polynomial %s gives %s: %s", src.Name, t.what, t.got, point, t.p, w, notPolynomial)
 		}
 	}
+	// A last block off the line of the middle ones, in a model from 1,
+	// is the likely cause of any term the model misses: the grid's least
+	// value is a block both first and last.
+	lastApart := func(why string) string {
+		if f.lastApart(l, c) {
+			return fmt.Sprintf("at %s the middle iterations of %s step by equal bytes but the last does not: the last block differs from the others (as when it is the last to read a buffer that every block reads, and frees it), and at %s = 1 the one block is both the first and the last, so no maximum of polynomials states the peak for every %s ≥ 1; memsym models such blocks for every %s ≥ 2, the first and the last standing apart, from the grid %s ∈ {2, 3, 4} (--grid %s=2,3,4)",
+				point, f.prefix, f.dim, f.dim, f.dim, f.dim, f.dim)
+		}
+		return why
+	}
 	nops := len(f.tmpl.opKeys)
 	for i, p := range l.bufs {
 		b := &st.rec.Buffers[i]
 		if w := want(nops+p.slot, p.iter); !b.Bytes.Equal(w) {
-			return nil, fmt.Errorf("%s: buffer %d%s has %s bytes at %s but the model gives %s: %s", at(src.Name, b.Line), b.ID, quoted(b.Name), b.Bytes, point, w, notPolynomial)
+			return nil, fmt.Errorf("%s: buffer %d%s has %s bytes at %s but the model gives %s: %s", at(src.Name, b.Line), b.ID, quoted(b.Name), b.Bytes, point, w, lastApart(notPolynomial))
 		}
 	}
 	for i, p := range l.ops {
 		if w := want(p.slot, p.iter); !c.Live[i].Equal(w) {
 			o := &st.rec.Ops[i]
-			why := fmt.Sprintf("the blocks that %s counts must each keep the same bytes, and every term be a polynomial of degree ≤ 2 in each dimension", f.dim)
-			if f.lastApart(l, c) {
-				why = fmt.Sprintf("at %s the middle iterations of %s step by equal bytes but the last does not: the last block differs from the others (as when it is the last to read a buffer that every block reads, and frees it), and at %s = 1 the one block is both the first and the last, so no maximum of polynomials states the peak for every %s ≥ 1; memsym models such blocks for every %s ≥ 2, the first and the last standing apart, from the grid %s ∈ {2, 3, 4} (--grid %s=2,3,4)",
-					point, f.prefix, f.dim, f.dim, f.dim, f.dim, f.dim)
-			}
+			why := lastApart(fmt.Sprintf("the blocks that %s counts must each keep the same bytes, and every term be a polynomial of degree ≤ 2 in each dimension", f.dim))
 			return nil, fmt.Errorf("%s: operation %d (%q%s) has %s live bytes at %s but the model gives %s: %s",
 				at(src.Name, o.Line), i+1, o.Label, inPath(o.Path), c.Live[i], point, w, why)
 		}
