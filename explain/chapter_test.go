@@ -647,3 +647,14 @@ func TestWitnessesRechecked(t *testing.T) {
 		t.Errorf("the encoder-decoder's chapter lacks %q", want)
 	}
 }
+
+// A constant whose value no exact number reads (1e400) is written as the
+// recording gives it, one space after its sign, as any other.
+func TestConstantsAsGiven(t *testing.T) {
+	in := input(t, "gpt-course")
+	in.Consts = []explain.NameValue{{Name: "D", Value: "1e400"}, {Name: "H", Value: "6"}}
+	got := dump(explain.Chapter(in))
+	if want := "at D = 1e400, H = 6"; !strings.Contains(got, want) {
+		t.Errorf("the chapter lacks %q:\n%s", want, got)
+	}
+}

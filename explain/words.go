@@ -164,7 +164,8 @@ func constants(cs []NameValue) []doc.Inline {
 		if v, err := poly.ParseRat(c.Value); err == nil {
 			out = append(out, doc.Math{doc.V(c.Name), doc.S("="), doc.N(v)})
 		} else {
-			out = append(out, doc.Math{doc.V(c.Name), doc.S("=")}, " "+c.Value)
+			// A value no exact number reads (1e400) is written as given.
+			out = append(out, doc.Math{doc.V(c.Name)}, " = "+c.Value)
 		}
 	}
 	return inlines(out...)

@@ -25,6 +25,28 @@ type sourceFlags struct {
 	consts   assignments
 	grid     gridFlag
 	checks   listFlag
+	fs       *flag.FlagSet // where they were registered, to see which were given
+}
+
+// notWithFiles refuses the flags that recording files have no use for:
+// they carry their own points and constants, and run no recorder.
+func (s *sourceFlags) notWithFiles() error {
+	with := map[string]string{
+		"grid":    "--program, --recorder or --torch",
+		"const":   "--program",
+		"jobs":    "--recorder or --torch",
+		"timeout": "--recorder or --torch",
+	}
+	given := map[string]bool{"grid": len(s.grid) > 0, "const": len(s.consts) > 0}
+	if s.fs != nil {
+		s.fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	}
+	for _, name := range []string{"grid", "const", "jobs", "timeout"} {
+		if given[name] {
+			return usagef("--%s goes with %s; recording files carry their own points and constants, and run no recorder", name, with[name])
+		}
+	}
+	return nil
 }
 
 func (s *sourceFlags) register(fs *flag.FlagSet) {
@@ -35,6 +57,7 @@ func (s *sourceFlags) register(fs *flag.FlagSet) {
 // registerSources registers the flags of register but --check, for a
 // command that chooses its own points.
 func (s *sourceFlags) registerSources(fs *flag.FlagSet) {
+	s.fs = fs
 	fs.StringVar(&s.program, "program", "", "a bundled program's `name` (memsym programs lists them), recorded at each point")
 	fs.StringVar(&s.recorder, "recorder", "", "a shell `command` run once per point, with {NAME} replaced by each dimension's value ({{ and }} for braces as they are), writing a recording to stdout")
 	fs.StringVar(&s.torch, "torch", "", "a PyTorch model, `FILE.py:FUNCTION [recorder flags]`, recorded on the meta device by the recorder memsym ships (docs/torch.md)")
@@ -115,8 +138,8 @@ func (s *sourceFlags) open(files []string, stderr io.Writer) (source.Source, sou
 	case n > 1:
 		return nil, spec, usagef("give recording files, --recorder, --torch or --program, not more than one of them")
 	case len(files) > 0:
-		if len(s.grid) > 0 || len(s.consts) > 0 {
-			return nil, spec, usagef("--grid goes with --program, --recorder or --torch and --const with --program; recording files carry their own points and constants")
+		if err := s.notWithFiles(); err != nil {
+			return nil, spec, err
 		}
 		var checks []string
 		for _, c := range s.checks {

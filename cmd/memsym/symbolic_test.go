@@ -325,7 +325,11 @@ func TestSymbolicFiles(t *testing.T) {
 		{"a check point, not a file", append([]string{"--check", "B=64,T=1024"}, grid...),
 			"memsym: --check B=64,T=1024: with recording files a check is a recording file off the grid; a point goes with --program, --recorder or --torch, which record it"},
 		{"a grid with --grid", append([]string{"--grid", "B=1,2,3"}, grid...),
-			"memsym: --grid goes with --program, --recorder or --torch and --const with --program; recording files carry their own points and constants"},
+			"memsym: --grid goes with --program, --recorder or --torch; recording files carry their own points and constants, and run no recorder"},
+		{"constants with --const", append([]string{"--const", "D=3"}, grid...),
+			"memsym: --const goes with --program; recording files carry their own points and constants, and run no recorder"},
+		{"recorders run at once with --jobs", append([]string{"--jobs", "2"}, grid...),
+			"memsym: --jobs goes with --recorder or --torch; recording files carry their own points and constants, and run no recorder"},
 	} {
 		out, errs, code := runCLI(append([]string{"symbolic"}, c.args...)...)
 		if code == 0 || out != "" || strings.TrimSuffix(errs, "\n") != c.want {
