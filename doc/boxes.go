@@ -18,6 +18,10 @@ type Boxes struct {
 	// Boxes are the boxes, each before the boxes inside it; Boxes[0] is
 	// the frame holding the others.
 	Boxes []Box
+	// Nest is what the boxes were laid out from (LayoutBoxes), for a
+	// format that lays them out again at the width it has
+	// (LayoutBoxesAt); nil for boxes placed otherwise.
+	Nest *Nest
 }
 
 // Box is one box of a drawing of Boxes.
@@ -44,7 +48,7 @@ type Nest struct {
 // taken to be boxCharW wide on average.
 const (
 	BoxesMaxW = 880
-	boxesMinW = 640 // the frame at least, its boxes stretched to it
+	BoxesMinW = 640 // the frame at least, its boxes stretched to it
 	// BoxPad is the space between a box's side and what is in it: its
 	// title, its per cent, its boxes.
 	BoxPad = 6
@@ -71,7 +75,11 @@ type nestBox struct {
 // by side when they fit, else one under another (the frame's always one
 // under another), at most BoxesMaxW wide unless a title needs more. The
 // boxes come in the order of a walk of root, each before those in it.
-func LayoutBoxes(root *Nest) *Boxes {
+func LayoutBoxes(root *Nest) *Boxes { return LayoutBoxesAt(root, BoxesMaxW, BoxesMinW) }
+
+// LayoutBoxesAt lays out root as LayoutBoxes does, at most maxW pixels
+// wide unless a title needs more, and the frame at least minW wide.
+func LayoutBoxesAt(root *Nest, maxW, minW int) *Boxes {
 	var wrap func(n *Nest) *nestBox
 	wrap = func(n *Nest) *nestBox {
 		b := &nestBox{Nest: n}
@@ -81,9 +89,9 @@ func LayoutBoxes(root *Nest) *Boxes {
 		return b
 	}
 	top := wrap(root)
-	top.measure(BoxesMaxW, true)
-	top.w = max(top.w, boxesMinW)
-	out := &Boxes{Width: top.w, Height: top.h}
+	top.measure(maxW, true)
+	top.w = max(top.w, minW)
+	out := &Boxes{Width: top.w, Height: top.h, Nest: root}
 	top.place(out, 0, 0, top.w, top.h)
 	return out
 }

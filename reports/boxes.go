@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	"memsym/doc"
 )
@@ -34,42 +35,79 @@ func boxesSVG(f *doc.Figure) []byte {
 	return b.Bytes()
 }
 
-// tikzBoxes writes a figure of nested boxes as a tikzpicture, a pixel of
-// the layout 0.5 pt, its text sans-serif at 6 pt, shrunk to the line's
-// width when it is wider. Compiled alone it is a cropped standalone
-// picture at most a column wide; \input in a document (after
-// \documentclass, with TikZ loaded) it is the picture alone.
+// tikzBoxes writes a figure of nested boxes as a tikzpicture laid out
+// for the line it is set in, its text sans-serif at 6 pt: of the layouts
+// boxLayouts makes, the widest whose pixels at 0.5 pt fit \linewidth,
+// stretched across to the line (a pixel 0.5 pt high and at least as
+// wide) but, as doc stretches a drawing's frame to 640 px and no more,
+// to no more than 320 pt or the layout's own width; when even the
+// narrowest layout does not fit, the narrowest, shrunk to the line.
+// Compiled alone it is a cropped standalone picture a column wide; \input
+// in a document (after \documentclass, with TikZ loaded) it is the
+// picture alone, in a paragraph's line as any picture is, so that
+// \centering centres it.
 func tikzBoxes(f *doc.Figure, o Options) []byte {
 	bx := f.Boxes
 	var b bytes.Buffer
-	standalonePreamble(&b, f, "tikz", "it is at most \\linewidth wide", "\\usepackage{tikz}", "\\linewidth")
+	standalonePreamble(&b, f, "tikz", "it is \\linewidth wide, laid out for it", "\\usepackage{tikz}", "\\linewidth")
 	prefix := o.prefix()
 	for i := range bx.Boxes {
 		fill, _ := bx.Boxes[i].Fill(bx.Whole)
 		fmt.Fprintf(&b, "\\definecolor{%sbox%s}{RGB}{%d,%d,%d}%%\n", prefix, letterName(i), fill[0], fill[1], fill[2])
 	}
-	b.WriteString("\\setbox0=\\hbox{%\n")
-	b.WriteString("\\begin{tikzpicture}[x=0.5pt,y=-0.5pt,font=\\sffamily\\fontsize{6}{7}\\selectfont]\n")
-	for i := range bx.Boxes {
-		box := &bx.Boxes[i]
-		_, white := box.Fill(bx.Whole)
-		fmt.Fprintf(&b, "\\filldraw[fill=%sbox%s,draw=black!65,rounded corners=1.5pt] (%d,%d) rectangle (%d,%d);\n",
-			prefix, letterName(i), box.X, box.Y, box.X+box.W-1, box.Y+box.H-1)
-		text := ""
-		if white {
-			text = ",text=white"
+	layouts := boxLayouts(bx)
+	for k, l := range layouts {
+		fmt.Fprintf(&b, "%% laid out %d px wide, drawn with a pixel #1 wide\n", l.Width)
+		fmt.Fprintf(&b, "\\def\\memsymboxes%s#1{%%\n", letterName(k))
+		b.WriteString("\\begin{tikzpicture}[x=#1,y=-0.5pt,font=\\sffamily\\fontsize{6}{7}\\selectfont]\n")
+		for i := range l.Boxes {
+			box := &l.Boxes[i]
+			_, white := box.Fill(bx.Whole)
+			fmt.Fprintf(&b, "\\filldraw[fill=%sbox%s,draw=black!65,rounded corners=1.5pt] (%d,%d) rectangle (%d,%d);\n",
+				prefix, letterName(i), box.X, box.Y, box.X+box.W-1, box.Y+box.H-1)
+			text := ""
+			if white {
+				text = ",text=white"
+			}
+			ty := box.Y + doc.BoxTitleY
+			fmt.Fprintf(&b, "\\node[anchor=base west,inner sep=0%s] at (%d,%d) {%s};\n", text, box.X+doc.BoxPad, ty, texEscape(box.Title))
+			if pc := box.PercentOf(bx.Whole); pc != "" {
+				fmt.Fprintf(&b, "\\node[anchor=base east,inner sep=0,font=\\sffamily\\bfseries\\fontsize{6}{7}\\selectfont%s] at (%d,%d) {%s};\n",
+					text, box.X+box.W-doc.BoxPad, ty, texEscape(pc))
+			}
 		}
-		ty := box.Y + doc.BoxTitleY
-		fmt.Fprintf(&b, "\\node[anchor=base west,inner sep=0%s] at (%d,%d) {%s};\n", text, box.X+doc.BoxPad, ty, texEscape(box.Title))
-		if pc := box.PercentOf(bx.Whole); pc != "" {
-			fmt.Fprintf(&b, "\\node[anchor=base east,inner sep=0,font=\\sffamily\\bfseries\\fontsize{6}{7}\\selectfont%s] at (%d,%d) {%s};\n",
-				text, box.X+box.W-doc.BoxPad, ty, texEscape(pc))
-		}
+		b.WriteString("\\end{tikzpicture}}%\n")
 	}
-	b.WriteString("\\end{tikzpicture}}%\n")
-	b.WriteString("\\ifdim\\wd0>\\linewidth\\resizebox{\\linewidth}{!}{\\box0}\\else\\box0 \\fi%\n")
+	// The widest layout that fits the line, its pixel the width it is
+	// drawn (the line's, at most its cap) over the layout's, or the
+	// narrowest at 0.5 pt a pixel. The pixel's width is written into the
+	// picture, so that an externalized picture is made again when the
+	// line's width changes.
+	b.WriteString("% the widest layout that fits the line, stretched across to it, up to a width\n")
+	last := len(layouts) - 1
+	fmt.Fprintf(&b, "\\dimen0=\\linewidth\\relax\\ifdim\\dimen0<%s \\let\\memsymboxes\\memsymboxes%s\\dimen0=0.5pt %%\n", halfPt(layouts[last].Width), letterName(last))
+	for k := last; k >= 0; k-- {
+		if k > 0 {
+			fmt.Fprintf(&b, "\\else\\ifdim\\dimen0<%s ", halfPt(layouts[k-1].Width))
+		} else {
+			b.WriteString("\\else")
+		}
+		wide := halfPt(max(layouts[k].Width, doc.BoxesMinW))
+		fmt.Fprintf(&b, "\\let\\memsymboxes\\memsymboxes%s\\ifdim\\dimen0>%s \\dimen0=%s \\fi\\divide\\dimen0 by %d %%\n", letterName(k), wide, wide, layouts[k].Width)
+	}
+	b.WriteString(strings.Repeat("\\fi", len(layouts)) + "%\n")
+	b.WriteString("\\setbox0=\\hbox{\\expandafter\\memsymboxes\\expandafter{\\the\\dimen0}}%\n")
+	b.WriteString("\\leavevmode\\ifdim\\wd0>\\linewidth\\resizebox{\\linewidth}{!}{\\box0}\\else\\box0 \\fi%\n")
 	b.WriteString("\\ifdefined\\memsymalone\\else\\expandafter\\endinput\\fi%\n\\end{document}\n")
 	return b.Bytes()
+}
+
+// halfPt writes px pixels at 0.5 pt each as a TeX dimension.
+func halfPt(px int) string {
+	if px%2 == 0 {
+		return fmt.Sprintf("%dpt", px/2)
+	}
+	return fmt.Sprintf("%d.5pt", px/2)
 }
 
 // boxesScale is the millimetres a pixel of figure f's boxes takes: 0.5 pt,

@@ -15,7 +15,8 @@ func init() { Register(pdfRenderer{}) }
 
 // pdfRenderer writes STEM.pdf: A4 pages with the DejaVu fonts embedded, a
 // numbered chapter with an outline, tables ruled lightly, figures drawn as
-// vector lines and formulas with italic variables and raised exponents.
+// vector lines and formulas with italic variables and exponents set as
+// superscript characters (T², which pdftotext and a copy read as such).
 // Two renders of a document are byte-identical.
 type pdfRenderer struct{}
 
@@ -314,7 +315,7 @@ func (d *pdfDoc) drawLine(line []word, x, y float64, base font) {
 		}
 		for _, p := range w.pieces {
 			d.f.SetFont(p.font.family, p.font.style, p.font.size)
-			d.f.Text(x, y-p.rise, p.text)
+			d.f.Text(x, y, p.text)
 			x += d.f.GetStringWidth(p.text)
 		}
 	}

@@ -207,11 +207,12 @@ func TestTableChunks(t *testing.T) {
 }
 
 // Formulas are drawn with their variables in italics and their exponents
-// raised: an italic "T" and a raised "2".
+// as superscript characters, upright: an italic "T" and a "²", which a
+// reader copying the formula gets as it is.
 func TestFormulaPieces(t *testing.T) {
 	base, it := font{sans, "", 10}, font{sans, "I", 10}
 	ps := formulaPieces("T²", base, it)
-	if len(ps) != 2 || ps[0].text != "T" || ps[0].font != it || ps[0].rise != 0 || ps[1].text != "2" || ps[1].rise <= 0 || ps[1].font.size >= base.size {
+	if len(ps) != 2 || ps[0].text != "T" || ps[0].font != it || ps[1].text != "²" || ps[1].font != base {
 		t.Errorf("formulaPieces(T²) = %+v", ps)
 	}
 	ps = formulaPieces("48", base, it)
@@ -219,7 +220,7 @@ func TestFormulaPieces(t *testing.T) {
 		t.Errorf("formulaPieces(48) = %+v", ps)
 	}
 	ps = formulaPieces("B¹²T", base, it)
-	if len(ps) != 3 || ps[1].text != "12" || ps[2].text != "T" || ps[2].rise != 0 {
+	if len(ps) != 3 || ps[0].text != "B" || ps[1].text != "¹²" || ps[1].font != base || ps[2].text != "T" || ps[2].font != it {
 		t.Errorf("formulaPieces(B¹²T) = %+v", ps)
 	}
 }
@@ -373,6 +374,51 @@ func TestPDFHeadingsKeptWithWhatFollows(t *testing.T) {
 		}
 		if found != len(tc.ss) {
 			t.Fatalf("%s: pdftotext read %d of the %d headings:\n%s", tc.name, found, len(tc.ss), out)
+		}
+	}
+}
+
+// The PDF's text, as pdftotext reads it (and as a reader copying from it
+// gets it), holds each of the chapter's formulas exactly, its exponents
+// the superscript characters the Markdown writes: "48 · B · T² + …". They
+// were once digits drawn raised, which pdftotext put on the line above,
+// leaving "48 · B · T + 12288 · B · T + 8 · T", another polynomial. The
+// course GPT at six blocks, its step stored and recomputed, as a tester
+// found it.
+func TestPDFFormulasReadBack(t *testing.T) {
+	tooltest.Need(t, "pdftotext", "the PDF's formulas are not read back")
+	at := map[string]int64{"B": 16, "T": 256}
+	d := explain.Chapter(variantInput(t, "gpt-course", sixBlocks, at, bothRemats))
+	dir, _ := render(t, "pdf", d)
+	// The text read back with only its spaces made plain: no superscript
+	// becomes a digit. In -raw's order a formula wrapped in a table's
+	// cell reads on; -layout's, a reader's copy, sets cells side by side.
+	read := func(mode string) string {
+		out, err := exec.Command("pdftotext", "-enc", "UTF-8", mode, filepath.Join(dir, "chapter13.pdf"), "-").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(strings.FieldsFunc(string(out), func(r rune) bool {
+			return unicode.IsSpace(r) || r == '\u2009' || r == '\u202f'
+		}), " ")
+	}
+	flat, layout := read("-raw"), read("-layout")
+	squared := 0
+	for _, f := range d.Formulas {
+		want := strings.Join(strings.Fields(strings.NewReplacer("\u2009", " ", "\u202f", " ").Replace(f.Poly.String())), " ")
+		if strings.ContainsRune(want, '²') {
+			squared++
+		}
+		if !strings.Contains(flat, want) {
+			t.Errorf("the PDF's text lacks %s, %q", f.Label, want)
+		}
+	}
+	if squared == 0 {
+		t.Errorf("no formula has an exponent: nothing is checked")
+	}
+	for _, want := range []string{"48 · B · T² + 12288 · B · T + 8 · T²", "144 · B · T² + 6144 · B · T + 8 · T²"} {
+		if !strings.Contains(layout, want) {
+			t.Errorf("the PDF's text, laid out, lacks %q", want)
 		}
 	}
 }

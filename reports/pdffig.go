@@ -98,6 +98,34 @@ func (d *pdfDoc) figure(f *doc.Figure, above float64) {
 	d.f.Text(yx, yy, yl)
 	d.f.TransformEnd()
 
+	// Each mark's label is set on white, as the TikZ has it, so that a
+	// band, a guide or the grid under it does not run through its
+	// letters; the white goes under the curves and the label over them,
+	// so that a label where no placement is clear of the curves hides
+	// none of them.
+	bold := font{sans, "B", figPt}
+	labelAt := func(k int) (ws []word, lx, ly, lw float64) {
+		x, y := X(f.Marks[k].At), Y(f.Marks[k].At)
+		ws = words(f.Marks[k].Label, bold, true)
+		lw = lineWidth(d, ws, bold)
+		pl := p.marks[k]
+		lx, ly = x+2, y-2
+		if pl.left {
+			lx = x - 2 - lw
+		}
+		if pl.below {
+			ly = y + 4
+		}
+		return ws, lx, ly - pl.rise()*h, lw
+	}
+	d.f.SetFillColor(255, 255, 255)
+	d.f.SetAlpha(0.8, "Normal")
+	for k := range f.Marks {
+		_, lx, ly, lw := labelAt(k)
+		size := bold.size * 25.4 / 72
+		d.f.Rect(lx-0.6, ly-0.8*size, lw+1.2, 1.05*size, "F")
+	}
+	d.f.SetAlpha(1, "Normal")
 	for i, line := range p.lines {
 		c := colour(i)
 		d.f.SetDrawColor(c[0], c[1], c[2])
@@ -121,27 +149,9 @@ func (d *pdfDoc) figure(f *doc.Figure, above float64) {
 	d.f.SetDrawColor(0, 0, 0)
 	d.f.SetFillColor(255, 255, 255)
 	d.f.SetLineWidth(0.3)
-	bold := font{sans, "B", figPt}
 	for k, m := range f.Marks {
-		x, y := X(m.At), Y(m.At)
-		d.f.Circle(x, y, 0.9, "FD")
-		ws := words(m.Label, bold, true)
-		lw := lineWidth(d, ws, bold)
-		pl := p.marks[k]
-		lx, ly := x+2, y-2
-		if pl.left {
-			lx = x - 2 - lw
-		}
-		if pl.below {
-			ly = y + 4
-		}
-		ly -= pl.rise() * h
-		// On white, as the TikZ has it, so that a trace under the label
-		// does not run through its letters.
-		size := bold.size * 25.4 / 72
-		d.f.SetAlpha(0.8, "Normal")
-		d.f.Rect(lx-0.6, ly-0.8*size, lw+1.2, 1.05*size, "F")
-		d.f.SetAlpha(1, "Normal")
+		d.f.Circle(X(m.At), Y(m.At), 0.9, "FD")
+		ws, lx, ly, _ := labelAt(k)
 		d.drawLine(ws, lx, ly, bold)
 	}
 	if p.legend {

@@ -269,13 +269,13 @@ type runeMeasure struct{}
 func (runeMeasure) width(s string, _ font) float64 { return float64(len([]rune(s))) }
 
 // cutWords cuts only what is too wide, into pieces no wider than asked
-// (but one character each), keeping the text, its fonts and its rises,
+// (but one character each), keeping the text and its fonts,
 // and the space before a word on its first piece alone.
 func TestCutWords(t *testing.T) {
-	f, it := font{sans, "", 9}, font{sans, "I", 9}
+	f, it, small := font{sans, "", 9}, font{sans, "I", 9}, font{sans, "", 6}
 	ws := []word{
-		{pieces: []piece{{"ab", f, 0}}},
-		{pieces: []piece{{"−31·", f, 0}, {"T", it, 0}, {"2", f, 1}, {"xyzw", f, 0}}, space: true},
+		{pieces: []piece{{"ab", f}}},
+		{pieces: []piece{{"−31·", f}, {"T", it}, {"²", small}, {"xyzw", f}}, space: true},
 	}
 	for _, width := range []float64{0, 1, 2, 3, 4, 10, 100} {
 		got := cutWords(runeMeasure{}, ws, width)
@@ -295,13 +295,13 @@ func TestCutWords(t *testing.T) {
 				if p.text == "" {
 					t.Errorf("width %v: piece %d holds an empty run", width, i)
 				}
-				if (p.text == "T") != (p.font == it) || (p.text == "2") != (p.rise == 1) {
-					t.Errorf("width %v: %q lost its font or rise", width, p.text)
+				if (p.text == "T") != (p.font == it) || (p.text == "²") != (p.font == small) {
+					t.Errorf("width %v: %q lost its font", width, p.text)
 				}
 				joined.WriteString(p.text)
 			}
 		}
-		if joined.String() != "ab−31·T2xyzw" || spaces != 1 {
+		if joined.String() != "ab−31·T²xyzw" || spaces != 1 {
 			t.Errorf("width %v: the pieces read %q, with %d spaces", width, joined.String(), spaces)
 		}
 		if width >= 10 && len(got) != 2 {

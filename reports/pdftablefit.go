@@ -134,7 +134,7 @@ func cutWords(m measurer, ws []word, width float64) []word {
 				rw := m.width(string(r), p.font)
 				if used+rw > width+1e-6 && used > 0 {
 					if i > start {
-						cur.pieces = append(cur.pieces, piece{p.text[start:i], p.font, p.rise})
+						cur.pieces = append(cur.pieces, piece{p.text[start:i], p.font})
 					}
 					out = append(out, cur)
 					cur, used, start = word{}, 0, i
@@ -142,7 +142,7 @@ func cutWords(m measurer, ws []word, width float64) []word {
 				used += rw
 			}
 			if start < len(p.text) {
-				cur.pieces = append(cur.pieces, piece{p.text[start:], p.font, p.rise})
+				cur.pieces = append(cur.pieces, piece{p.text[start:], p.font})
 			}
 		}
 		out = append(out, cur)

@@ -20,12 +20,10 @@ const (
 	mono = "dejavumono"
 )
 
-// piece is a run of text in one font, raised by rise millimetres (a
-// formula's exponent).
+// piece is a run of text in one font.
 type piece struct {
 	text string
 	font font
-	rise float64
 }
 
 // word is a run of pieces with no line break inside; space says a space
@@ -35,8 +33,9 @@ type word struct {
 	space  bool
 }
 
-// superscripts maps display notation's superscript characters to the
-// digits drawn raised in their place.
+// superscripts maps display notation's superscript characters (a
+// formula's exponents, which the PDF draws as they are) to the digits
+// they raise.
 var superscripts = map[rune]rune{
 	'⁰': '0', '¹': '1', '²': '2', '³': '3', '⁴': '4', '⁵': '5', '⁶': '6', '⁷': '7', '⁸': '8', '⁹': '9', '⁻': '-',
 }
@@ -127,47 +126,30 @@ func words(ins []doc.Inline, base font, keepFormulas bool) []word {
 }
 
 // formulaPieces splits a formula's token into pieces: its letters in
-// letters' font (italics for variables), the rest in base, and an exponent
-// raised and smaller: "T²" is an italic "T" and a raised "2".
+// letters' font (italics for variables), the rest, exponents among it, in
+// base: "T²" is an italic "T" and a "²". An exponent is drawn as the
+// fonts' superscript characters, not as digits raised, so that a reader
+// who copies a formula out of the PDF (or pdftotext) gets "T²", not a "T"
+// with a "2" on the line above.
 func formulaPieces(tok string, base, letters font) []piece {
 	var out []piece
 	var run strings.Builder
 	var runFont font
-	small := font{base.family, base.style, base.size * 0.7}
-	rise := base.size * 0.3528 * 0.38 // 38 % of the size, in mm
-	inSup := false
-	emit := func() {
-		if run.Len() == 0 {
-			return
-		}
-		p := piece{text: run.String(), font: runFont}
-		if inSup {
-			p.font, p.rise = small, rise
-		}
-		out = append(out, p)
-		run.Reset()
-	}
 	for _, r := range tok {
-		if d, ok := superscripts[r]; ok {
-			if !inSup {
-				emit()
-				inSup = true
-			}
-			run.WriteRune(d)
-			continue
-		}
 		f := base
 		if unicode.IsLetter(r) || r == '_' {
 			f = letters
 		}
-		if inSup || (run.Len() > 0 && f != runFont) {
-			emit()
-			inSup = false
+		if run.Len() > 0 && f != runFont {
+			out = append(out, piece{text: run.String(), font: runFont})
+			run.Reset()
 		}
 		runFont = f
 		run.WriteRune(r)
 	}
-	emit()
+	if run.Len() > 0 {
+		out = append(out, piece{text: run.String(), font: runFont})
+	}
 	return out
 }
 

@@ -17,7 +17,8 @@ func init() { Register(tikzRenderer{}) }
 
 // tikzRenderer writes LaTeX for papers: each figure as a pgfplots picture
 // (STEM-live.tex, STEM-candidates.tex) that compiles alone into a cropped
-// picture a column wide, or goes into a paper with \input; STEM-formulas.tex
+// picture a column wide, or goes into a paper with \input (or, with the
+// standalone package, \includestandalone); STEM-formulas.tex
 // with a macro for each formula and number, to \input in a paper; and
 // STEM-tikz.tex, which puts them together and compiles with pdflatex into
 // STEM-tikz.pdf, beside the PDF renderer's STEM.pdf. It needs only LaTeX's
@@ -141,6 +142,27 @@ func tikzFigure(f *doc.Figure, o Options) []byte {
 			fmt.Fprintf(&b, "\\node[anchor=south west, font=\\tiny, text=black!60, inner sep=1pt%s] at (axis cs:%s,%s) {%s};\n", tikzShift(p.guideLabels[i]), coord(g.X), coord(p.y.lo), latexInlines(g.Label))
 		}
 	}
+	// Each mark's label is set on white, that a band, a guide or the
+	// grid under it does not run through its letters; the white goes
+	// under the curves and the label's text over them, so that a label
+	// where no placement is clear of the curves (placeMarks) hides none
+	// of them. The white is the label's node, its text a phantom.
+	markNode := func(k int, text string) string {
+		m := f.Marks[k]
+		pl := p.marks[k]
+		anchor := map[[2]bool]string{{false, false}: "south west", {true, false}: "south east", {false, true}: "north west", {true, true}: "north east"}[[2]bool{pl.left, pl.below}]
+		fill := ""
+		if text == "" {
+			fill, text = ", fill=white, fill opacity=0.8", "\\phantom{"+latexInlines(m.Label)+"}"
+		}
+		return fmt.Sprintf("\\node[anchor=%s, font=\\scriptsize, inner sep=2.5pt%s%s] at (axis cs:%s,%s) {%s};\n", anchor, fill, tikzShift(pl.rise()), coord(m.At.X), coord(m.At.Y), text)
+	}
+	if len(f.Marks) > 0 {
+		b.WriteString("% the white under the marks' labels, under the curves\n")
+	}
+	for k := range f.Marks {
+		b.WriteString(markNode(k, ""))
+	}
 	for i, s := range f.Series {
 		style := "thick"
 		if s.Steps {
@@ -177,11 +199,8 @@ func tikzFigure(f *doc.Figure, o Options) []byte {
 		}
 	}
 	for k, m := range f.Marks {
-		at := fmt.Sprintf("(axis cs:%s,%s)", coord(m.At.X), coord(m.At.Y))
-		pl := p.marks[k]
-		anchor := map[[2]bool]string{{false, false}: "south west", {true, false}: "south east", {false, true}: "north west", {true, true}: "north east"}[[2]bool{pl.left, pl.below}]
-		fmt.Fprintf(&b, "\\draw[fill=white] %s circle[radius=1.6pt];\n", at)
-		fmt.Fprintf(&b, "\\node[anchor=%s, font=\\scriptsize, inner sep=2.5pt, fill=white, fill opacity=0.8, text opacity=1%s] at %s {%s};\n", anchor, tikzShift(pl.rise()), at, latexInlines(m.Label))
+		fmt.Fprintf(&b, "\\draw[fill=white] (axis cs:%s,%s) circle[radius=1.6pt];\n", coord(m.At.X), coord(m.At.Y))
+		b.WriteString(markNode(k, latexInlines(m.Label)))
 	}
 	b.WriteString("\\end{axis}\n\\end{tikzpicture}}%\n")
 	// The measuring picture is drawn with TikZ's externalization off, in
@@ -626,12 +645,24 @@ func coord(v poly.Rat) string { return doc.Fixed(v, 6) }
 // standalonePreamble writes the start of a figure's TikZ file: its caption
 // and what it is as comments, then what makes it compile alone (the
 // standalone class, setup, and width as wide) and is skipped when it is
-// \input in a document, which loads what it needs.
+// \input (or \includestandalone'd) in a document, which loads what it
+// needs.
+//
+// The file is in a document once the document's \begin{document} has
+// run, which sets LaTeX's \@nodocument to \relax (the kernel's own test
+// for it), or, in a preamble, once its \documentclass has run, which
+// makes \documentclass an error. Testing \documentclass alone is not
+// enough: the standalone package, in a paper, makes \documentclass at
+// \begin{document} skip an \input file's preamble, and the file's own
+// \begin{document} would then open a group its \endinput never closes.
+// The names are built with \csname, as the file may be read where @ is
+// no letter.
 func standalonePreamble(b *bytes.Buffer, f *doc.Figure, loads, size, setup, wide string) {
 	fmt.Fprintf(b, "%% %s\n", texComment(doc.PlainText(f.Caption, " ")))
-	fmt.Fprintf(b, "%% %s: compiles alone into a cropped picture, or \\input it in a document that loads %s;\n", writtenBy, loads)
+	fmt.Fprintf(b, "%% %s: compiles alone into a cropped picture, or \\input it (or \\includestandalone it) in a document that loads %s;\n", writtenBy, loads)
 	fmt.Fprintf(b, "%% %s.\n", size)
+	b.WriteString("\\expandafter\\ifx\\csname @nodocument\\endcsname\\relax\\else\n")
 	b.WriteString("\\expandafter\\ifx\\csname @twoclasseserror\\endcsname\\documentclass\\else\n")
 	fmt.Fprintf(b, "\\documentclass[border=1pt]{standalone}\n%s\n", setup)
-	fmt.Fprintf(b, "\\def\\memsymalone{}\n\\begin{document}\n\\setlength{%s}{%s}%%\n\\fi%%\n", wide, standaloneWidth)
+	fmt.Fprintf(b, "\\def\\memsymalone{}\n\\begin{document}\n\\setlength{%s}{%s}%%\n\\fi\\fi%%\n", wide, standaloneWidth)
 }
