@@ -102,7 +102,7 @@ func (w *writer) counted() doc.Section {
 	case in.FromFiles && len(in.Vars) == 0: // one recording: no grid
 		what = append(what, ", made operation by operation on buffers that have an identity, from the file ", in.Program, ", and counts its memory from that recording; it never measures a process.")
 	case in.FromFiles:
-		what = append(what, ", made operation by operation on buffers that have an identity, from files (the first ", in.Program, "), and counts its memory from those recordings; it never measures a process.")
+		what = append(what, ", made operation by operation on buffers that have an identity, from files (at the grid's first point, ", in.Program, "), and counts its memory from those recordings; it never measures a process.")
 	default:
 		what = append(what, " operation by operation, on buffers that have an identity, and counts its memory from those recordings; it never measures a process.")
 	}

@@ -321,7 +321,7 @@ func TestNoDimensions(t *testing.T) {
 	got := dump(d)
 	for _, want := range []string{
 		"Tiny.apply has no dimensions: its sizes are fixed, so one recording gives its memory at every call, and there are no polynomials to make.",
-		"memsym read the recording of Tiny.apply in f32, made operation by operation on buffers that have an identity, from the file testdata/no-dims.jsonl, and counts its memory from that recording",
+		"memsym read the recording of Tiny.apply in f32, made operation by operation on buffers that have an identity, from the file no-dims.jsonl, and counts its memory from that recording",
 		"## 13.2 Its counts",
 		"| the peak of live bytes, at operation 3 of 3 | 244 |",
 		"Nothing was interpolated: Tiny.apply has no dimensions",

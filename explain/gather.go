@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	"memsym/model"
 	"memsym/programs"
@@ -48,6 +49,12 @@ func Gather(ctx context.Context, r *Request) (*Content, error) {
 	}
 	_, files := r.Source.(*source.Files)
 	c := &Content{Program: r.Program, FromFiles: files, Model: m, Along: r.Along, Scale: r.Scale}
+	if files {
+		// Named by the grid's first point's file, not by where it lies
+		// nor by the order the files were given in: the same recordings
+		// give the same chapter.
+		c.Program = filepath.Base(m.First)
+	}
 	if r.Along != "" && !contains(m.Vars, r.Along) {
 		return nil, &source.UsageError{Msg: fmt.Sprintf("--along %s: no dimension %s (the dimensions are %s)", r.Along, r.Along, wordsList(m.Vars))}
 	}

@@ -38,6 +38,7 @@ type Model struct {
 	Grid       [][]int64         // per dimension, its three grid values ascending
 	Checked    [][]int64         // the check points, each aligned with Vars
 	Structure  *record.Recording // the first grid point's recording; its sizes are that point's
+	First      string            // the name of the first grid point's source
 	Lives      []count.Life      // per buffer position in Structure.Buffers
 	Params     poly.Poly         // the parameters' bytes
 	Inputs     poly.Poly         // the caller-held buffers' bytes, the parameters among them
@@ -158,6 +159,17 @@ func Build(grid []Source, checks []Source) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	m, err := buildGrid(g, grid, checks)
+	if err != nil {
+		return nil, err
+	}
+	m.First = grid[g.order[0]].Name
+	return m, nil
+}
+
+// buildGrid is Build on the grid g formed of grid.
+func buildGrid(g *grid, grid, checks []Source) (*Model, error) {
+	var err error
 	checkDims := make([][]record.Dim, len(checks))
 	for i, src := range checks {
 		if checkDims[i], err = g.checkPoint(src); err != nil {

@@ -207,7 +207,7 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 			written = append(written, names...)
 		}
 		if wantPage {
-			return writeExplainPage(written, content.Model, stage, *name, r.Program, r.At, content.Steps)
+			return writeExplainPage(written, content.Model, stage, *name, content.Program, r.At, content.Steps)
 		}
 		return written, nil
 	})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -237,6 +238,40 @@ func TestExplainRefuted(t *testing.T) {
 		if !bytes.Equal(after[name], b) {
 			t.Errorf("the refused run changed %s", name)
 		}
+	}
+}
+
+// The same recordings give the same chapter whatever the order the files
+// are given in and wherever they lie: the chapter and the page name them
+// by the grid's first point's file.
+func TestExplainFilesAnyOrder(t *testing.T) {
+	var chapters [][]byte
+	for k, reverse := range []bool{false, true} {
+		dir := filepath.Join(t.TempDir(), fmt.Sprint("grid", k))
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		var files []string
+		for _, b := range []int{1, 2, 3} {
+			for _, tt := range []int{4, 8, 12} {
+				f := filepath.Join(dir, fmt.Sprintf("r_B%d_T%d.jsonl", b, tt))
+				mustRunCLI(t, "record", "--program", "gpt-course", "--dim", fmt.Sprintf("B=%d,T=%d", b, tt), "-o", f)
+				files = append(files, f)
+			}
+		}
+		if reverse {
+			slices.Reverse(files)
+		}
+		out := filepath.Join(t.TempDir(), "out")
+		mustRunCLI(t, append([]string{"explain", "-o", out, "--format", "md,page"}, files...)...)
+		got := readDir(t, out)
+		chapters = append(chapters, append(got["chapter13.md"], got["chapter13-page.html"]...))
+		if !bytes.Contains(got["chapter13.md"], []byte("from files (at the grid's first point, r\\_B1\\_T4.jsonl)")) {
+			t.Errorf("the chapter does not name the grid's first point's file:\n%.600s", got["chapter13.md"])
+		}
+	}
+	if !bytes.Equal(chapters[0], chapters[1]) {
+		t.Errorf("the files in another order, in another folder, gave another chapter or page")
 	}
 }
 

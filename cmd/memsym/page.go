@@ -113,7 +113,7 @@ func pageCmd(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	opt := page.Options{Title: pageTitle(&sf, files), Max: maxes.values(), Runs: programRuns(src)}
+	opt := page.Options{Title: pageTitle(&sf, m), Max: maxes.values(), Runs: programRuns(src)}
 	if step.step {
 		models, done, err := openStepModels(&step, &sf, files, stderr, false)
 		done()
@@ -172,13 +172,15 @@ func pageCmd(stdout, stderr io.Writer, args []string) error {
 	return nil
 }
 
-// pageTitle names the program at the top of its page.
-func pageTitle(sf *sourceFlags, files []string) string {
+// pageTitle names the program at the top of its page: recordings read
+// from files by the grid's first point's, whatever the order they were
+// given in or where they lie.
+func pageTitle(sf *sourceFlags, m *model.Model) string {
 	switch {
 	case sf.program != "":
 		return sf.program
-	case len(files) > 0:
-		return filepath.Base(files[0])
+	case sf.recorder == "" && sf.torch == "":
+		return filepath.Base(m.First)
 	}
 	return "the recorder's program"
 }
