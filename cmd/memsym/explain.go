@@ -48,7 +48,7 @@ STEM-page.html (--name sets STEM, chapter13 by default); files an earlier run wr
 not are removed and listed, when they are as it wrote them (.STEM.sha256
 lists each run's files): a user's own files are left alone, and so are
 memsym's the user has changed, named on stderr. The files appear together or, if the run fails,
-not at all: a model that fresh recordings contradict, off the grid or at a
+not at all (two runs writing into one directory take turns): a model that fresh recordings contradict, off the grid or at a
 crossover, fails the run. STEM-formulas.tex defines a LaTeX macro for each formula and
 number, named with --tex-prefix; a paper with two programs' chapters gives
 each its own prefix, else pdflatex stops with an error naming --tex-prefix.
@@ -197,6 +197,15 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return fmt.Errorf("-o %s: %w", *out, err)
 	}
+	// Another run writing into the same directory goes first, or after:
+	// its files and this one's, and the list of them, are never mixed.
+	unlock, err := outfile.LockDir(*out, func() {
+		fmt.Fprintf(stderr, "memsym explain: waiting for another memsym run writing into %s\n", *out)
+	})
+	if err != nil {
+		return fmt.Errorf("-o %s: %w", *out, err)
+	}
+	defer unlock()
 	written, err := outfile.WriteDir(*out, *name, func(stage string) ([]string, error) {
 		var written []string
 		for _, rd := range renderers {
