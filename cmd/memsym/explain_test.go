@@ -369,7 +369,7 @@ func TestExplainGridFiles(t *testing.T) {
 	mustRunCLI(t, append([]string{"explain", "-o", dir, "--format", "md", "--check", check}, grid...)...)
 	md := string(readDir(t, dir)["chapter13.md"])
 	for _, want := range []string{
-		"memsym read the recordings of `Synthetic.apply` in f32, made operation by operation on buffers that have an identity, from files (the first " + strings.ReplaceAll(grid[0], "_", "\\_") + ")",
+		"memsym read the recordings of `Synthetic.apply` in f32, made operation by operation on buffers that have an identity, from files (at the grid's first point, " + strings.ReplaceAll(filepath.Base(grid[0]), "_", "\\_") + ")",
 		"## 13.2 As polynomials in B and T",
 		"recordings read from files cannot be made at new points",
 	} {
