@@ -159,3 +159,40 @@ func TestRunGroupWithoutStdout(t *testing.T) {
 		t.Errorf("the command's standard output was not open: %q", s)
 	}
 }
+
+// A recorder stopped at its timeout is asked to end first (SIGTERM), so
+// that it may remove what it made; one that does not end within
+// ending.Grace is killed.
+func TestCommandTimeoutTermsFirst(t *testing.T) {
+	dir := t.TempDir()
+	cleaned := filepath.Join(dir, "cleaned")
+	c, err := ParseCommand(`trap 'echo cleaned > ` + shellQuote(cleaned) + `; exit 0' TERM; sleep 30 & wait; true {B}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Timeout = 300 * time.Millisecond
+	err = c.Run(context.Background(), record.Point{{Name: "B", Value: 1}}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "did not finish within 300ms and was stopped") {
+		t.Fatalf("error = %v, want the timeout's", err)
+	}
+	if b, err := os.ReadFile(cleaned); err != nil || string(b) != "cleaned\n" {
+		t.Errorf("the recorder's TERM trap did not run: %q, %v", b, err)
+	}
+
+	// One that ignores SIGTERM is killed after the grace.
+	pidFile := filepath.Join(dir, "pid")
+	if c, err = ParseCommand(`trap '' TERM; sleep 30 & echo $! > ` + shellQuote(pidFile) + `; while :; do sleep 1; done; true {B}`); err != nil {
+		t.Fatal(err)
+	}
+	c.Timeout = 300 * time.Millisecond
+	start := time.Now()
+	if err := c.Run(context.Background(), record.Point{{Name: "B", Value: 1}}, &bytes.Buffer{}); err == nil {
+		t.Fatal("a recorder that ignores SIGTERM ran to its end")
+	}
+	if took := time.Since(start); took > 30*time.Second {
+		t.Errorf("stopping it took %v", took)
+	}
+	if pid := childPid(t, pidFile); !gone(pid) {
+		t.Errorf("the recorder's child %d still runs", pid)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"maps"
 	"strings"
 
+	"memsym/internal/ending"
 	"memsym/interp"
 	"memsym/record"
 )
@@ -89,16 +90,16 @@ func pointName(maker string, p record.Point) string {
 // whole by Close, or by a signal that ends memsym first (ending).
 type scratch struct {
 	dir string
-	tmp *tempDir
+	tmp *ending.Dir
 }
 
 func (s *scratch) folder() (string, error) {
 	if s.tmp == nil {
-		d, err := ending.mkdirTemp("memsym-recordings-")
+		d, err := ending.MkdirTemp("memsym-recordings-")
 		if err != nil {
 			return "", err
 		}
-		s.tmp, s.dir = d, d.path
+		s.tmp, s.dir = d, d.Path
 	}
 	return s.dir, nil
 }
@@ -107,7 +108,7 @@ func (s *scratch) Close() error {
 	if s.tmp == nil {
 		return nil
 	}
-	err := ending.removeDir(s.tmp)
+	err := s.tmp.Remove()
 	s.tmp, s.dir = nil, ""
 	return err
 }

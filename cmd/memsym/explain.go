@@ -12,6 +12,7 @@ import (
 
 	"memsym/doc"
 	"memsym/explain"
+	"memsym/internal/ending"
 	"memsym/internal/outfile"
 	"memsym/record"
 	"memsym/reports"
@@ -197,6 +198,13 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return fmt.Errorf("-o %s: %w", *out, err)
 	}
+	// So does a signal that ends memsym: removed when empty, deepest first.
+	forget := ending.OnEnd(func() {
+		for _, d := range created {
+			os.Remove(d)
+		}
+	})
+	defer forget()
 	// Another run writing into the same directory goes first, or after:
 	// its files and this one's, and the list of them, are never mixed.
 	unlock, err := outfile.LockDir(*out, func() {

@@ -1,6 +1,8 @@
 package outfile
 
 import (
+	"memsym/internal/ending"
+
 	"errors"
 	"fmt"
 	"io/fs"
@@ -50,7 +52,14 @@ func WriteDir(dir, stem string, render func(stage string) ([]string, error)) (na
 		}
 		return nil, fmt.Errorf("-o %s: cannot write into it: %w (nothing was written)", dir, err)
 	}
-	defer os.RemoveAll(stage)
+	// A signal ending memsym removes it too (with the folders the run
+	// made for it, which the caller registers): nothing is left half
+	// written.
+	forget := ending.OnEnd(func() { os.RemoveAll(stage) })
+	defer func() {
+		os.RemoveAll(stage)
+		forget()
+	}()
 	names, err = render(stage)
 	if err != nil {
 		// The staging directory is gone when the message is read: it
@@ -68,6 +77,17 @@ func WriteDir(dir, stem string, render func(stage string) ([]string, error)) (na
 	if err := os.Mkdir(aside, 0o755); err != nil {
 		return nil, err
 	}
+	// A signal waits for the moves, or their undoing, to end.
+	ending.Critical(func() { err = moveIn(dir, stage, aside, names) })
+	if err != nil {
+		return nil, err
+	}
+	return names, nil
+}
+
+// moveIn moves the files names from stage into dir, those they replace
+// first moved aside; on an error it puts dir back as it was.
+func moveIn(dir, stage, aside string, names []string) (err error) {
 	var movedAside, movedIn []string
 	defer func() {
 		if err == nil {
@@ -85,17 +105,17 @@ func WriteDir(dir, stem string, render func(stage string) ([]string, error)) (na
 			continue
 		}
 		if err := os.Rename(filepath.Join(dir, n), filepath.Join(aside, n)); err != nil {
-			return nil, fmt.Errorf("replacing %s: %w (nothing was written)", filepath.Join(dir, n), err)
+			return fmt.Errorf("replacing %s: %w (nothing was written)", filepath.Join(dir, n), err)
 		}
 		movedAside = append(movedAside, n)
 	}
 	for _, n := range names {
 		if err := os.Rename(filepath.Join(stage, n), filepath.Join(dir, n)); err != nil {
-			return nil, fmt.Errorf("writing %s: %w (nothing was written)", filepath.Join(dir, n), err)
+			return fmt.Errorf("writing %s: %w (nothing was written)", filepath.Join(dir, n), err)
 		}
 		movedIn = append(movedIn, n)
 	}
-	return names, nil
+	return nil
 }
 
 // removeDeadStages removes the staging directories in dir that runs no
