@@ -18,6 +18,7 @@ import (
 	"os"
 	"regexp"
 	"sort"
+	"strings"
 
 	"memsym/source"
 )
@@ -121,10 +122,20 @@ func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: memsym %s %s\n", name, usage)
+		// The flags as the usage line, the docs and the messages write
+		// them: two dashes, but for -o and -h.
+		var b strings.Builder
+		fs.SetOutput(&b)
 		fs.PrintDefaults()
+		fs.SetOutput(stderr)
+		io.WriteString(stderr, longDefaults.ReplaceAllString(b.String(), "$1--$2"))
 	}
 	return fs
 }
+
+// longDefaults finds a flag of two letters or more where the flag
+// package's defaults list it with one dash.
+var longDefaults = regexp.MustCompile(`(?m)^(  )-([A-Za-z][A-Za-z0-9_-]+)`)
 
 // longFlags finds a flag's name of two letters or more in the flag
 // package's errors ("flag provided but not defined: -bogus", "invalid value

@@ -214,3 +214,20 @@ func TestExitCodes(t *testing.T) {
 		}
 	}
 }
+
+// Each command's -h lists its flags as the usage line, the docs and the
+// messages write them: two dashes, but for -o and -h.
+func TestHelpFlagsTwoDashes(t *testing.T) {
+	_, errs, code := runCLI("explain", "-h")
+	if code != 0 {
+		t.Fatalf("explain -h: exit %d", code)
+	}
+	for _, want := range []string{"\n  --const ", "\n  --format ", "\n  -o directory"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("explain -h lacks %q:\n%s", want, errs)
+		}
+	}
+	if strings.Contains(errs, "\n  -const") {
+		t.Errorf("explain -h lists a flag with one dash:\n%s", errs)
+	}
+}
