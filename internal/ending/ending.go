@@ -9,6 +9,7 @@
 package ending
 
 import (
+	"fmt"
 	"maps"
 	"os"
 	"os/exec"
@@ -119,7 +120,11 @@ type Dir struct {
 func MkdirTemp(pattern string) (*Dir, error) {
 	path, err := os.MkdirTemp("", pattern)
 	if err != nil {
-		return nil, err
+		where := os.TempDir()
+		if os.Getenv("TMPDIR") != "" {
+			where = "TMPDIR, " + where
+		}
+		return nil, fmt.Errorf("cannot make a temporary folder in %s: %w", where, err)
 	}
 	d := &Dir{Path: path}
 	d.forget = OnEnd(func() { d.remove() })
