@@ -1,36 +1,22 @@
 package page
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"memsym/model"
-	"memsym/source"
 )
 
 // modelOfN models a program of one u8 buffer of N bytes, recorded at
 // N = base, base + 1, base + 2.
 func modelOfN(t *testing.T, base int64) *model.Model {
 	t.Helper()
-	dir := t.TempDir()
-	var paths []string
+	var recordings []string
 	for n := base; n < base+3; n++ {
-		path := filepath.Join(dir, fmt.Sprintf("n%d.jsonl", n))
-		text := fmt.Sprintf("{\"memsym\": 1, \"entry\": \"H\", \"dims\": {\"N\": %d}}\n{\"buffer\": 1, \"dtype\": \"u8\", \"shape\": [%d], \"name\": \"x\"}\n{\"op\": \"a\", \"writes\": [1]}\n{\"result\": [1]}\n", n, n)
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, path)
+		recordings = append(recordings, fmt.Sprintf("{\"memsym\": 1, \"entry\": \"H\", \"dims\": {\"N\": %d}}\n{\"buffer\": 1, \"dtype\": \"u8\", \"shape\": [%d], \"name\": \"x\"}\n{\"op\": \"a\", \"writes\": [1]}\n{\"result\": [1]}\n", n, n))
 	}
-	m, err := model.Build(context.Background(), &source.Files{Grid: paths}, source.Spec{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return modelOfRecordings(t, recordings...)
 }
 
 // The page holds each value as a JavaScript number: a model recorded past
