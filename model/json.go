@@ -202,6 +202,7 @@ func (m *Model) CrossoverJSON(c *Crossovers, confirmed []Confirmation) *Crossove
 type VerifyJSON struct {
 	Programs []VerifyProgramJSON `json:"programs"`
 	Checked  int                 `json:"checked"`
+	Asked    int                 `json:"asked"`
 	Refused  int                 `json:"refused_as_expected"`
 	Failed   int                 `json:"failed"`
 }
@@ -216,6 +217,11 @@ type VerifyProgramJSON struct {
 	// was one; empty when it was the grid, or nothing was refused.
 	At     OrderedPoint      `json:"at,omitempty"`
 	Points []VerifyPointJSON `json:"points"`
+	// Asked is how many fresh points were asked for (--points), 0 where
+	// no model was built to check; Fewer says why fewer than Asked were
+	// found, empty when as many were.
+	Asked int    `json:"asked"`
+	Fewer string `json:"fewer,omitempty"`
 }
 
 // VerifyPointJSON is one point checked: Error is empty when the model holds

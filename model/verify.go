@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"memsym/count"
+	"memsym/doc"
 	"memsym/interp"
 	"memsym/record"
 	"memsym/source"
@@ -74,13 +75,16 @@ func (m *Model) CheckEach(ctx context.Context, src source.Source, points []recor
 // FreshPoints returns up to n distinct points off the grid in every
 // coordinate, deterministically from seed, where src's program runs
 // (source.Limit), none of them a point the model was checked at: first
-// source.OffGrid's, spread around the grid; where those are fewer than n,
-// more from a wider search (moreOffGrid), which also goes between the grid's
-// values and, along a dimension where nothing near the grid runs, below it
-// down to the least value the model holds for (bert-encoder on
-// T ∈ {510, 511, 512} runs at no T past the grid, T ≤ P = 512, but at every
-// T below it). When it finds none, why says what was searched: "it runs at
-// none of T = 4 to 6 (T = 4 is more than P = 3)".
+// source.OffGrid's, spread from below the grid to far past it; where those
+// are fewer than n, more from a wider search (moreOffGrid), which also goes
+// along a dimension where nothing near the grid runs below it down to the
+// least value the model holds for (bert-encoder on T ∈ {510, 511, 512}
+// runs at no T past the grid, T ≤ P = 512, but at every T below it).
+// Where it finds fewer than n, why says what was searched: "it runs at none
+// of T = 4 to 192 (T = 4 is more than P = 3)" when it finds none, "no more
+// were found searching B = 1 to 192, off the grid in every coordinate,
+// where the program runs, and not at the 2 check points already checked"
+// when it finds some.
 func (m *Model) FreshPoints(src source.Source, n int, seed uint64) (points []record.Point, why string) {
 	runs := func(p record.Point) bool { return source.Limit(src, p) == nil }
 	avoid := m.CheckPoints()
@@ -90,10 +94,27 @@ func (m *Model) FreshPoints(src source.Source, n int, seed uint64) (points []rec
 	}
 	more, why := m.moreOffGrid(src, n-len(points), seed, append(avoid, points...))
 	points = append(points, more...)
-	if len(points) > 0 {
-		why = ""
+	if len(points) > 0 && len(points) < n {
+		why = m.searched(len(avoid))
 	}
 	return points, why
+}
+
+// searched says where FreshPoints looked when it found some points but
+// fewer than asked for, with checked the number of check points it left
+// out.
+func (m *Model) searched(checked int) string {
+	var dims []string
+	for d, v := range m.Vars {
+		g := m.GridValues()[d]
+		lo, hi := source.OffGridRanges(g)
+		dims = append(dims, fmt.Sprintf("%s = %d to %d", v, max(lo, m.Least(v)), hi))
+	}
+	s := "no more were found searching " + strings.Join(dims, ", ") + ", off the grid in every coordinate, where the program runs"
+	if checked > 0 {
+		s += ", and not at the " + doc.Plural(checked, "check point", "check points") + " already checked"
+	}
+	return s
 }
 
 // The wider search's values along one dimension: a range of at most
@@ -103,10 +124,15 @@ const (
 	wholeRange   = 256
 	edgeValues   = 32
 	randomValues = 64
+	// sweepPoints: where the combinations of the values that run are at
+	// most this many, each is tried, after the random draws.
+	sweepPoints = 4096
 )
 
 // offValue is a value off the grid along one dimension, and where it lies:
-// below the grid (0), between its values (1) or above them (2).
+// below the grid (0), between its values (1), above them up to twice the
+// largest (3) or further, up to source.FarFactor times it (2), in the
+// order source.OffGrid draws from them.
 type offValue struct {
 	x     int64
 	where int
@@ -115,11 +141,12 @@ type offValue struct {
 // moreOffGrid returns up to n points off the grid in every coordinate where
 // src's program runs, none of them one of taken. Along each dimension it
 // tries the values off the grid from one grid gap below the grid (as
-// source.OffGrid does, never below the model's least value) to twice the
-// largest grid value, with the other dimensions at their middle grid
-// values; where none of them runs, the values further below, down to the
-// model's least value. It then draws points from the values that run,
-// below, between and above the grid in turn. When it finds none, why says
+// source.OffGrid does, never below the model's least value) to
+// source.FarFactor times the largest grid value, with the other dimensions
+// at their middle grid values; where none of them runs, the values further
+// below, down to the model's least value. It then draws points from the
+// values that run, below, between, far above and just above the grid in
+// turn. When it finds none, why says
 // what was searched.
 func (m *Model) moreOffGrid(src source.Source, n int, seed uint64, taken []record.Point) (points []record.Point, why string) {
 	rng := rand.New(rand.NewPCG(seed, 0x6d6f7265))
@@ -133,11 +160,12 @@ func (m *Model) moreOffGrid(src source.Source, n int, seed uint64, taken []recor
 	for d, v := range m.Vars {
 		g := values[d]
 		least := m.Least(v)
-		top := int64(math.MaxInt64)
+		twice := int64(math.MaxInt64)
 		if g[2] <= math.MaxInt64/2 {
-			top = 2 * g[2]
+			twice = 2 * g[2]
 		}
-		low := max(least, g[0]-(g[1]-g[0])+1)
+		low, top := source.OffGridRanges(g)
+		low = max(least, low)
 		var tried []int64
 		whole := true
 		try := func(lo, hi int64, where int) {
@@ -152,7 +180,10 @@ func (m *Model) moreOffGrid(src source.Source, n int, seed uint64, taken []recor
 		}
 		try(low, g[0]-1, 0)
 		try(g[0]+1, g[2]-1, 1)
-		try(g[2]+1, top, 2)
+		try(g[2]+1, twice, 3)
+		if twice < math.MaxInt64 {
+			try(twice+1, top, 2)
+		}
 		if len(good[d]) == 0 {
 			try(least, low-1, 0) // further below, where nothing nearer runs
 		}
@@ -167,20 +198,9 @@ func (m *Model) moreOffGrid(src source.Source, n int, seed uint64, taken []recor
 	}
 	tries, ranAtTaken := 16*n+64, false
 	var firstMiss record.Point
-	for i := 0; i < tries && len(points) < n; i++ {
-		p := make(record.Point, len(m.Vars))
-		for d, v := range m.Vars {
-			var pick []offValue
-			for _, o := range good[d] {
-				if o.where == i%3 {
-					pick = append(pick, o)
-				}
-			}
-			if len(pick) == 0 {
-				pick = good[d]
-			}
-			p[d] = record.Dim{Name: v, Value: pick[rng.IntN(len(pick))].x}
-		}
+	// consider takes p where the program runs and it is not taken, and
+	// notes why not otherwise.
+	consider := func(p record.Point) {
 		switch {
 		case !runs(p):
 			if firstMiss == nil {
@@ -190,6 +210,41 @@ func (m *Model) moreOffGrid(src source.Source, n int, seed uint64, taken []recor
 			ranAtTaken = true
 		default:
 			points = append(points, p)
+		}
+	}
+	for i := 0; i < tries && len(points) < n; i++ {
+		p := make(record.Point, len(m.Vars))
+		for d, v := range m.Vars {
+			var pick []offValue
+			for _, o := range good[d] {
+				if o.where == i%4 {
+					pick = append(pick, o)
+				}
+			}
+			if len(pick) == 0 {
+				pick = good[d]
+			}
+			p[d] = record.Dim{Name: v, Value: pick[rng.IntN(len(pick))].x}
+		}
+		consider(p)
+	}
+	if len(points) < n {
+		// Where the values that run are few, every combination of them,
+		// in order: the draws above may miss some.
+		combos := 1
+		for _, g := range good {
+			combos *= len(g)
+			if combos > sweepPoints {
+				break
+			}
+		}
+		for k := 0; combos <= sweepPoints && k < combos && len(points) < n; k++ {
+			p := make(record.Point, len(m.Vars))
+			for d, j := len(m.Vars)-1, k; d >= 0; d-- {
+				p[d] = record.Dim{Name: m.Vars[d], Value: good[d][j%len(good[d])].x}
+				j /= len(good[d])
+			}
+			consider(p)
 		}
 	}
 	switch {

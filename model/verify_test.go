@@ -61,11 +61,12 @@ func TestFreshPointsBelowTheGrid(t *testing.T) {
 }
 
 // Where the program runs at no value off the grid along a dimension, the
-// search says which it tried, and the program's words for the first.
+// search says which it tried, up to source.FarFactor times the grid's
+// largest value, and the program's words for the first.
 func TestFreshPointsNone(t *testing.T) {
 	m, src := buildProgram(t, "bert-encoder", map[string]int64{"P": 3}, source.GridDim{Name: "T", Values: [3]int64{1, 2, 3}})
 	points, why := m.FreshPoints(src, 3, 1)
-	if want := "it runs at none of T = 4 to 6 (T = 4 is more than P = 3)"; len(points) != 0 || why != want {
+	if want := "it runs at none of T = 4 to 192 (T = 4 is more than P = 3)"; len(points) != 0 || why != want {
 		t.Errorf("%v, %q; want none, %q", points, why, want)
 	}
 }
@@ -84,5 +85,28 @@ func TestValuesString(t *testing.T) {
 		if got := valuesString("T", c.xs, c.whole); got != c.want {
 			t.Errorf("%v: %q, want %q", c.xs, got, c.want)
 		}
+	}
+}
+
+// Where fewer points than asked for exist, FreshPoints finds every one of
+// them and why says where it searched: mlp-train-step on B ∈ {1, 2, 3}
+// runs at each B from 4 to 192 = 64 · 3, two of them its check points.
+func TestFreshPointsFewer(t *testing.T) {
+	m, src := buildProgram(t, "mlp-train-step", nil, source.GridDim{Name: "B", Values: [3]int64{1, 2, 3}})
+	points, why := m.FreshPoints(src, 200, 1)
+	want := "no more were found searching B = 1 to 192, off the grid in every coordinate, where the program runs, and not at the 2 check points already checked"
+	if len(points) != 187 || why != want {
+		t.Errorf("%d points, %q; want 187, %q", len(points), why, want)
+	}
+	seen := map[int64]bool{}
+	for _, p := range points {
+		b := p[0].Value
+		if b < 4 || b > 192 || seen[b] || slices.ContainsFunc(m.CheckPoints(), p.Equal) {
+			t.Errorf("B = %d: out of range, repeated or a check point", b)
+		}
+		seen[b] = true
+	}
+	if points, why := m.FreshPoints(src, 187, 1); len(points) != 187 || why != "" {
+		t.Errorf("%d points of 187, why %q", len(points), why)
 	}
 }

@@ -234,24 +234,65 @@ func onGrid(p record.Point, values [][3]int64) bool {
 	return false
 }
 
+// FarFactor bounds the fresh points: OffGrid and the wider search of
+// model.FreshPoints go up to FarFactor times the grid's largest value in
+// each dimension (T up to 768 on T ∈ {4, 8, 12}, 49152 on
+// T ∈ {256, 512, 768}), past the check points, for a program whose bytes
+// change well past its grid. Bundled programs and PyTorch functions are
+// recorded without running them (the meta device), so a large value costs
+// no more than a small one; a recorder command is run at such values.
+// `memsym verify -h` and docs/errors.md say 64.
+const FarFactor = 64
+
+// OffGridRanges returns, for a dimension whose grid is g, the least and
+// largest values OffGrid draws from: from one grid gap below the grid (but
+// not below 1) to FarFactor times its largest value (but not past the
+// largest integer).
+func OffGridRanges(g [3]int64) (lo, hi int64) {
+	return max(1, g[0]-(g[1]-g[0])+1), times(g[2], FarFactor)
+}
+
+// times returns x·k, or the largest integer where that is larger.
+func times(x, k int64) int64 {
+	if x > math.MaxInt64/k {
+		return math.MaxInt64
+	}
+	return x * k
+}
+
 // OffGrid chooses n distinct points, deterministically from seed, off every
-// grid value in every coordinate and spread from small to large: below the
+// grid value in every coordinate and spread from small to large, from one
+// grid gap below the grid to FarFactor times its largest value, drawing
+// every coordinate of a point from one of four ranges in turn: below the
 // middle grid value (but not more than the first gap below the grid),
-// between the outer ones, above the largest, then again. None is one of
-// avoid (the points a model was already checked at), and each is one where
-// runs, when not nil, says the program runs: a program that takes T ≤ P is
-// not checked at T > P. Where the ranges hold fewer than n such points, it
-// returns as many as it finds.
-// They are the points `memsym verify` records afresh.
+// between the outer ones, far past the grid (from twice its largest value
+// to FarFactor times it, log-uniformly, so that each factor of 2 is as
+// likely as the next), and just past it (to twice its largest value); then
+// again. With three points, the default of `memsym verify`, one is far
+// past the grid. None is one of avoid (the points a model was already
+// checked at), and each is one where runs, when not nil, says the program
+// runs: a program that takes T ≤ P is not checked at T > P (a far point
+// where it does not run is drawn again nearer the grid, below the value
+// tried). Where the ranges hold fewer than n such points, it returns as
+// many as it finds.
+// They are the points `memsym verify` records afresh. They need not follow
+// the residue rules of the check points (DefaultChecks): those two points
+// are chosen against a shared divisor, while the fresh points are many and
+// random, odd and even.
 func OffGrid(values [][3]int64, vars []string, n int, seed uint64, runs func(record.Point) bool, avoid ...record.Point) []record.Point {
 	rng := rand.New(rand.NewPCG(seed, 0x6d656d73796d))
 	taken := func(p record.Point, points []record.Point) bool {
 		return slices.ContainsFunc(points, p.Equal) || slices.ContainsFunc(avoid, p.Equal)
 	}
 	var points []record.Point
-	for i := 0; len(points) < n && i < 3*n+48; i++ {
-		// A point already taken is drawn again, from the next range
-		// after some tries, so that small grids still end.
+	far := make([]int64, len(vars)) // the far range's top, lowered where the program does not run
+	for i := 0; len(points) < n && i < 4*n+48; i++ {
+		r := i % 4
+		for d := range vars {
+			_, far[d] = OffGridRanges(values[d])
+		}
+		// A point already taken is drawn again, from the same range, so
+		// that small grids still end.
 		for try := 0; try < 8; try++ {
 			var p record.Point
 			for d, v := range vars {
@@ -260,22 +301,65 @@ func OffGrid(values [][3]int64, vars []string, n int, seed uint64, runs func(rec
 				// that starts above 1 may do so because the program
 				// changes its operations there (PyTorch turns copies
 				// into views at B = 1).
-				low := max(1, g[0]-(g[1]-g[0])+1)
-				ranges := [][2]int64{{low, g[1] - 1}, {g[0] + 1, g[2] - 1}, {g[2] + 1, 2 * g[2]}}
-				r := ranges[i%3]
-				x := pickOff(rng, r[0], r[1], g)
+				low, _ := OffGridRanges(g)
+				twice := times(g[2], 2)
+				var x int64
+				switch r {
+				case 0:
+					x = pickOff(rng, low, g[1]-1, g)
+				case 1:
+					x = pickOff(rng, g[0]+1, g[2]-1, g)
+				case 2:
+					x = pickFar(rng, twice+1, far[d], g)
+				default:
+					x = pickOff(rng, g[2]+1, twice, g)
+				}
+				if x == 0 && g[2] < math.MaxInt64 {
+					x = pickOff(rng, g[2]+1, min(twice, math.MaxInt64-2)+2, g)
+				}
 				if x == 0 {
-					x = pickOff(rng, g[2]+1, 2*g[2]+2, g)
+					break // no value: a grid that ends at the largest integer
 				}
 				p = append(p, record.Dim{Name: v, Value: x})
 			}
-			if !taken(p, points) && (runs == nil || runs(p)) {
+			if len(p) < len(vars) || taken(p, points) {
+				continue
+			}
+			if runs == nil || runs(p) {
 				points = append(points, p)
 				break
+			}
+			if r == 2 {
+				// Nearer the grid: below the values it does not run at.
+				for d := range far {
+					far[d] = max(times(values[d][2], 2)+1, p[d].Value-1)
+				}
 			}
 		}
 	}
 	return points
+}
+
+// pickFar picks a value in [lo, hi] that is no grid value, log-uniformly:
+// each factor of 2 from lo on is as likely as the next. It is 0 if there is
+// none.
+func pickFar(rng *rand.Rand, lo, hi int64, grid [3]int64) int64 {
+	if lo < 1 {
+		lo = 1
+	}
+	if lo > hi {
+		return 0
+	}
+	a, b := math.Log(float64(lo)), math.Log(float64(hi)+1)
+	f := math.Exp(a + rng.Float64()*(b-a))
+	x := hi
+	if f < float64(hi) {
+		x = max(lo, min(hi, int64(f)))
+	}
+	if x != grid[0] && x != grid[1] && x != grid[2] {
+		return x
+	}
+	return pickOff(rng, lo, hi, grid)
 }
 
 // pickOff picks a value in [lo, hi] that is no grid value, or 0 if there is

@@ -276,3 +276,90 @@ func TestOffGridWhereTheProgramRuns(t *testing.T) {
 		}
 	}
 }
+
+// OffGrid's points reach far past the grid: with three, the third is in
+// every coordinate past twice the grid's largest value and at most
+// FarFactor times it; with many, at least a quarter are, spread
+// log-uniformly (about as many past the range's geometric middle as below
+// it, where the range is wide enough that the points do not fill its
+// smaller values), and none is past FarFactor times the largest value.
+func TestOffGridFarPastTheGrid(t *testing.T) {
+	for _, values := range [][][3]int64{{{4, 8, 12}}, {{16, 32, 48}, {256, 512, 768}}, {{1, 2, 3}, {2, 3, 4}}} {
+		vars := []string{"B", "T"}[:len(values)]
+		three := OffGrid(values, vars, 3, 1, nil)
+		for d, dim := range three[2] {
+			if g := values[d]; dim.Value <= 2*g[2] || dim.Value > FarFactor*g[2] {
+				t.Errorf("%v: the third point %s is not far past the grid", values, three[2])
+			}
+		}
+		points := OffGrid(values, vars, 400, 1, nil)
+		if len(points) != 400 {
+			t.Errorf("%v: %d points of 400", values, len(points))
+		}
+		for d := range vars {
+			g := values[d]
+			lo, hi := 2*g[2]+1, FarFactor*g[2]
+			middle := int64(math.Sqrt(float64(lo) * float64(hi)))
+			var far, high int
+			for _, p := range points {
+				x := p[d].Value
+				if x > hi || x < 1 || slices.Contains(g[:], x) {
+					t.Errorf("%v: %s is on the grid or out of range", values, p)
+				}
+				if x >= lo {
+					far++
+					if x > middle {
+						high++
+					}
+				}
+			}
+			if far < 90 || g[2] >= 48 && (high < far*4/10 || high > far*6/10) {
+				t.Errorf("%v, %s: %d of 400 points far past the grid, %d of them past %d", values, vars[d], far, high, middle)
+			}
+		}
+	}
+}
+
+// A far point where the program does not run is drawn again nearer the
+// grid: bert-encoder on its grid T ∈ {64, 128, 192}, which takes
+// T ≤ P = 512, gets its third point between 384 and 512, not one of the
+// near range in its place.
+func TestOffGridFarWhereTheProgramRuns(t *testing.T) {
+	src, err := NewProgram("bert-encoder", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := src.Plan(Spec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := func(p record.Point) bool { return Limit(src, p) == nil }
+	for seed := uint64(0); seed < 10; seed++ {
+		points := OffGrid(pl.Values, pl.Vars, 3, seed, runs, pl.Checks...)
+		if len(points) != 3 {
+			t.Fatalf("seed %d: %v", seed, points)
+		}
+		if T, _ := points[2].Value("T"); T <= 384 || T > 512 {
+			t.Errorf("seed %d: the far point %s is not at 384 < T ≤ 512", seed, points[2])
+		}
+	}
+}
+
+// Near the largest integer OffGrid neither wraps around nor loops: its
+// points are positive and off the grid, and where its ranges hold none
+// (T ∈ {2^63−3, 2^63−2, 2^63−1}, whose first gap below it is on it), it
+// gives none, for model.FreshPoints to search further below.
+func TestOffGridNearTheLargestInteger(t *testing.T) {
+	const most = math.MaxInt64
+	for _, g := range [][3]int64{{most - 2, most - 1, most}, {1 << 59, 1 << 60, 3 << 59}, {1, 2, most / 3}} {
+		points := OffGrid([][3]int64{g}, []string{"T"}, 8, 1, nil)
+		if len(points) == 0 && g[2] != most {
+			t.Errorf("%v: no point", g)
+		}
+		for _, p := range points {
+			if x := p[0].Value; x < 1 || slices.Contains(g[:], x) {
+				t.Errorf("%v: %s", g, p)
+			}
+		}
+	}
+}

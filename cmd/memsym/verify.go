@@ -29,10 +29,17 @@ check points as symbolic's (--check adds to them, as it does there), then
 records it at --points more assignments, off the grid in every coordinate
 and spread from small to large, and checks exactly: every buffer's bytes,
 the inputs, the outputs, the live bytes at every operation and the peak (its
-value and its operation). The assignments are taken where the program runs:
-beside the grid, between its values, and below it down to the least value
-the model holds for where nothing nearer runs. Programs that memsym must
-refuse are counted as expected when it does. Exits non-zero on any mismatch.
+value and its operation). The assignments are drawn, from --seed, in turn
+below the grid (by at most its first gap), between its values, far past it
+(past twice its largest value, up to 64 times it, log-uniformly) and just
+past it (up to twice its largest value): of the default 3 points, one is
+far past the grid where the program runs there, T = 25 to 768 for a grid
+T = 4, 8, 12. They are taken where the program runs (a far value where it
+does not is drawn again nearer the grid), never at a check point, and
+below the grid down to the least value the model holds for where nothing
+nearer runs; where fewer than --points are found, verify says so.
+Programs that memsym must refuse are counted as expected when it does.
+Exits non-zero on any mismatch.
 `
 
 func verifyCmd(stdout, stderr io.Writer, args []string) error {
@@ -77,6 +84,7 @@ func verifyCmd(stdout, stderr io.Writer, args []string) error {
 			return err
 		}
 		out.Programs = append(out.Programs, *r)
+		out.Asked += r.Asked
 		switch {
 		case r.Failed != "":
 			out.Failed++
@@ -151,6 +159,10 @@ func verifyOne(run *sourceFlags, n int, seed uint64, stderr io.Writer) (r *model
 		return r, nil
 	}
 	points, why := m.FreshPoints(src, n, seed)
+	r.Asked = n
+	if len(points) < n {
+		r.Fewer = fmt.Sprintf("%d of the %s asked for were found off the grid where the program runs: %s", len(points), doc.Plural(n, "point", "points"), why)
+	}
 	checks := m.CheckEach(ctx, src, points)
 	for _, c := range checks {
 		p := model.VerifyPointJSON{Point: model.OrderedPoint(c.Point), OK: c.Err == nil}
@@ -240,8 +252,20 @@ func verifyText(w io.Writer, out *model.VerifyJSON, programs int) error {
 		}
 	}
 	tw.Flush()
-	_, err := fmt.Fprintf(w, "%s: %s checked, %d refused as expected, %d failed\n",
-		doc.Plural(programs, "program", "programs"), doc.Plural(out.Checked, "point", "points"), out.Refused, out.Failed)
+	// Fewer points than asked for are said, never left to the count: a
+	// program's own line under the table (where none was found, its row
+	// says so), and the summary.
+	for _, r := range out.Programs {
+		if r.Fewer != "" && len(r.Points) > 0 {
+			fmt.Fprintf(w, "%s: %s\n", r.Program, r.Fewer)
+		}
+	}
+	checked := doc.Plural(out.Checked, "point", "points") + " checked"
+	if out.Checked < out.Asked {
+		checked = fmt.Sprintf("%d of the %s asked for checked", out.Checked, doc.Plural(out.Asked, "point", "points"))
+	}
+	_, err := fmt.Fprintf(w, "%s: %s, %d refused as expected, %d failed\n",
+		doc.Plural(programs, "program", "programs"), checked, out.Refused, out.Failed)
 	return err
 }
 

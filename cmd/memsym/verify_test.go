@@ -168,7 +168,8 @@ func TestVerifyWithinTheProgramsLimits(t *testing.T) {
 // bert-encoder on T ∈ {510, 511, 512} runs at no T past the grid (T ≤ P =
 // 512), but at every T below it: verify checks it there (it used to look
 // one grid step below the grid only, find nothing, and fail). Where it
-// runs at no value off the grid, verify says which values it tried.
+// runs at no value off the grid, verify says which values it tried, and
+// its summary that none of the points asked for was checked.
 func TestVerifySearchesBelowTheGrid(t *testing.T) {
 	out := mustRunCLI(t, "verify", "--program", "bert-encoder", "--grid", "T=510,511,512")
 	if !strings.HasSuffix(out, "1 program: 3 points checked, 0 refused as expected, 0 failed\n") {
@@ -182,8 +183,8 @@ func TestVerifySearchesBelowTheGrid(t *testing.T) {
 	}
 
 	out, _, code := runCLI("verify", "--program", "bert-encoder", "--const", "P=3", "--grid", "T=1,2,3")
-	want := "bert-encoder  (grid)  FAILED: no point off the grid was found where the program runs, so none was checked: it runs at none of T = 4 to 6 (T = 4 is more than P = 3); give a grid with room beside it (--grid)\n" +
-		"1 program: 0 points checked, 0 refused as expected, 1 failed\n"
+	want := "bert-encoder  (grid)  FAILED: no point off the grid was found where the program runs, so none was checked: it runs at none of T = 4 to 192 (T = 4 is more than P = 3); give a grid with room beside it (--grid)\n" +
+		"1 program: 0 of the 3 points asked for checked, 0 refused as expected, 1 failed\n"
 	if code != 1 || !strings.HasSuffix(out, "\n"+want) {
 		t.Errorf("exit %d:\n%s\nwant the lines:\n%s", code, out, want)
 	}
@@ -284,7 +285,8 @@ func TestVerifyCheckPoints(t *testing.T) {
 		for _, p := range points {
 			b, _ := p.Value("B")
 			tt, _ := p.Value("T")
-			mustRunCLI(t, "record", "--program", "bert-encoder", "--dim", p.Key(), "-o", filepath.Join(dir, fmt.Sprintf("b%d-t%d.jsonl", b, tt)))
+			// P as large as the fresh point far past the grid asks for.
+			mustRunCLI(t, "record", "--program", "bert-encoder", "--const", "P=16384", "--dim", p.Key(), "-o", filepath.Join(dir, fmt.Sprintf("b%d-t%d.jsonl", b, tt)))
 		}
 	}
 	plan := source.Plan{Vars: vars, Values: grid}
@@ -336,5 +338,99 @@ func TestVerifyCheckPoints(t *testing.T) {
 
 	if _, errs, code := runCLI("verify", "--all", "--check", "B=5,T=100"); code != 2 || errs != "memsym: --const, --grid and --check go with one --program, not with --all\n" {
 		t.Errorf("verify --all --check: exit %d, stderr %q", code, errs)
+	}
+}
+
+// lateRecorder writes a recorder, as sh, of a program whose one buffer has
+// 8 · T bytes up to T = 40 and 1000 more past it: a polynomial on any grid
+// below 40, and wrong far past it.
+func lateRecorder(t *testing.T) string {
+	t.Helper()
+	script := filepath.Join(t.TempDir(), "late.sh")
+	body := `T=$1; extra=0; [ "$T" -gt 40 ] && extra=1000
+printf '{"memsym":1,"entry":"Late","dims":{"T":%d}}\n{"buffer":1,"bytes":%d,"name":"ws"}\n{"op":"a","writes":[1]}\n{"result":[1]}\n' "$T" $((8*T+extra))
+`
+	if err := os.WriteFile(script, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("sh '%s' {T}", script)
+}
+
+// Bytes that change well past the grid are caught with the default 3
+// points: one of them is far past it (T from 25 to 64 · 12 = 768 on
+// T ∈ {4, 8, 12}). Before, every fresh point was at most 2 · 12 + 2, and
+// verify passed a model wrong at every T > 40, even with --points 40, of
+// which it found and checked 20 and said only "20 points checked".
+func TestVerifyCatchesFarPastTheGrid(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	rec := []string{"verify", "--recorder", lateRecorder(t), "--grid", "T=4,8,12"}
+	out, errs, code := runCLI(rec...)
+	var far []int64
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n")[1:4] {
+		var x int64
+		if _, err := fmt.Sscanf(line, "recorder  T = %d", &x); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if x > 40 {
+			far = append(far, x)
+			if x > 768 || !strings.Contains(line, "FAILED: recorder(T=") || !strings.Contains(line, "its bytes are not a polynomial") {
+				t.Errorf("T = %d, past T = 40 and at most 768, is not the failure: %q", x, line)
+			}
+		}
+	}
+	if code != 1 || errs != "memsym: verify: 1 failure\n" || len(far) != 1 || !strings.HasSuffix(out, "\n1 program: 3 points checked, 0 refused as expected, 1 failed\n") {
+		t.Errorf("exit %d, stderr %q, points past 40 %v:\n%s", code, errs, far, out)
+	}
+
+	// As many points as asked for, within 768, all distinct, most of
+	// those past the grid failing.
+	out, _, code = runCLI(append(rec, "--points", "40", "--json")...)
+	var got model.VerifyJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil || code != 1 || len(got.Programs) != 1 {
+		t.Fatalf("verify --json: exit %d, %v:\n%s", code, err, out)
+	}
+	r := got.Programs[0]
+	if len(r.Points) != 40 || got.Checked != 40 || got.Asked != 40 || r.Asked != 40 || r.Fewer != "" {
+		t.Errorf("%d points, checked %d, asked %d (%d), fewer %q; want 40 and none fewer", len(r.Points), got.Checked, got.Asked, r.Asked, r.Fewer)
+	}
+	seen := map[int64]bool{}
+	for _, p := range r.Points {
+		x := p.Point[0].Value
+		if seen[x] || x < 1 || x > 768 || x == 4 || x == 8 || x == 12 || p.OK != (x <= 40) {
+			t.Errorf("T = %d: ok %v, repeated %v", x, p.OK, seen[x])
+		}
+		seen[x] = true
+	}
+}
+
+// Where fewer points than asked for are found, verify says so, under the
+// table, in its summary and in the JSON: mlp-train-step on B ∈ {1, 2, 3}
+// runs at the 189 values of B from 4 to 192 = 64 · 3, two of them its
+// check points. Before, it said only "N points checked".
+func TestVerifyFewerPoints(t *testing.T) {
+	args := []string{"verify", "--program", "mlp-train-step", "--grid", "B=1,2,3", "--points", "200"}
+	out := mustRunCLI(t, args...)
+	want := "mlp-train-step: 187 of the 200 points asked for were found off the grid where the program runs: no more were found searching B = 1 to 192, off the grid in every coordinate, where the program runs, and not at the 2 check points already checked\n" +
+		"1 program: 187 of the 200 points asked for checked, 0 refused as expected, 0 failed\n"
+	if !strings.HasSuffix(out, "  ok\n"+want) || strings.Count(out, "  ok\n") != 187 {
+		t.Errorf("verify --points 200:\n%s\nwant it to end:\n%s", out, want)
+	}
+	var got model.VerifyJSON
+	if err := json.Unmarshal([]byte(mustRunCLI(t, append(args, "--json")...)), &got); err != nil || len(got.Programs) != 1 {
+		t.Fatalf("verify --json: %v", err)
+	}
+	r := got.Programs[0]
+	line, _, _ := strings.Cut(want, "\n")
+	if got.Checked != 187 || got.Asked != 200 || r.Asked != 200 || len(r.Points) != 187 || "mlp-train-step: "+r.Fewer != line {
+		t.Errorf("checked %d of %d (%d), %d points, fewer %q", got.Checked, got.Asked, r.Asked, len(r.Points), r.Fewer)
+	}
+
+	// As many as asked for: no word of fewer, and asked in the JSON.
+	got = model.VerifyJSON{}
+	if err := json.Unmarshal([]byte(mustRunCLI(t, "verify", "--program", "mlp-train-step", "--json")), &got); err != nil {
+		t.Fatal(err)
+	}
+	if r := got.Programs[0]; got.Asked != 3 || r.Asked != 3 || r.Fewer != "" || len(r.Points) != 3 {
+		t.Errorf("asked %d (%d), fewer %q, %d points", got.Asked, r.Asked, r.Fewer, len(r.Points))
 	}
 }
