@@ -205,6 +205,9 @@ type VerifyJSON struct {
 	Asked    int                 `json:"asked"`
 	Refused  int                 `json:"refused_as_expected"`
 	Failed   int                 `json:"failed"`
+	// Unrecorded counts the failed points where no recording was made
+	// (the recorder failed): the model was not checked there.
+	Unrecorded int `json:"unrecorded"`
 }
 
 // VerifyProgramJSON is one program's verification: its model refused (as
@@ -230,6 +233,9 @@ type VerifyPointJSON struct {
 	Point OrderedPoint `json:"point"`
 	OK    bool         `json:"ok"`
 	Error string       `json:"error,omitempty"`
+	// Unrecorded says no recording was made at the point (its recorder
+	// failed, Error says how): the model was not checked there.
+	Unrecorded bool `json:"unrecorded,omitempty"`
 }
 
 // MemoryJSON is `memsym memory --json`'s object; its fields' order is the

@@ -21,8 +21,12 @@ type Check struct {
 	Point record.Point
 	// Err is nil when every buffer's bytes, the inputs, the outputs, the
 	// live bytes at every operation and the peak (its bytes and its
-	// operation) are the model's; else what differs.
+	// operation) are the model's; else what differs, or why no recording
+	// was made.
 	Err error
+	// Unrecorded says the recording at Point failed (its recorder, say):
+	// nothing was checked there, and Err says why.
+	Unrecorded bool
 }
 
 // CheckAt records src afresh at p and checks the model there exactly: every
@@ -67,7 +71,12 @@ func (m *Model) Verify(ctx context.Context, src source.Source, n int, seed uint6
 func (m *Model) CheckEach(ctx context.Context, src source.Source, points []record.Point) []Check {
 	var out []Check
 	for _, p := range points {
-		out = append(out, Check{Point: p, Err: m.CheckAt(ctx, src, p)})
+		rec, err := src.Record(ctx, p)
+		if err != nil {
+			out = append(out, Check{Point: p, Err: err, Unrecorded: true})
+			continue
+		}
+		out = append(out, Check{Point: p, Err: m.CheckRecording(rec, src.Name()+"("+p.Key()+")")})
 	}
 	return out
 }

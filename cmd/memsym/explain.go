@@ -260,13 +260,19 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 func refuted(content *explain.Content, in *explain.Input) error {
 	const hint = " (nothing was written)"
 	for _, c := range content.Verified {
-		if c.Err != nil {
+		switch {
+		case c.Unrecorded:
+			return fmt.Errorf("the model could not be checked at %s, where nothing was recorded: %s%s", c.Point, oneLine(c.Err), hint)
+		case c.Err != nil:
 			return fmt.Errorf("the model does not hold at %s: %s%s", c.Point, oneLine(c.Err), hint)
 		}
 	}
 	for _, st := range content.Steps {
 		for _, c := range st.Verified {
-			if c.Err != nil {
+			switch {
+			case c.Unrecorded:
+				return fmt.Errorf("the model of the step (%s) could not be checked at %s, where nothing was recorded: %s%s", st.Options.Remat, c.Point, oneLine(c.Err), hint)
+			case c.Err != nil:
 				return fmt.Errorf("the model of the step (%s) does not hold at %s: %s%s", st.Options.Remat, c.Point, oneLine(c.Err), hint)
 			}
 		}

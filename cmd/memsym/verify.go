@@ -92,9 +92,15 @@ func verifyCmd(stdout, stderr io.Writer, args []string) error {
 			out.Refused++
 		}
 		for _, p := range r.Points {
-			out.Checked++
-			if !p.OK {
+			switch {
+			case p.Unrecorded: // failed, and not checked
 				out.Failed++
+				out.Unrecorded++
+			case !p.OK:
+				out.Checked++
+				out.Failed++
+			default:
+				out.Checked++
 			}
 		}
 	}
@@ -165,7 +171,7 @@ func verifyOne(run *sourceFlags, n int, seed uint64, stderr io.Writer) (r *model
 	}
 	checks := m.CheckEach(ctx, src, points)
 	for _, c := range checks {
-		p := model.VerifyPointJSON{Point: model.OrderedPoint(c.Point), OK: c.Err == nil}
+		p := model.VerifyPointJSON{Point: model.OrderedPoint(c.Point), OK: c.Err == nil, Unrecorded: c.Unrecorded}
 		if c.Err != nil {
 			p.Error = oneLine(c.Err)
 		}
@@ -245,7 +251,10 @@ func verifyText(w io.Writer, out *model.VerifyJSON, programs int) error {
 		}
 		for _, p := range r.Points {
 			result := "ok"
-			if !p.OK {
+			switch {
+			case p.Unrecorded:
+				result = "FAILED, not recorded: " + p.Error
+			case !p.OK:
 				result = "FAILED: " + p.Error
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Program, record.Point(p.Point), result)
@@ -264,8 +273,12 @@ func verifyText(w io.Writer, out *model.VerifyJSON, programs int) error {
 	if out.Checked < out.Asked {
 		checked = fmt.Sprintf("%d of the %s asked for checked", out.Checked, doc.Plural(out.Asked, "point", "points"))
 	}
-	_, err := fmt.Fprintf(w, "%s: %s, %d refused as expected, %d failed\n",
-		doc.Plural(programs, "program", "programs"), checked, out.Refused, out.Failed)
+	failed := fmt.Sprintf("%d failed", out.Failed)
+	if out.Unrecorded > 0 {
+		failed += fmt.Sprintf(" (%d of them not recorded, so not checked)", out.Unrecorded)
+	}
+	_, err := fmt.Fprintf(w, "%s: %s, %d refused as expected, %s\n",
+		doc.Plural(programs, "program", "programs"), checked, out.Refused, failed)
 	return err
 }
 

@@ -434,3 +434,41 @@ func TestVerifyFewerPoints(t *testing.T) {
 		t.Errorf("asked %d (%d), fewer %q, %d points", got.Asked, r.Asked, r.Fewer, len(r.Points))
 	}
 }
+
+// A fresh point whose recorder fails is a failure, said apart from a model
+// that does not hold: not recorded, so not checked, in the text and in the
+// JSON.
+func TestVerifyUnrecorded(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	recorder := `if [ {B} -gt 20 ]; then echo "no device for B={B}" >&2; exit 3; fi; ` +
+		`printf '{{"memsym": 1, "dims": {{"B": %s}}}}\n{{"buffer": 1, "dtype": "f32", "shape": [%s], "role": "input"}}\n{{"buffer": 2, "dtype": "f32", "shape": [%s]}}\n{{"op": "F.apply", "reads": [1], "writes": [2]}}\n{{"result": [2]}}\n' {B} {B} {B}`
+	args := []string{"verify", "--recorder", recorder, "--grid", "B=1,2,3", "--points", "10"}
+	out, _, code := runCLI(append(args, "--json")...)
+	var got model.VerifyJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil || code != 1 || len(got.Programs) != 1 {
+		t.Fatalf("verify --json: exit %d, %v:\n%s", code, err, out)
+	}
+	unrecorded, checked := 0, 0
+	for _, p := range got.Programs[0].Points {
+		b, _ := record.Point(p.Point).Value("B")
+		switch {
+		case b > 20:
+			unrecorded++
+			if !p.Unrecorded || p.OK || !strings.Contains(p.Error, "no device for B=") {
+				t.Errorf("at B = %d: %+v, want it unrecorded", b, p)
+			}
+		case p.Unrecorded || !p.OK:
+			t.Errorf("at B = %d: %+v, want it checked and ok", b, p)
+		default:
+			checked++
+		}
+	}
+	if unrecorded == 0 || got.Unrecorded != unrecorded || got.Failed != unrecorded || got.Checked != checked {
+		t.Errorf("totals %+v; want %d unrecorded and failed, %d checked", got, unrecorded, checked)
+	}
+	text, _, _ := runCLI(args...)
+	if !strings.Contains(text, "FAILED, not recorded: the recorder at B = ") ||
+		!strings.Contains(text, fmt.Sprintf("%d failed (%d of them not recorded, so not checked)\n", unrecorded, unrecorded)) {
+		t.Errorf("verify's text:\n%s", text)
+	}
+}
