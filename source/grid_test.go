@@ -253,15 +253,7 @@ func TestDefaultChecksNearTheLargestInteger(t *testing.T) {
 // many points as asked for, and its model at each of them (before, verify
 // recorded it at T = 300 and said the model was wrong).
 func TestOffGridWhereTheProgramRuns(t *testing.T) {
-	src, err := NewProgram("bert-encoder", map[string]int64{"P": 200})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl, err := src.Plan(Spec{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	runs := func(p record.Point) bool { return Limit(src, p) == nil }
+	src, pl, runs := bertPlan(t, map[string]int64{"P": 200})
 	all := OffGrid(pl.Values, pl.Vars, 9, 1, nil)
 	if !slices.ContainsFunc(all, func(p record.Point) bool { return !runs(p) }) {
 		t.Fatalf("no point past T = 200 among %v: the test shows nothing", all)
@@ -325,15 +317,7 @@ func TestOffGridFarPastTheGrid(t *testing.T) {
 // T ≤ P = 512, gets its third point between 384 and 512, not one of the
 // near range in its place.
 func TestOffGridFarWhereTheProgramRuns(t *testing.T) {
-	src, err := NewProgram("bert-encoder", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl, err := src.Plan(Spec{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	runs := func(p record.Point) bool { return Limit(src, p) == nil }
+	_, pl, runs := bertPlan(t, nil)
 	for seed := uint64(0); seed < 10; seed++ {
 		points := OffGrid(pl.Values, pl.Vars, 3, seed, runs, pl.Checks...)
 		if len(points) != 3 {
@@ -362,4 +346,19 @@ func TestOffGridNearTheLargestInteger(t *testing.T) {
 			}
 		}
 	}
+}
+
+// bertPlan returns bert-encoder with consts, its default plan, and where
+// it runs.
+func bertPlan(t *testing.T, consts map[string]int64) (*Program, *Plan, func(record.Point) bool) {
+	t.Helper()
+	src, err := NewProgram("bert-encoder", consts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := src.Plan(Spec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src, pl, func(p record.Point) bool { return Limit(src, p) == nil }
 }
