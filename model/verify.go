@@ -63,7 +63,7 @@ func (m *Model) CheckRecording(rec *record.Recording, name string) error {
 // Verify checks the model at n points off the grid chosen by FreshPoints
 // from seed, where src's program runs, recording each afresh.
 func (m *Model) Verify(ctx context.Context, src source.Source, n int, seed uint64) []Check {
-	points, _ := m.FreshPoints(src, n, seed)
+	points, _ := m.freshPoints(src, n, seed, false)
 	return m.CheckEach(ctx, src, points)
 }
 
@@ -95,28 +95,43 @@ func (m *Model) CheckEach(ctx context.Context, src source.Source, points []recor
 // where the program runs, and not at the 2 check points already checked"
 // when it finds some.
 func (m *Model) FreshPoints(src source.Source, n int, seed uint64) (points []record.Point, why string) {
+	return m.freshPoints(src, n, seed, true)
+}
+
+// freshPoints is FreshPoints, reaching far past the grid where far is
+// set, else up to twice its largest value (source.OffGridNear): a chapter
+// checks where a recorder that really runs the program runs as on the
+// grid, verify far past it.
+func (m *Model) freshPoints(src source.Source, n int, seed uint64, far bool) (points []record.Point, why string) {
 	runs := func(p record.Point) bool { return source.Limit(src, p) == nil }
 	avoid := m.CheckPoints()
-	points = source.OffGrid(m.GridValues(), m.Vars, n, seed, runs, avoid...)
+	offGrid := source.OffGridNear
+	if far {
+		offGrid = source.OffGrid
+	}
+	points = offGrid(m.GridValues(), m.Vars, n, seed, runs, avoid...)
 	if len(points) >= n {
 		return points, ""
 	}
-	more, why := m.moreOffGrid(src, n-len(points), seed, append(avoid, points...))
+	more, why := m.moreOffGrid(src, n-len(points), seed, append(avoid, points...), far)
 	points = append(points, more...)
 	if len(points) > 0 && len(points) < n {
-		why = m.searched(len(avoid))
+		why = m.searched(len(avoid), far)
 	}
 	return points, why
 }
 
-// searched says where FreshPoints looked when it found some points but
+// searched says where freshPoints looked when it found some points but
 // fewer than asked for, with checked the number of check points it left
 // out.
-func (m *Model) searched(checked int) string {
+func (m *Model) searched(checked int, far bool) string {
 	var dims []string
 	for d, v := range m.Vars {
 		g := m.GridValues()[d]
 		lo, hi := source.OffGridRanges(g)
+		if !far && g[2] <= math.MaxInt64/2 {
+			hi = 2 * g[2]
+		}
 		dims = append(dims, fmt.Sprintf("%s = %d to %d", v, max(lo, m.Least(v)), hi))
 	}
 	s := "no more were found searching " + strings.Join(dims, ", ") + ", off the grid in every coordinate, where the program runs"
@@ -151,13 +166,14 @@ type offValue struct {
 // src's program runs, none of them one of taken. Along each dimension it
 // tries the values off the grid from one grid gap below the grid (as
 // source.OffGrid does, never below the model's least value) to
-// source.FarFactor times the largest grid value, with the other dimensions
+// source.FarFactor times the largest grid value (twice it, without far),
+// with the other dimensions
 // at their middle grid values; where none of them runs, the values further
 // below, down to the model's least value. It then draws points from the
 // values that run, below, between, far above and just above the grid in
 // turn. When it finds none, why says
 // what was searched.
-func (m *Model) moreOffGrid(src source.Source, n int, seed uint64, taken []record.Point) (points []record.Point, why string) {
+func (m *Model) moreOffGrid(src source.Source, n int, seed uint64, taken []record.Point, far bool) (points []record.Point, why string) {
 	rng := rand.New(rand.NewPCG(seed, 0x6d6f7265))
 	runs := func(p record.Point) bool { return source.Limit(src, p) == nil }
 	values := m.GridValues()
@@ -175,6 +191,9 @@ func (m *Model) moreOffGrid(src source.Source, n int, seed uint64, taken []recor
 		}
 		low, top := source.OffGridRanges(g)
 		low = max(least, low)
+		if !far {
+			top = twice
+		}
 		var tried []int64
 		whole := true
 		try := func(lo, hi int64, where int) {

@@ -280,14 +280,29 @@ func times(x, k int64) int64 {
 // are chosen against a shared divisor, while the fresh points are many and
 // random, odd and even.
 func OffGrid(values [][3]int64, vars []string, n int, seed uint64, runs func(record.Point) bool, avoid ...record.Point) []record.Point {
+	return offGrid([]int{0, 1, 2, 3}, values, vars, n, seed, runs, avoid...)
+}
+
+// OffGridNear is OffGrid without the far range: its points lie from one
+// grid gap below the grid to twice its largest value, where a recorder
+// that really runs the program runs as it does on the grid. They are the
+// points `memsym explain` records afresh (--verify).
+func OffGridNear(values [][3]int64, vars []string, n int, seed uint64, runs func(record.Point) bool, avoid ...record.Point) []record.Point {
+	return offGrid([]int{0, 1, 3}, values, vars, n, seed, runs, avoid...)
+}
+
+// offGrid is OffGrid drawing from the ranges given, in turn: 0 below the
+// middle grid value, 1 between the outer ones, 2 far past the grid, 3
+// just past it.
+func offGrid(ranges []int, values [][3]int64, vars []string, n int, seed uint64, runs func(record.Point) bool, avoid ...record.Point) []record.Point {
 	rng := rand.New(rand.NewPCG(seed, 0x6d656d73796d))
 	taken := func(p record.Point, points []record.Point) bool {
 		return slices.ContainsFunc(points, p.Equal) || slices.ContainsFunc(avoid, p.Equal)
 	}
 	var points []record.Point
 	far := make([]int64, len(vars)) // the far range's top, lowered where the program does not run
-	for i := 0; len(points) < n && i < 4*n+48; i++ {
-		r := i % 4
+	for i := 0; len(points) < n && i < len(ranges)*n+48; i++ {
+		r := ranges[i%len(ranges)]
 		for d := range vars {
 			_, far[d] = OffGridRanges(values[d])
 		}

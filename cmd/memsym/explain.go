@@ -70,7 +70,7 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 	var others constSets
 	fs.Var(&others, "other-consts", "give the crossovers at these constants too: `D=384,H=6,L=6` (repeatable; with --program)")
 	var verifyPoints countFlag
-	fs.Var(&verifyPoints, "verify", "check the model at `n` more points (default 3 with --program, --recorder or --torch, 0 with files)")
+	fs.Var(&verifyPoints, "verify", "check the model at `n` more points off the grid, up to twice its largest values (memsym verify reaches further) (default 3 with --program, --recorder or --torch, 0 with files)")
 	confirm := fs.Bool("confirm", true, "record on both sides of each crossover (with --program, --recorder or --torch)")
 	name := fs.String("name", reports.DefaultStem, "the `stem` of the files' names")
 	texPrefix := fs.String("tex-prefix", reports.DefaultTeXPrefix, "the `prefix` of the LaTeX macros' names, letters alone: each program's chapter in one paper needs its own")
@@ -214,6 +214,7 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 		return fmt.Errorf("-o %s: %w", *out, err)
 	}
 	defer unlock()
+	var removed, changed []string
 	written, err := outfile.WriteDir(*out, *name, func(stage string) ([]string, error) {
 		var written []string
 		for _, rd := range renderers {
@@ -227,8 +228,13 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 			return writeExplainPage(written, content.Model, stage, *name, content.Program, r.At, content.Steps)
 		}
 		return written, nil
+	}, func(written []string) (err error) {
+		// The earlier run's files removed, and this run's listed, as the
+		// files are moved in: a signal comes before or after both.
+		removed, changed, err = reports.RemoveStale(*out, opts, written)
+		return err
 	})
-	if err != nil {
+	if written == nil {
 		for _, d := range created {
 			os.Remove(d) // empty: nothing was written
 		}
@@ -236,7 +242,6 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	fmt.Fprintf(stdout, "memsym explain: wrote %s into %s: %s\n", doc.Plural(len(written), "file", "files"), *out, strings.Join(written, ", "))
 	warnLacks(stderr, content, renderers, opts)
-	removed, changed, err := reports.RemoveStale(*out, opts, written)
 	if len(removed) > 0 {
 		fmt.Fprintf(stdout, "memsym explain: removed %s an earlier run wrote and this one did not: %s\n",
 			doc.Plural(len(removed), "file", "files"), strings.Join(removed, ", "))

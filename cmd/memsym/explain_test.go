@@ -275,6 +275,25 @@ func TestExplainFilesAnyOrder(t *testing.T) {
 	}
 }
 
+// explain's fresh points stay within twice the grid's largest values: a
+// recorder that cannot run far past its grid (out of memory past T = 40
+// on T ∈ {4, 8, 12}) still gets its chapter, checked at its default three
+// points; verify, which reaches further, says where it could not record.
+func TestExplainVerifiesNearTheGrid(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	recorder := `if [ {T} -gt 40 ]; then echo "out of memory at T={T}" >&2; exit 3; fi; ` +
+		`printf '{{"memsym": 1, "dims": {{"T": %s}}}}\n{{"buffer": 1, "dtype": "f32", "shape": [%s], "role": "input"}}\n{{"buffer": 2, "dtype": "f32", "shape": [%s, %s]}}\n{{"op": "F.apply", "reads": [1], "writes": [2]}}\n{{"result": [2]}}\n' {T} {T} {T} {T}`
+	dir := filepath.Join(t.TempDir(), "out")
+	out := mustRunCLI(t, "explain", "--recorder", recorder, "--grid", "T=4,8,12", "-o", dir, "--format", "md")
+	if !strings.Contains(out, "wrote 1 file into") {
+		t.Errorf("explain: %s", out)
+	}
+	_, _, code := runCLI("verify", "--recorder", recorder, "--grid", "T=4,8,12")
+	if code != 1 {
+		t.Errorf("verify: exit %d, want 1: its far point cannot be recorded", code)
+	}
+}
+
 // A recording beside a crossover that contradicts it refuses the chapter,
 // saying where and what was recorded against what was predicted: here
 // T² against 10·T bytes, which cross at T = 10, and at T = 9 the second

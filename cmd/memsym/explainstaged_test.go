@@ -116,7 +116,7 @@ func TestWriteStaged(t *testing.T) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("writing the pdf: %s: no space left on device", filepath.Join(stage, "s.pdf"))
-	})
+	}, nil)
 	// The message names where the file was to go, not the staging
 	// directory, gone by then.
 	if want := "writing the pdf: " + filepath.Join(dir, "s.pdf") + ": no space left on device"; err == nil || err.Error() != want {
@@ -128,14 +128,14 @@ func TestWriteStaged(t *testing.T) {
 	// are in place, and they are taken back.
 	if _, err := outfile.WriteDir(dir, "s", func(stage string) ([]string, error) {
 		return []string{"a.md", "b.md", "c.md"}, write(stage, "a.md", "b.md")
-	}); err == nil {
+	}, nil); err == nil {
 		t.Error("writeStaged moved a file that was not written")
 	}
 	sameSnapshot(t, snapshot(t, dir), before)
 
 	names, err := outfile.WriteDir(dir, "s", func(stage string) ([]string, error) {
 		return []string{"b.md", "a.md", "b.md"}, write(stage, "a.md", "b.md")
-	})
+	}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strings"
 
+	"memsym/internal/ending"
 	"memsym/source"
 )
 
@@ -48,6 +49,10 @@ func usagef(format string, args ...any) error {
 
 func main() {
 	err := run(os.Stdout, os.Stderr, os.Args[1:])
+	// A run a signal is ending (its undoing under way) ends by the
+	// signal, not by what failed meanwhile, such as a folder the undoing
+	// removed.
+	ending.HaltIfEnded()
 	os.Exit(exitCode(err, os.Stderr))
 }
 

@@ -98,6 +98,18 @@ func OnEnd(undo func()) (forget func()) {
 	}
 }
 
+// RemoveAll removes the folder at path and what it holds, as os.RemoveAll
+// does, first moving it aside within its parent, so that what is still
+// writing into it (another goroutine, which a signal does not stop) makes
+// no file there again: for an undoing.
+func RemoveAll(path string) {
+	aside := path + ".ending"
+	if os.Rename(path, aside) == nil {
+		path = aside
+	}
+	os.RemoveAll(path)
+}
+
 // Critical runs f where no signal's undoing interleaves with it: a signal
 // that comes meanwhile is undone once f returns. f must not register.
 func Critical(f func()) {

@@ -39,8 +39,11 @@ func MissingDirs(path string) []string {
 // first moved aside, into the staging directory, and moved back if a move
 // fails. A name that is a directory in dir is refused before anything in
 // dir changes. Whatever happens, the staging directory is removed, and on
-// an error dir is as it was. It returns the names, sorted, each once.
-func WriteDir(dir, stem string, render func(stage string) ([]string, error)) (names []string, err error) {
+// an error dir is as it was. Then commit, when not nil, is told the names
+// (to list them, say): a signal comes before the moves or after commit,
+// never between. It returns the names, sorted, each once, and commit's
+// error, the files being in place.
+func WriteDir(dir, stem string, render func(stage string) ([]string, error), commit func(names []string) error) (names []string, err error) {
 	removeDeadStages(dir, stem)
 	stage, err := os.MkdirTemp(dir, fmt.Sprintf(".%s.staging-%d@%s-*", stem, os.Getpid(), hostName()))
 	if err != nil {
@@ -55,7 +58,7 @@ func WriteDir(dir, stem string, render func(stage string) ([]string, error)) (na
 	// A signal ending memsym removes it too (with the folders the run
 	// made for it, which the caller registers): nothing is left half
 	// written.
-	forget := ending.OnEnd(func() { os.RemoveAll(stage) })
+	forget := ending.OnEnd(func() { ending.RemoveAll(stage) })
 	defer func() {
 		os.RemoveAll(stage)
 		forget()
@@ -77,12 +80,17 @@ func WriteDir(dir, stem string, render func(stage string) ([]string, error)) (na
 	if err := os.Mkdir(aside, 0o755); err != nil {
 		return nil, err
 	}
-	// A signal waits for the moves, or their undoing, to end.
-	ending.Critical(func() { err = moveIn(dir, stage, aside, names) })
+	// A signal waits for the moves, or their undoing, and commit to end.
+	var commitErr error
+	ending.Critical(func() {
+		if err = moveIn(dir, stage, aside, names); err == nil && commit != nil {
+			commitErr = commit(names)
+		}
+	})
 	if err != nil {
 		return nil, err
 	}
-	return names, nil
+	return names, commitErr
 }
 
 // moveIn moves the files names from stage into dir, those they replace

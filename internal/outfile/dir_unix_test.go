@@ -41,7 +41,7 @@ func TestWriteDirRemovesDeadStages(t *testing.T) {
 	}
 	if _, err := WriteDir(dir, "chapter13", func(stage string) ([]string, error) {
 		return []string{"chapter13.md"}, os.WriteFile(filepath.Join(stage, "chapter13.md"), []byte("# 13\n"), 0o644)
-	}); err != nil {
+	}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(dead); err == nil {

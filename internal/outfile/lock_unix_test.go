@@ -3,6 +3,8 @@
 package outfile
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -39,5 +41,40 @@ func TestLockDirTakesTurns(t *testing.T) {
 		u()
 	case <-time.After(10 * time.Second):
 		t.Fatal("the second lock was not taken once the first was released")
+	}
+}
+
+// A run waiting for a directory that the run holding it removes (it made
+// it, and was interrupted) makes it again and locks it.
+func TestLockDirRemovedWhileWaiting(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := LockDir(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waiting, locked := make(chan bool, 1), make(chan func(), 1)
+	go func() {
+		u, err := LockDir(dir, func() { waiting <- true })
+		if err != nil {
+			t.Error(err)
+		}
+		locked <- u
+	}()
+	<-waiting
+	if err := os.Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	select {
+	case u := <-locked:
+		defer u()
+	case <-time.After(10 * time.Second):
+		t.Fatal("the waiting lock was not taken")
+	}
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		t.Errorf("the directory was not made again: %v", err)
 	}
 }

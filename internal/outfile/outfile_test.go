@@ -146,7 +146,7 @@ func TestWriteDirUnwritable(t *testing.T) {
 	_, err := WriteDir(dir, "ch", func(stage string) ([]string, error) {
 		t.Fatal("render ran")
 		return nil, nil
-	})
+	}, nil)
 	want := "-o " + dir + ": cannot write into it: no such file or directory (nothing was written)"
 	if err == nil || err.Error() != want {
 		t.Errorf("WriteDir: %v, want %s", err, want)

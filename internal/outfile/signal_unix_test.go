@@ -41,7 +41,7 @@ func TestStageSignalHelper(t *testing.T) {
 		os.WriteFile(rendering(out), nil, 0o644) // tell the test
 		time.Sleep(30 * time.Second)
 		return []string{"ch.md"}, nil
-	})
+	}, nil)
 	os.Exit(3) // the signal should have ended the process before
 }
 
