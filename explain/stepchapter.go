@@ -632,7 +632,7 @@ func (w *writer) stepEstimates() []doc.Block {
 	st := in.Step
 	cols := st.Columns
 	sym := cols[0].PSymbol
-	intro := []any{"Beside the exact step, the analytic estimates users know, evaluated on the same program: the handbook's 14P rule ",
+	intro := []any{"Beside the exact step, the analytic estimates users know, evaluated on the same program: the handbook's 14" + sym + " rule ",
 		"(fp16 parameters, 2·", sym, " bytes; an fp32 gradient, 4·", sym, "; fp32 optimizer states, 8·", sym, " for Adam's two moments, 4·", sym, " for one moment), ", sym, " being the parameters' elements"}
 	if sym != "P" {
 		intro = append(intro, " (written ", sym, ", as ZeRO does, since ", doc.Math{doc.V("P")}, " already names one of ", in.Program, "'s sizes)")

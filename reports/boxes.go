@@ -49,7 +49,7 @@ func boxesSVG(f *doc.Figure) []byte {
 func tikzBoxes(f *doc.Figure, o Options) []byte {
 	bx := f.Boxes
 	var b bytes.Buffer
-	standalonePreamble(&b, f, "tikz", "it is \\linewidth wide, laid out for it", "\\usepackage{tikz}", "\\linewidth")
+	standalonePreamble(&b, f, "tikz", "it is laid out for \\linewidth, at most 320 pt wide but where its text needs more, and centred", "\\usepackage{tikz}", "\\linewidth")
 	prefix := o.prefix()
 	for i := range bx.Boxes {
 		fill, _ := bx.Boxes[i].Fill(bx.Whole)
