@@ -57,15 +57,7 @@ func gone(pid int) bool {
 // started (a shell's `sleep`, a Python's workers) end with it.
 func TestCommandTimeoutKillsChildren(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
-	c, err := ParseCommand(`sleep 30 & echo $! > ` + shellQuote(pidFile) + `; wait; true {B}`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Timeout = 300 * time.Millisecond
-	err = c.Run(context.Background(), record.Point{{Name: "B", Value: 1}}, &bytes.Buffer{})
-	if err == nil || !strings.Contains(err.Error(), "did not finish within 300ms and was stopped") {
-		t.Fatalf("error = %v, want the timeout's", err)
-	}
+	runTimedOut(t, `sleep 30 & echo $! > `+shellQuote(pidFile)+`; wait; true {B}`)
 	if pid := childPid(t, pidFile); !gone(pid) {
 		t.Errorf("the recorder's child %d still runs after its timeout", pid)
 	}
@@ -166,7 +158,28 @@ func TestRunGroupWithoutStdout(t *testing.T) {
 func TestCommandTimeoutTermsFirst(t *testing.T) {
 	dir := t.TempDir()
 	cleaned := filepath.Join(dir, "cleaned")
-	c, err := ParseCommand(`trap 'echo cleaned > ` + shellQuote(cleaned) + `; exit 0' TERM; sleep 30 & wait; true {B}`)
+	runTimedOut(t, `trap 'echo cleaned > `+shellQuote(cleaned)+`; exit 0' TERM; sleep 30 & wait; true {B}`)
+	if b, err := os.ReadFile(cleaned); err != nil || string(b) != "cleaned\n" {
+		t.Errorf("the recorder's TERM trap did not run: %q, %v", b, err)
+	}
+
+	// One that ignores SIGTERM is killed after the grace.
+	pidFile := filepath.Join(dir, "pid")
+	start := time.Now()
+	runTimedOut(t, `trap '' TERM; sleep 30 & echo $! > `+shellQuote(pidFile)+`; while :; do sleep 1; done; true {B}`)
+	if took := time.Since(start); took > 30*time.Second {
+		t.Errorf("stopping it took %v", took)
+	}
+	if pid := childPid(t, pidFile); !gone(pid) {
+		t.Errorf("the recorder's child %d still runs", pid)
+	}
+}
+
+// runTimedOut runs the recorder command line at B = 1 with a timeout of
+// 300 ms, which it must outlast.
+func runTimedOut(t *testing.T, line string) {
+	t.Helper()
+	c, err := ParseCommand(line)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,25 +187,5 @@ func TestCommandTimeoutTermsFirst(t *testing.T) {
 	err = c.Run(context.Background(), record.Point{{Name: "B", Value: 1}}, &bytes.Buffer{})
 	if err == nil || !strings.Contains(err.Error(), "did not finish within 300ms and was stopped") {
 		t.Fatalf("error = %v, want the timeout's", err)
-	}
-	if b, err := os.ReadFile(cleaned); err != nil || string(b) != "cleaned\n" {
-		t.Errorf("the recorder's TERM trap did not run: %q, %v", b, err)
-	}
-
-	// One that ignores SIGTERM is killed after the grace.
-	pidFile := filepath.Join(dir, "pid")
-	if c, err = ParseCommand(`trap '' TERM; sleep 30 & echo $! > ` + shellQuote(pidFile) + `; while :; do sleep 1; done; true {B}`); err != nil {
-		t.Fatal(err)
-	}
-	c.Timeout = 300 * time.Millisecond
-	start := time.Now()
-	if err := c.Run(context.Background(), record.Point{{Name: "B", Value: 1}}, &bytes.Buffer{}); err == nil {
-		t.Fatal("a recorder that ignores SIGTERM ran to its end")
-	}
-	if took := time.Since(start); took > 30*time.Second {
-		t.Errorf("stopping it took %v", took)
-	}
-	if pid := childPid(t, pidFile); !gone(pid) {
-		t.Errorf("the recorder's child %d still runs", pid)
 	}
 }

@@ -17,14 +17,7 @@ func TestLockDirTakesTurns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waiting, locked := make(chan bool, 1), make(chan func(), 1)
-	go func() {
-		u, err := LockDir(dir, func() { waiting <- true })
-		if err != nil {
-			t.Error(err)
-		}
-		locked <- u
-	}()
+	waiting, locked := lockBehind(t, dir)
 	select {
 	case <-waiting:
 	case <-time.After(10 * time.Second):
@@ -55,14 +48,7 @@ func TestLockDirRemovedWhileWaiting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waiting, locked := make(chan bool, 1), make(chan func(), 1)
-	go func() {
-		u, err := LockDir(dir, func() { waiting <- true })
-		if err != nil {
-			t.Error(err)
-		}
-		locked <- u
-	}()
+	waiting, locked := lockBehind(t, dir)
 	<-waiting
 	if err := os.Remove(dir); err != nil {
 		t.Fatal(err)
@@ -77,4 +63,18 @@ func TestLockDirRemovedWhileWaiting(t *testing.T) {
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 		t.Errorf("the directory was not made again: %v", err)
 	}
+}
+
+// lockBehind locks dir on a goroutine of its own, which tells waiting when
+// it must wait, and sends what unlocks it on locked once it holds it.
+func lockBehind(t *testing.T, dir string) (waiting <-chan bool, locked <-chan func()) {
+	w, l := make(chan bool, 1), make(chan func(), 1)
+	go func() {
+		u, err := LockDir(dir, func() { w <- true })
+		if err != nil {
+			t.Error(err)
+		}
+		l <- u
+	}()
+	return w, l
 }
