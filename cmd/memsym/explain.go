@@ -190,7 +190,7 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := refuted(content, in); err != nil {
+	if err := explain.Refuted(content, in); err != nil {
 		return err
 	}
 	document := explain.Chapter(in)
@@ -258,39 +258,6 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 	return nil
 }
 
-// refuted returns the error of a chapter that fresh recordings contradict:
-// the model's check off the grid (M3) or a step's, or a crossover's
-// recordings. Such a chapter is not written: its formulas would go into a
-// paper as if they held.
-func refuted(content *explain.Content, in *explain.Input) error {
-	const hint = " (nothing was written)"
-	for _, c := range content.Verified {
-		switch {
-		case c.Unrecorded:
-			return fmt.Errorf("the model could not be checked at %s, where nothing was recorded: %s%s", c.Point, oneLine(c.Err), hint)
-		case c.Err != nil:
-			return fmt.Errorf("the model does not hold at %s: %s%s", c.Point, oneLine(c.Err), hint)
-		}
-	}
-	for _, st := range content.Steps {
-		for _, c := range st.Verified {
-			switch {
-			case c.Unrecorded:
-				return fmt.Errorf("the model of the step (%s) could not be checked at %s, where nothing was recorded: %s%s", st.Options.Remat, c.Point, oneLine(c.Err), hint)
-			case c.Err != nil:
-				return fmt.Errorf("the model of the step (%s) does not hold at %s: %s%s", st.Options.Remat, c.Point, oneLine(c.Err), hint)
-			}
-		}
-	}
-	switch bad, first := contradictions(in); {
-	case bad == 1:
-		return fmt.Errorf("the recordings contradict the crossovers %s%s", first, hint)
-	case bad > 1:
-		return fmt.Errorf("the recordings contradict the crossovers at %d points, the first %s%s", bad, first, hint)
-	}
-	return nil
-}
-
 // alignPoint orders --at's values as the program's dimensions and refuses a
 // missing or unknown one, when the source can say its dimensions.
 func alignPoint(at record.Point, src source.Source, spec source.Spec, given bool) (record.Point, error) {
@@ -332,60 +299,6 @@ func alignPoint(at record.Point, src source.Source, spec source.Spec, given bool
 		return nil, usagef("--at %s: %v", out.Key(), err)
 	}
 	return out, nil
-}
-
-// contradictions counts the recordings beside the crossovers, the
-// forward's and the step's, that do not show what the crossovers
-// predict, and says the first: where, what was recorded and what was
-// predicted.
-func contradictions(in *explain.Input) (bad int, first string) {
-	units := doc.IEC
-	count := func(c *explain.CrossRows, consts []explain.NameValue) {
-		if c == nil {
-			return
-		}
-		for _, f := range c.Confirmed {
-			if f.OK() {
-				continue
-			}
-			if bad++; bad == 1 {
-				at := f.Point.String()
-				if len(consts) > 0 {
-					var cs []string
-					for _, c := range consts {
-						cs = append(cs, c.Name+" = "+c.Value)
-					}
-					at += " (at " + strings.Join(cs, ", ") + ")"
-				}
-				first = fmt.Sprintf("at %s: recorded peak %s at operation %d, where candidate %d predicts %s at operation %d",
-					at, units.Bytes(f.Peak), f.PeakOp, f.Predicted+1, units.Bytes(f.PredictedPeak), f.PredictedOp)
-			}
-		}
-	}
-	if in.Symbolic != nil {
-		count(in.Symbolic.Cross, nil)
-	}
-	for _, e := range in.Elsewhere {
-		count(e.Cross, e.Consts)
-	}
-	if in.Step != nil {
-		for _, c := range in.Step.Columns {
-			if c.Symbolic == nil || c.Symbolic.Cross == nil {
-				continue
-			}
-			for _, k := range c.Symbolic.Cross.Confirmed {
-				if k.Refused != "" || k.OK() {
-					continue
-				}
-				if bad++; bad == 1 {
-					larger := map[bool]string{true: "the kept activations", false: "the states"}[k.Predicted == 1]
-					first = fmt.Sprintf("at %s, the step %s: recorded %s kept for the backward and %s of the optimizer's states, where the crossover predicts %s larger",
-						k.Point, map[bool]string{true: "recomputing", false: "storing"}[c.Remat == "recompute"], units.Bytes(k.Kept), units.Bytes(k.States), larger)
-				}
-			}
-		}
-	}
-	return bad, first
 }
 
 // constSets is a repeatable flag, each value a set of constants:
