@@ -11,6 +11,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"memsym/dominance"
 	"memsym/interp"
@@ -195,6 +196,24 @@ func (m *Model) GridValues() [][3]int64 {
 		copy(out[i][:], g)
 	}
 	return out
+}
+
+// GridString writes the model's grid: "B ∈ {16, 32, 48}, T ∈ {256, 512,
+// 768}".
+func (m *Model) GridString() string { return gridText(m.Vars, m.Grid) }
+
+// gridText writes a grid, each dimension's values in braces: "B ∈ {16, 32,
+// 48}, T ∈ {256, 512, 768}".
+func gridText(vars []string, grid [][]int64) string {
+	var parts []string
+	for i, v := range vars {
+		var xs []string
+		for _, x := range grid[i] {
+			xs = append(xs, strconv.FormatInt(x, 10))
+		}
+		parts = append(parts, v+" ∈ {"+strings.Join(xs, ", ")+"}")
+	}
+	return strings.Join(parts, ", ")
 }
 
 // BelowGrid returns the values of p that lie below every value recorded

@@ -119,7 +119,7 @@ func TestCrossoverFiles(t *testing.T) {
 // sizeOneNote is the note under a query's title that nothing was
 // recorded at where (belowLine).
 func sizeOneNote(where string) string {
-	return "  note: nothing was recorded at " + where + ": the polynomials answer there, but a program may run other operations where a size is 1 (PyTorch does)\n"
+	return "  note: the polynomials were made from no recording at " + where + ": they answer there, but a program may run other operations where a size is 1 (PyTorch does)\n"
 }
 
 // TestCrossoverNothingToConfirmJSON: with --confirm but no crossover

@@ -209,7 +209,7 @@ func symbolicStepText(s *model.Step, o programs.StepOptions, bundled bool, units
 		fmt.Fprintf(&b, "memsym symbolic --step: %s%s, in bytes: no dimensions, its bytes read from one recording\n", entryName(h), how)
 	} else {
 		fmt.Fprintf(&b, "memsym symbolic --step: %s, in %s%s, in bytes: each buffer's bytes interpolated on %s, %s\n",
-			entryName(h), doc.AndList(s.Vars), how, gridString(s.Model), checkedString(s.Model))
+			entryName(h), doc.AndList(s.Vars), how, s.Model.GridString(), checkedString(s.Model))
 	}
 	// The labels' column is 22 wide, or as wide as the longest state's
 	// name (a PyTorch model's, "embed.weight.exp_avg_sq"), so that every

@@ -96,7 +96,7 @@ func symbolicText(m *model.Model) string {
 		fmt.Fprintf(&b, "memsym symbolic: %s has no dimensions: its bytes are the same at every point, read from one recording\n", entryName(h))
 	} else {
 		fmt.Fprintf(&b, "memsym symbolic: %s, in %s, in bytes: each buffer's bytes interpolated on %s, %s\n",
-			entryName(h), doc.AndList(m.Vars), gridString(m), checkedString(m))
+			entryName(h), doc.AndList(m.Vars), m.GridString(), checkedString(m))
 	}
 	for _, d := range m.Domain() {
 		if d.Value > 1 {
@@ -167,19 +167,6 @@ func plainOrQuoted(s string) string {
 	return s
 }
 
-// gridString writes "B ∈ {16, 32, 48}, T ∈ {256, 512, 768}".
-func gridString(m *model.Model) string {
-	var parts []string
-	for i, v := range m.Vars {
-		var xs []string
-		for _, x := range m.Grid[i] {
-			xs = append(xs, fmt.Sprint(x))
-		}
-		parts = append(parts, fmt.Sprintf("%s ∈ {%s}", v, strings.Join(xs, ", ")))
-	}
-	return strings.Join(parts, ", ")
-}
-
 // uncheckedLine is the line that says, under a query's title, that the
 // polynomials it evaluates were checked at no point off the grid; "" for a
 // model checked there, or without dimensions (its bytes read from one
@@ -210,7 +197,7 @@ func belowLine(dims []string, check string) string {
 	if check != "" {
 		hint = "; " + check + " records it"
 	}
-	return fmt.Sprintf("  note: nothing was recorded at %s: the polynomials answer there, but a program may run other operations where a size is 1 (PyTorch does)%s\n",
+	return fmt.Sprintf("  note: the polynomials were made from no recording at %s: they answer there, but a program may run other operations where a size is 1 (PyTorch does)%s\n",
 		strings.Join(where, " or "), hint)
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 
 	"memsym/doc"
@@ -118,119 +117,34 @@ func verifyCmd(stdout, stderr io.Writer, args []string) error {
 	return nil
 }
 
-// verifyOne builds one program's model and checks it at n points off its
-// grid; a bundled program that memsym must refuse passes when it is
-// refused.
-func verifyOne(run *sourceFlags, n int, seed uint64, stderr io.Writer) (r *model.VerifyProgramJSON, err error) {
-	r = &model.VerifyProgramJSON{Program: run.program, Points: []model.VerifyPointJSON{}}
+// verifyOne opens one program's source and verifies it (model.VerifyProgram)
+// at n points off its grid; a bundled program that memsym must refuse
+// passes when it is refused.
+func verifyOne(run *sourceFlags, n int, seed uint64, stderr io.Writer) (*model.VerifyProgramJSON, error) {
+	want := model.VerifyExpectation{Name: run.program}
 	switch {
 	case run.torch != "":
-		r.Program = (&source.Torch{Args: run.torch}).Name()
-	case r.Program == "":
-		r.Program = "recorder"
+		want.Name = (&source.Torch{Args: run.torch}).Name()
+	case want.Name == "":
+		want.Name = "recorder"
 	}
-	var expected string
-	var prog *programs.Program
 	if run.program != "" {
-		if prog, err = programs.Lookup(run.program); err != nil {
+		p, err := programs.Lookup(run.program)
+		if err != nil {
 			return nil, usagef("%v", err)
 		}
-		expected = prog.RefusalWith(run.consts.values())
+		want.Program, want.Consts = p, run.consts.values()
 	}
-	ctx := context.Background()
-	var m *model.Model
 	src, spec, err := run.open(nil, stderr)
-	if err == nil {
-		m, err = model.Build(ctx, src, spec)
-	} else {
-		src = &source.Files{} // nothing to close
-	}
-	defer src.Close()
 	if err != nil {
 		if isUsage(err) {
 			return nil, err
 		}
-		c, atCheck := model.FailedCheck(src, spec, err)
-		if atCheck {
-			r.At = model.OrderedPoint(c.Point)
-		}
-		switch {
-		case expected != "":
-			r.Refused = oneLine(err)
-		case atCheck && c.Recording && c.Chosen:
-			r.Failed = oneLine(err) + "; " + c.Point.String() + " is a check point of memsym's own choosing, which --check adds to but does not replace: give smaller --grid values, whose check points the recorder can record"
-		default:
-			r.Failed = oneLine(err)
-		}
-		return r, nil
-	}
-	points, why := m.FreshPoints(src, n, seed)
-	r.Asked = n
-	if len(points) < n {
-		r.Fewer = fmt.Sprintf("%d of the %s asked for were found off the grid where the program runs: %s", len(points), doc.Plural(n, "point", "points"), why)
-	}
-	checks := m.CheckEach(ctx, src, points)
-	for _, c := range checks {
-		p := model.VerifyPointJSON{Point: model.OrderedPoint(c.Point), OK: c.Err == nil, Unrecorded: c.Unrecorded}
-		if c.Err != nil {
-			p.Error = oneLine(c.Err)
-		}
-		r.Points = append(r.Points, p)
-	}
-	switch {
-	case expected != "":
-		r.Failed = modelledRefused(prog, run, m, checks, why)
-	case len(r.Points) == 0: // nothing checked is no pass
-		r.Failed = "no point off the grid was found where the program runs, so none was checked: " + why + "; give a grid with room beside it (--grid)"
-	}
-	return r, nil
-}
-
-// modelledRefused says why a bundled program listed as refused fails
-// when it is modelled: the listing's reason, which its description gives
-// for the program's default grid (and constants), and what this run's grid,
-// its check points and the fresh points checks show.
-func modelledRefused(p *programs.Program, run *sourceFlags, m *model.Model, checks []model.Check, why string) string {
-	var b strings.Builder
-	var grid []string
-	for _, d := range p.Dims {
-		grid = append(grid, fmt.Sprintf("%s ∈ {%d, %d, %d}", d.Name, d.Grid[0], d.Grid[1], d.Grid[2]))
-	}
-	fmt.Fprintf(&b, "modelled, but memsym must refuse it: memsym programs lists %s as refused, with the reason, written for its default grid %s", p.Name, strings.Join(grid, ", "))
-	if len(run.consts) > 0 {
-		b.WriteString(" and its default constants")
-	}
-	fmt.Fprintf(&b, ": \"%s\"; on this grid, %s, the model was built", p.Refusal, gridString(m))
-	if cps := m.CheckPoints(); len(cps) > 0 {
-		var parts []string
-		for _, c := range cps {
-			parts = append(parts, c.String())
-		}
-		fmt.Fprintf(&b, " and its check points (%s) did not contradict it", strings.Join(parts, "; "))
+		src = nil
 	} else {
-		b.WriteString(", with no check point to test it")
+		defer src.Close()
 	}
-	wrong := 0
-	for _, c := range checks {
-		if c.Err != nil {
-			wrong++
-		}
-	}
-	switch {
-	case len(checks) == 0:
-		fmt.Fprintf(&b, "; no fresh point was found to check: %s", why)
-	case len(checks) == 1 && wrong == 0:
-		b.WriteString("; nor does the fresh point checked")
-	case len(checks) == 1:
-		b.WriteString("; the fresh point checked does")
-	case wrong == 0:
-		fmt.Fprintf(&b, "; nor does any of the %d fresh points checked", len(checks))
-	case wrong == 1:
-		fmt.Fprintf(&b, "; 1 of the %d fresh points checked does", len(checks))
-	default:
-		fmt.Fprintf(&b, "; %d of the %d fresh points checked do", wrong, len(checks))
-	}
-	return b.String()
+	return model.VerifyProgram(context.Background(), src, spec, err, want, n, seed)
 }
 
 func verifyText(w io.Writer, out *model.VerifyJSON, programs int) error {
@@ -281,5 +195,3 @@ func verifyText(w io.Writer, out *model.VerifyJSON, programs int) error {
 		doc.Plural(programs, "program", "programs"), checked, out.Refused, failed)
 	return err
 }
-
-func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", " ") }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -217,38 +216,6 @@ func TestVerifyModelledButListedAsRefused(t *testing.T) {
 	}
 	if !strings.HasSuffix(out, "\n1 program: 3 points checked, 0 refused as expected, 1 failed\n") {
 		t.Errorf("the summary:\n%s", out)
-	}
-}
-
-// The sentence ends with what the fresh points show: at the grid
-// N ∈ {9, 11, 13} of an earlier choice of check points, which shared the
-// grid's parity, an even N showed the mismatch.
-func TestVerifyModelledButListedAsRefusedWords(t *testing.T) {
-	src, err := source.NewProgram("strided-conv", map[string]int64{"S": 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := model.Build(context.Background(), src, source.Spec{Grid: []source.GridDim{{Name: "N", Values: [3]int64{3, 4, 5}}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, _ := programs.Lookup("strided-conv")
-	ok, wrong := model.Check{}, model.Check{Err: errors.New("mismatch")}
-	for _, c := range []struct {
-		checks []model.Check
-		want   string
-	}{
-		{nil, "; no fresh point was found to check: WHY"},
-		{[]model.Check{ok}, "; nor does the fresh point checked"},
-		{[]model.Check{wrong}, "; the fresh point checked does"},
-		{[]model.Check{ok, ok, ok}, "; nor does any of the 3 fresh points checked"},
-		{[]model.Check{ok, wrong, ok}, "; 1 of the 3 fresh points checked does"},
-		{[]model.Check{wrong, wrong, ok}, "; 2 of the 3 fresh points checked do"},
-	} {
-		got := modelledRefused(p, &sourceFlags{program: p.Name}, m, c.checks, "WHY")
-		if !strings.HasSuffix(got, " did not contradict it"+c.want) || strings.Contains(got, "default constants") {
-			t.Errorf("%d checks: %q, want it to end %q", len(c.checks), got, c.want)
-		}
 	}
 }
 
