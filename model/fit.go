@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"sort"
 	"strings"
@@ -45,6 +46,11 @@ type Fit struct {
 	// least value at which it does (Model.Below): Gaps and what is said
 	// of the values below the answer start there. 0 otherwise.
 	RunsFrom int64
+	// Negative are the values from Least at which some buffer's bytes are
+	// negative, ascending (To math.MaxInt64 for a run without end): the
+	// polynomials are not the program's there, so no value of them is
+	// said to fit, nor listed in Gaps.
+	Negative []Span
 	// Bounded is true when the needs do not depend on Along at all.
 	Bounded bool
 	// Least is the least value of Along the model holds for: 1, or 2 for
@@ -162,7 +168,13 @@ func (m *Model) fitAll(along string, fixed map[string]int64, budget poly.Rat, po
 		lines = append(lines, cs)
 		fits = intersect(fits, nonPositive(poly.IntPolyOf(subCoefs(cs, []poly.Rat{budget}))))
 	}
-	f.Falls = falls(lines, f.Least)
+	valid, err := m.notNegative(along, f.Fixed, f.Least)
+	if err != nil {
+		return nil, err
+	}
+	fits = intersect(fits, valid)
+	f.Negative = spansOf(complementBelow(valid, big.NewInt(f.Least), big.NewInt(math.MaxInt64)))
+	f.Falls = falls(lines, f.ProgramFrom())
 	var top *big.Int
 	switch last := len(fits) - 1; {
 	case last < 0:
@@ -184,17 +196,64 @@ func (m *Model) fitAll(along string, fixed map[string]int64, budget poly.Rat, po
 		top = fits[last].To
 	}
 	if top != nil {
-		for _, g := range complementBelow(fits, big.NewInt(f.Least), top) {
-			f.Gaps = append(f.Gaps, Span{g.From.Int64(), g.To.Int64()}) // below top, which fits in int64
-		}
+		// Values at which the polynomials are not the program's are no gap.
+		f.Gaps = spansOf(intersect(complementBelow(fits, big.NewInt(f.Least), top), valid))
 	}
-	switch {
+	switch least := f.ProgramFrom(); {
+	case len(valid) == 0: // the polynomials are the program's nowhere
 	case f.Kind == FitsNone:
-		f.LeastAt, f.LeastNeeds = leastOfLargest(lines, f.Least)
-	case f.Kind == FitsFrom && f.From <= f.Least: // bounded too: at the least value
-		f.MostAt, f.MostNeeds = mostOfLargest(lines, f.Least)
+		f.LeastAt, f.LeastNeeds = leastOfLargest(lines, least)
+	case f.Kind == FitsFrom && f.From <= least: // bounded too: at the least value
+		f.MostAt, f.MostNeeds = mostOfLargest(lines, least)
 	}
 	return f, nil
+}
+
+// ProgramFrom returns the least value from Least on at which no buffer's
+// bytes are negative (Negative); Least when there is none below it.
+func (f *Fit) ProgramFrom() int64 {
+	if len(f.Negative) > 0 && f.Negative[0].From == f.Least && f.Negative[0].To < math.MaxInt64 {
+		return f.Negative[0].To + 1
+	}
+	return f.Least
+}
+
+// notNegative returns the values of along from least on at which every
+// buffer's bytes are at least zero, the other dimensions at fixed, as
+// ascending runs.
+func (m *Model) notNegative(along string, fixed record.Point, least int64) ([]Run, error) {
+	valid := []Run{{From: big.NewInt(least)}}
+	var err error
+	m.DistinctBytes(func(q poly.Poly, _ int) bool {
+		if !hasNegative(q) {
+			return true
+		}
+		var cs []poly.Rat
+		if cs, err = m.along(q, along, fixed); err != nil {
+			return false
+		}
+		neg := make([]poly.Rat, len(cs))
+		for i, c := range cs {
+			neg[i] = c.Neg()
+		}
+		valid = intersect(valid, nonPositive(poly.IntPolyOf(neg)))
+		return len(valid) > 0
+	})
+	return valid, err
+}
+
+// spansOf returns runs as spans, a run without end reaching math.MaxInt64
+// (runs here lie in int64: below a value that does, or from one).
+func spansOf(runs []Run) []Span {
+	var out []Span
+	for _, r := range runs {
+		to := int64(math.MaxInt64)
+		if r.To != nil && r.To.IsInt64() {
+			to = r.To.Int64()
+		}
+		out = append(out, Span{r.From.Int64(), to})
+	}
+	return out
 }
 
 // subCoefs returns a − b, polynomials in one variable, lowest power first.
@@ -343,12 +402,12 @@ func extreme(lines [][]poly.Rat, cands []*big.Int, sign int) (int64, poly.Rat) {
 func (f *Fit) atPast() (at, past int64) {
 	switch f.Kind {
 	case FitsNone:
-		past = f.Least
+		past = f.ProgramFrom()
 	case FitsUpTo:
 		at, past = f.Largest, f.Largest+1
 	case FitsFrom:
 		at = f.From
-		if f.From > f.Least {
+		if f.From > f.ProgramFrom() {
 			past = f.From - 1
 		}
 	}
@@ -504,9 +563,13 @@ type BudgetFitJSON struct {
 	// RunsFrom is Fit's RunsFrom: the least value at which a bundled
 	// program runs, when it does not run at the least the model holds
 	// for; every_smaller_fits and gaps speak of the values from it.
-	RunsFrom int64        `json:"runs_from,omitempty"`
-	Least    *ExtremeJSON `json:"least,omitempty"`
-	Most     *ExtremeJSON `json:"most,omitempty"`
+	RunsFrom int64 `json:"runs_from,omitempty"`
+	// NegativeBytes is Fit's Negative: the values at which some buffer's
+	// bytes are negative, the polynomials not the program's; fits,
+	// every_smaller_fits and gaps leave them out.
+	NegativeBytes []SpanJSON   `json:"negative_bytes,omitempty"`
+	Least         *ExtremeJSON `json:"least,omitempty"`
+	Most          *ExtremeJSON `json:"most,omitempty"`
 }
 
 // ExtremeJSON is where along the dimension the needs are least or most,
@@ -568,6 +631,9 @@ func (m *Model) BudgetFitJSON(f *Fit, checks []FitCheck) BudgetFitJSON {
 	}
 	out.Falls = f.Falls
 	out.RunsFrom = f.RunsFrom
+	for _, g := range f.Negative {
+		out.NegativeBytes = append(out.NegativeBytes, SpanJSON{g.From, g.To})
+	}
 	if f.LeastAt > 0 {
 		out.Least = &ExtremeJSON{At: f.LeastAt, Needs: f.LeastNeeds.String()}
 	}

@@ -150,6 +150,50 @@ func TestFitNotMonotone(t *testing.T) {
 	}
 }
 
+// TestFitNegativeBytes: where some buffer's bytes are negative the
+// polynomials are not the program's, so no value there is said to fit,
+// nor to be a gap: a buffer of T − 4 bytes, recorded at T = 4, 8, 12, is
+// negative below T = 4, where the needs (the larger of it and a buffer of
+// 1 byte, live apart) would fit a budget of 0 bytes.
+func TestFitNegativeBytes(t *testing.T) {
+	src := &liveSets{sets: []func(int64) int64{func(t int64) int64 { return t - 4 }, func(int64) int64 { return 1 }}, points: []int64{4, 8, 12, 6}}
+	m, err := Build(context.Background(), src, source.Spec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		budget int64
+		want   string
+	}{
+		{10, "up_to 14 gaps [] negative [{1 3}] from 4 past 11"},
+		{0, "none 0 gaps [] negative [{1 3}] from 4 past 1"}, // T = 4 needs 1 byte
+		{1, "up_to 5 gaps [] negative [{1 3}] from 4 past 2"},
+	} {
+		f, err := m.Fit("T", nil, poly.Int(c.budget))
+		if err != nil {
+			t.Fatal(err)
+		}
+		past := "nil"
+		if f.Past != nil {
+			past = f.Past.Needs.String()
+		}
+		if got := fmt.Sprintf("%v %d gaps %v negative %v from %d past %s", f.Kind, f.Largest, fmtSpans(f.Gaps), f.Negative, f.ProgramFrom(), past); got != c.want {
+			t.Errorf("fit %d: %s, want %s", c.budget, got, c.want)
+		}
+		j := m.BudgetFitJSON(f, nil)
+		if len(j.NegativeBytes) != 1 || j.NegativeBytes[0] != (SpanJSON{1, 3}) {
+			t.Errorf("fit %d: negative_bytes %v, want [{1 3}]", c.budget, j.NegativeBytes)
+		}
+	}
+}
+
+func fmtSpans(s []Span) string {
+	if len(s) == 0 {
+		return "[]"
+	}
+	return fmt.Sprint(s)
+}
+
 // TestFitBounded: needs that do not depend on T fit every T, or none.
 func TestFitBounded(t *testing.T) {
 	src := &liveSets{sets: []func(int64) int64{func(int64) int64 { return 100 }, func(t int64) int64 { return 40 }}}
@@ -228,8 +272,8 @@ func TestContradicting(t *testing.T) {
 }
 
 // TestFitFalls: needs 40 − T fall along T, so a budget of 30 bytes fits
-// every T from 10 and no smaller one, and 45 bytes every T, the needs
-// most at T = 1.
+// T = 10 to 40 and no smaller one, and 45 bytes every T to 40: from T = 41
+// the buffer's bytes are negative, and nothing is said there.
 func TestFitFalls(t *testing.T) {
 	src := &liveSets{sets: []func(int64) int64{func(t int64) int64 { return 40 - t }}}
 	m, err := Build(context.Background(), src, source.Spec{})
@@ -240,21 +284,23 @@ func TestFitFalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := fmt.Sprintf("%v from %d gaps %v falls %v", f.Kind, f.From, f.Gaps, f.Falls); got != "from from 10 gaps [{1 9}] falls true" {
+	const negative = "negative [{41 9223372036854775807}]"
+	if got := fmt.Sprintf("%v %d gaps %v falls %v negative %v", f.Kind, f.Largest, f.Gaps, f.Falls, f.Negative); got != "up_to 40 gaps [{1 9}] falls true "+negative {
 		t.Errorf("fit 30: %s", got)
 	}
 	f, err = m.Fit("T", nil, poly.Int(45))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := fmt.Sprintf("%v from %d falls %v most %s at %d", f.Kind, f.From, f.Falls, f.MostNeeds, f.MostAt); got != "from from 1 falls true most 39 at 1" {
+	if got := fmt.Sprintf("%v %d gaps %v falls %v negative %v", f.Kind, f.Largest, fmtSpans(f.Gaps), f.Falls, f.Negative); got != "up_to 40 gaps [] falls true "+negative {
 		t.Errorf("fit 45: %s", got)
 	}
 }
 
 // TestFitLeastAndMost: needs T² − 10T + 30 are least, 5 bytes, at T = 5,
-// which a budget of 4 bytes is said against; needs −T² + 6T + 31 are
-// most, 40 bytes, at T = 3, though 36 at T = 1; neither falls.
+// which a budget of 4 bytes is said against; needs −T² + 6T + 31, most
+// at T = 3, are negative from T = 10, so 45 bytes fit up to T = 9 and no
+// most is said of every T; neither falls.
 func TestFitLeastAndMost(t *testing.T) {
 	for _, c := range []struct {
 		f      func(int64) int64
@@ -262,7 +308,7 @@ func TestFitLeastAndMost(t *testing.T) {
 		want   string
 	}{
 		{func(t int64) int64 { return t*t - 10*t + 30 }, 4, "none falls false least 5 at 5 most 0 at 0"},
-		{func(t int64) int64 { return -t*t + 6*t + 31 }, 45, "from falls false least 0 at 0 most 40 at 3"},
+		{func(t int64) int64 { return -t*t + 6*t + 31 }, 45, "up_to falls false least 0 at 0 most 0 at 0"},
 	} {
 		m, err := Build(context.Background(), &liveSets{sets: []func(int64) int64{c.f}}, source.Spec{})
 		if err != nil {

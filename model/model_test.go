@@ -20,6 +20,9 @@ import (
 type liveSets struct {
 	sets  []func(t int64) int64
 	shift func(p record.Point) int64
+	// points are the grid's three values of T and a check point; 1, 2, 3
+	// and 7 when empty.
+	points []int64
 }
 
 func (s *liveSets) Name() string { return "live-sets" }
@@ -50,14 +53,18 @@ func (s *liveSets) Recordings(ctx context.Context, spec source.Spec) (*source.Re
 			return err
 		}
 		src := sourceOf(rec)
-		if t <= 3 {
+		if len(out.Grid) < 3 {
 			out.Grid = append(out.Grid, src)
 		} else {
 			out.Checks = append(out.Checks, src)
 		}
 		return nil
 	}
-	for _, t := range []int64{1, 2, 3, 7} {
+	points := s.points
+	if len(points) == 0 {
+		points = []int64{1, 2, 3, 7}
+	}
+	for _, t := range points {
 		if err := mk(t); err != nil {
 			return nil, err
 		}

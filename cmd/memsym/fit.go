@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"strings"
 
 	"memsym/doc"
@@ -138,7 +140,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 			return err
 		}
 	} else {
-		io.WriteString(stdout, fitText(m, fits, *units, belowLine(atOne, "")))
+		io.WriteString(stdout, fitText(m, fits, *units, belowLine(atOne, fitCheckFlag(m, src, fits))))
 		var names []string
 		for _, f := range fits {
 			names = append(names, budgetLabel(f.Budget, *units, needsOf(f.At), needsOf(f.Past)))
@@ -151,11 +153,31 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 				io.WriteString(stdout, fitConfirmText(fits[i], checks[i], fitNeeds, *units))
 			}
 		}
+		io.WriteString(stdout, beside)
 	}
 	if bad > 0 {
 		return fmt.Errorf("the recordings contradict the fit at %s", doc.Plural(bad, "point", "points"))
 	}
 	return nil
+}
+
+// fitCheckFlag returns the --check that records the first answer among
+// fits, for the note on values nothing was recorded at; "" where there is
+// none, or it lies on the grid in some dimension (no check point can).
+func fitCheckFlag(m *model.Model, src source.Source, fits []*model.Fit) string {
+	for _, f := range fits {
+		if f.At == nil {
+			continue
+		}
+		grid := m.GridValues()
+		for i, d := range f.At.Point {
+			if slices.Contains(grid[i][:], d.Value) {
+				return ""
+			}
+		}
+		return checkFlag(src, f.At.Point)
+	}
+	return ""
 }
 
 // parseBudgets reads each --budget, perhaps a list separated by commas.
@@ -401,9 +423,24 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 			if len(gaps) == 1 && gaps[0].From == gaps[0].To {
 				verb = "does not fit"
 			}
-			notes = append(notes, fmt.Sprintf("under %s, %s = %s %s: %s along %s", budget, dim, strings.Join(spans, ", "), verb, w.bumpy, dim))
+			why := w.bumpy
+			if f.Falls { // the values past the answer are not the program's
+				why = w.fall
+			}
+			notes = append(notes, fmt.Sprintf("under %s, %s = %s %s: %s along %s", budget, dim, strings.Join(spans, ", "), verb, why, dim))
 		}
 		rows = append(rows, row)
+	}
+	if neg := answers[0].f.Negative; len(neg) > 0 { // the same line for every budget
+		var spans []string
+		for _, g := range neg {
+			if g.To == math.MaxInt64 {
+				spans = append(spans, fmt.Sprintf("%s ≥ %d", dim, g.From))
+			} else {
+				spans = append(spans, dim+" = "+spanString(g.From, g.To))
+			}
+		}
+		notes = append([]string{fmt.Sprintf("some buffer's bytes are negative at %s: the polynomials are not the program's there, and no value there is said to fit or not", doc.AndList(spans))}, notes...)
 	}
 	b.WriteString(alignColumns(dropEmptyColumns(rows, "lrrlrll")))
 	for _, where := range wheres {
@@ -421,11 +458,16 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 	return b.String()
 }
 
+// beside is what a fit's figures leave out, said at the end of every fit
+// but in JSON: an answer is exact to the byte, and a budget is often a
+// device's whole memory.
+const beside = "the figures are the recorded buffers' bytes alone: a run holds more beside them (the allocator's rounding and cache, a CUDA context, libraries' workspaces), so leave room for it\n"
+
 // leastOf returns the least value along f's line that what is said of the
 // values below an answer speaks of: the least the model holds for (2 for a
 // block count whose last block stands apart), or where a bundled program
 // starts to run.
-func leastOf(f *model.Fit) int64 { return max(f.Least, f.RunsFrom, 1) }
+func leastOf(f *model.Fit) int64 { return max(f.ProgramFrom(), f.RunsFrom, 1) }
 
 // budgetName writes a budget as its unit says it (doc.Units.Budget).
 func budgetName(x poly.Rat, units doc.Units) string { return units.Budget(x) }

@@ -145,11 +145,12 @@ func TestFitSaysWhatIsShown(t *testing.T) {
 	}{
 		{func(b, t int64) int64 { return 40 - t }, "30,45", head +
 			"  note: buffer 1 \"x\", made by operation 1 (`F.apply`), has bytes −T + 40, which is −1 at T = 41: where a buffer's bytes are negative, the polynomials are not the program's\n" +
-			"  budget    largest T  needs at T  needs at T + 1  binds\n" +
-			"  30 bytes    from 10\n" +
-			"  45 bytes      every\n" +
-			"every T from 10 fits 30 bytes and no smaller T does: the needs fall along T, and T = 9 needs 31 bytes\n" +
-			"every T fits 45 bytes: the needs fall along T, from 39 bytes at T = 1\n"},
+			"  budget    largest T  needs at T     needs at T + 1  binds\n" +
+			"  30 bytes         40     0 bytes  not the program's\n" +
+			"  45 bytes         40     0 bytes  not the program's\n" +
+			"some buffer's bytes are negative at T ≥ 41: the polynomials are not the program's there, and no value there is said to fit or not\n" +
+			"under 30 bytes, T = 1 to 9 do not fit: the needs fall along T\n" +
+			"under 45 bytes, every T smaller than 40 fits too\n"},
 		{func(b, t int64) int64 { return t*t - 10*t + 30 }, "4", head +
 			"  budget   largest T  needs at T  needs at T + 1  binds\n" +
 			"  4 bytes       none\n" +
@@ -163,15 +164,17 @@ func TestFitSaysWhatIsShown(t *testing.T) {
 			"under 8 bytes, T = 1 to 3 do not fit: the needs are not monotone along T\n" +
 			"under 16 bytes, T = 1 does not fit: the needs are not monotone along T\n" +
 			"under 30 bytes, every T smaller than 10 fits too\n"},
-		// −T² + 6T + 31 rises to 40 at T = 3, then falls.
+		// −T² + 6T + 31 rises to 40 at T = 3, then falls, below zero from
+		// T = 10: no value from there is said to fit.
 		{func(b, t int64) int64 { return -t*t + 6*t + 31 }, "45", head +
 			"  note: buffer 1 \"x\", made by operation 1 (`F.apply`), has bytes −T² + 6 · T + 31, which is −9 at T = 10: where a buffer's bytes are negative, the polynomials are not the program's\n" +
-			"  budget    largest T  needs at T  needs at T + 1  binds\n" +
-			"  45 bytes      every\n" +
-			"every T fits 45 bytes: the needs are at most 40 bytes, at T = 3\n"},
+			"  budget    largest T  needs at T     needs at T + 1  binds\n" +
+			"  45 bytes          9     4 bytes  not the program's\n" +
+			"some buffer's bytes are negative at T ≥ 10: the polynomials are not the program's there, and no value there is said to fit or not\n" +
+			"every smaller T fits too\n"},
 	} {
 		args := append([]string{"fit", "--along", "T", "--at", "B=1", "--budget", c.budgets}, writeGrid(t, c.bytes)...)
-		if out := mustRunCLI(t, args...); out != c.want {
+		if out := mustRunCLI(t, args...); out != c.want+beside {
 			t.Errorf("budgets %s:\n got\n%s\nwant\n%s", c.budgets, out, c.want)
 		}
 	}
@@ -191,6 +194,7 @@ func TestFitJSONExtremes(t *testing.T) {
 			At    int64  `json:"at"`
 			Needs string `json:"needs"`
 		} `json:"most"`
+		Negative []struct{ From, To int64 } `json:"negative_bytes"`
 	}
 	run := func(bytes func(b, t int64) int64, budgets string) []budget {
 		args := append([]string{"fit", "--json", "--along", "T", "--at", "B=1", "--budget", budgets}, writeGrid(t, bytes)...)
@@ -202,8 +206,10 @@ func TestFitJSONExtremes(t *testing.T) {
 		}
 		return out.Budgets
 	}
+	// Needs that fall take some buffer's bytes below zero, past which
+	// nothing is said: no "most" over every value.
 	falling := run(func(b, t int64) int64 { return 40 - t }, "30,45")
-	if !falling[0].Falls || falling[1].Most == nil || falling[1].Most.At != 1 || falling[1].Most.Needs != "39" {
+	if !falling[0].Falls || falling[1].Most != nil || len(falling[1].Negative) != 1 || falling[1].Negative[0].From != 41 {
 		t.Errorf("40 − T: %+v", falling)
 	}
 	none := run(func(b, t int64) int64 { return t*t - 10*t + 30 }, "4")

@@ -213,6 +213,9 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 				io.WriteString(stdout, fitConfirmText(fits[k].Fit, checks[k], fitStepWords, units))
 			}
 		}
+		if i == len(models)-1 {
+			io.WriteString(stdout, beside)
+		}
 	}
 	if bad > 0 {
 		return fmt.Errorf("the recordings contradict the fit at %s", doc.Plural(bad, "point", "points"))
