@@ -34,6 +34,10 @@ type CompareRow struct {
 	// poly.Rat), for a writer that sets numbers its own way: the
 	// chapter groups their digits. Nil when Why holds no number.
 	WhyParts []any
+	// For the step's row, where its peak is above the estimate: what the
+	// peak holds that no row counts, and what the rows above count whole
+	// but the peak does not hold all of (stepParts).
+	add, less []stepPart
 }
 
 // whyText writes parts as Why says them: the numbers as plain decimals.
@@ -115,6 +119,7 @@ func Compare(in CompareInput) (*Comparison, error) {
 	rows = append(rows, CompareRow{Term: "static memory", Rule: "the sum of the three", Estimate: static, Exact: exactStatic,
 		Why: "the sum of the differences above"})
 	acts := poly.New(nil, nil)
+	var kept *poly.Poly // the exact bytes the forward keeps, when estimated
 	if in.Shape != nil {
 		r, err := in.activations()
 		if err != nil {
@@ -122,6 +127,7 @@ func Compare(in CompareInput) (*Comparison, error) {
 		}
 		rows = append(rows, r...)
 		acts = r[len(r)-1].Estimate
+		kept = &r[len(r)-1].Exact
 	}
 	if in.Peak != nil {
 		rule := "static memory + activations (without the handbook's 512 MB for the framework)"
@@ -129,8 +135,9 @@ func Compare(in CompareInput) (*Comparison, error) {
 			rule = "static memory, no activations estimated (without the handbook's 512 MB for the framework)"
 		}
 		estimate := static.Add(acts)
-		why := in.stepWhy(estimate)
-		rows = append(rows, CompareRow{Term: "the step", Rule: rule, Estimate: estimate, Exact: *in.Peak, Why: whyText(why), WhyParts: why})
+		why := in.stepWhy(estimate, kept)
+		add, less, _ := in.stepParts(estimate, kept)
+		rows = append(rows, CompareRow{Term: "the step", Rule: rule, Estimate: estimate, Exact: *in.Peak, Why: whyText(why), WhyParts: why, add: add, less: less})
 	}
 	var vars []string
 	for _, d := range in.Header.Dims {
@@ -160,31 +167,77 @@ func paramSymbol(h *record.Header) string {
 
 // stepWhy says why the step's peak misses the rule's estimate, by the
 // sign of the difference: an estimate above it adds terms never all live
-// at once; one below it leaves out what is live at the peak besides them.
-func (in *CompareInput) stepWhy(estimate poly.Poly) []any {
-	e, ok1 := estimate.IsConst()
-	x, ok2 := in.Peak.IsConst()
-	if !ok1 || !ok2 || x.Cmp(e) <= 0 || in.PeakAt == nil {
+// at once; one below it leaves out what is live at the peak besides them
+// (stepParts), and what it says adds up.
+func (in *CompareInput) stepWhy(estimate poly.Poly, kept *poly.Poly) []any {
+	add, less, ok := in.stepParts(estimate, kept)
+	if !ok {
 		return []any{"the rule adds every term, but the gradient, the activations and the optimizer's new values are never all live at once"}
 	}
-	t := in.PeakAt.Terms
-	var parts []any
-	if t.Batch.Sign() > 0 {
-		parts = append(parts, []any{t.Batch, " bytes of the batch"})
-	}
-	if t.Own.Sign() > 0 {
-		parts = append(parts, []any{t.Own, " bytes of the operation's own working memory"})
-	}
-	if in.Shape == nil && t.Kept.Sign() > 0 {
-		parts = append(parts, []any{t.Kept, " bytes kept by the forward for the backward (no activations estimated)"})
+	said := func(ps []stepPart) []any {
+		var out []any
+		for _, p := range ps {
+			out = append(out, []any{p.Bytes, " bytes of " + p.What})
+		}
+		return doc.Joined(", ", out...)
 	}
 	what := []any{"nothing the rule does not count"}
-	if len(parts) > 0 {
-		what = append([]any{"what the rule does not count, "}, doc.Joined(", ", parts...)...)
+	if len(add) > 0 {
+		what = append([]any{"what the rule does not count, "}, said(add)...)
 	}
 	out := []any{fmt.Sprintf("the exact peak is larger: at it (operation %d, the %s phase) the step holds ", in.PeakAt.Op, in.PeakAt.Phase)}
 	out = append(out, what...)
-	return append(out, ", beside the differences of the rows above")
+	out = append(out, ", beside the differences of the rows above")
+	if len(less) > 0 {
+		out = append(out, ", less ")
+		out = append(out, said(less)...)
+		out = append(out, ", not live there")
+	}
+	return out
+}
+
+// stepPart is some bytes of the step's peak, and what they are.
+type stepPart struct {
+	Bytes poly.Rat
+	What  string
+}
+
+// stepParts returns, where the step's peak is above the rule's estimate,
+// what makes up the difference beside the differences of the rows above
+// it (the static memory's, and the activations' where kept, the exact
+// bytes the forward keeps, is given): add, what the peak holds that the
+// rule does not count, and less, what those rows count whole but is not
+// all live at the peak. The difference is the rows' differences, plus
+// add, less less. ok is false where the peak is not above the estimate,
+// or is not known at a point.
+func (in *CompareInput) stepParts(estimate poly.Poly, kept *poly.Poly) (add, less []stepPart, ok bool) {
+	e, ok1 := estimate.IsConst()
+	x, ok2 := in.Peak.IsConst()
+	if !ok1 || !ok2 || x.Cmp(e) <= 0 || in.PeakAt == nil {
+		return nil, nil, false
+	}
+	t := in.PeakAt.Terms
+	if t.Batch.Sign() > 0 {
+		add = append(add, stepPart{t.Batch, "the batch"})
+	}
+	if t.Own.Sign() > 0 {
+		add = append(add, stepPart{t.Own, "the operation's own working memory"})
+	}
+	if kept == nil && t.Kept.Sign() > 0 {
+		add = append(add, stepPart{t.Kept, "what the forward kept for the backward (no activations estimated)"})
+	}
+	notLive := func(whole poly.Poly, live poly.Rat, what string) {
+		if w, ok := whole.IsConst(); ok && live.Cmp(w) < 0 {
+			less = append(less, stepPart{w.Sub(live), what})
+		}
+	}
+	notLive(in.Params, t.Params, "the parameters")
+	notLive(in.Gradient, t.Gradient, "the gradient")
+	notLive(in.States, t.States, "the optimizer's states")
+	if kept != nil {
+		notLive(*kept, t.Kept, "what the forward kept")
+	}
+	return add, less, true
 }
 
 // handbookStates returns the handbook's optimizer states: its multiplier

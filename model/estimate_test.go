@@ -181,3 +181,72 @@ func TestCompareSymbol(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareStepAddsUp: where the step's peak is above the rule's
+// estimate, what its row says adds up to the difference: the rows'
+// differences above (the static memory's, and the activations' where they
+// are estimated), plus what the peak holds that no row counts, less what
+// those rows count whole but the peak does not hold all of (at an
+// optimizer's peak, what the forward kept is gone; at a backward one, part
+// of it, and part of the gradient is not yet made).
+func TestCompareStepAddsUp(t *testing.T) {
+	for _, c := range []struct {
+		program string
+		consts  map[string]int64
+		opts    programs.StepOptions
+	}{
+		{"llama2-7b-block", nil, programs.StepOptions{}},
+		{"gpt-course", map[string]int64{"D": 384, "H": 6, "L": 6}, programs.StepOptions{}},
+		{"gpt-course", map[string]int64{"D": 384, "H": 6, "L": 6}, programs.StepOptions{Remat: programs.Recompute}},
+		{"gpt-course", nil, programs.StepOptions{Optimizer: programs.SGD}},
+	} {
+		p, err := programs.Lookup(c.program)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pt, err := RecordStepAt(p, nil, c.consts, c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmp, err := CompareAt(pt.Rec, pt.Count, p, c.opts, record.DType{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		diff := func(r CompareRow) poly.Rat {
+			e, _ := r.Estimate.IsConst()
+			x, _ := r.Exact.IsConst()
+			return x.Sub(e)
+		}
+		var step, static, acts *CompareRow
+		for i := range cmp.Rows {
+			switch r := &cmp.Rows[i]; r.Term {
+			case "the step":
+				step = r
+			case "static memory":
+				static = r
+			case "kept, all layers", "kept, all layers, recomputing":
+				acts = r
+			}
+		}
+		if step == nil || static == nil {
+			t.Fatalf("%s: no step or static row", c.program)
+		}
+		if len(step.add) == 0 && len(step.less) == 0 {
+			t.Errorf("%s %+v: the step's peak is not above the estimate here (%s); the test needs one that is", c.program, c.opts, step.Why)
+			continue
+		}
+		sum := diff(*static)
+		if acts != nil {
+			sum = sum.Add(diff(*acts))
+		}
+		for _, a := range step.add {
+			sum = sum.Add(a.Bytes)
+		}
+		for _, l := range step.less {
+			sum = sum.Sub(l.Bytes)
+		}
+		if !sum.Equal(diff(*step)) {
+			t.Errorf("%s %+v: the parts add up to %s, the difference is %s: %s", c.program, c.opts, sum, diff(*step), step.Why)
+		}
+	}
+}
