@@ -262,7 +262,16 @@ func confirmText(m *model.Model, c *model.Crossovers, confirmed []model.Confirma
 			}
 			verdict = "NOT as predicted: " + strings.Join(diffs, "; ")
 		}
-		fmt.Fprintf(&b, "%s at %s: recorded peak %s at operation %d, %s\n", lead, f.Point, units.Bytes(f.Peak), f.PeakOp, verdict)
+		// Beside a neighbour's, with the digits that tell them apart: the
+		// two sides of a crossover are often within a rounding.
+		peak := units.Bytes(f.Peak)
+		switch {
+		case i+1 < len(confirmed):
+			peak = units.BytesBeside(f.Peak, confirmed[i+1].Peak)
+		case i > 0:
+			peak = units.BytesBeside(f.Peak, confirmed[i-1].Peak)
+		}
+		fmt.Fprintf(&b, "%s at %s: recorded peak %s at operation %d, %s\n", lead, f.Point, peak, f.PeakOp, verdict)
 	}
 	return b.String()
 }
