@@ -232,10 +232,11 @@ func (s *shapeless) Record(ctx context.Context, p record.Point) (*record.Recordi
 	return rec, nil
 }
 
-// The chapter says every axis is a linear form only when every buffer has
-// a shape; of buffers given in bytes it says so, and sizes them in bytes.
+// The chapter says why the bytes are polynomials from the axes only when
+// every buffer has a shape; of buffers given in bytes it says so, and sizes
+// them in bytes.
 func TestShapesAndBytes(t *testing.T) {
-	if got := text(t, "gpt-course"); !strings.Contains(got, "Every buffer of GPT.apply has a type and a shape. memsym takes every axis of a shape to be a linear form in B and T") {
+	if got := text(t, "gpt-course"); !strings.Contains(got, "Every buffer of GPT.apply has a type and a shape, its bytes the type's size times the product of its axes. memsym takes each buffer's bytes to be a polynomial in B and T of degree at most two in each") {
 		t.Errorf("the course GPT's chapter does not say its buffers have shapes")
 	}
 	p, err := source.NewProgram("gpt-course", nil)
@@ -245,8 +246,8 @@ func TestShapesAndBytes(t *testing.T) {
 	src := &shapeless{Program: p, names: map[string]bool{"up": true, "mask": true}}
 	in := gathered(t, &explain.Request{Program: "gpt-course", Source: src, At: p.Default(), Verify: 1, Confirm: true})
 	got := dump(explain.Chapter(in))
-	if strings.Contains(got, "linear form") {
-		t.Errorf("with buffers given in bytes the chapter says an axis is a linear form")
+	if strings.Contains(got, "product of its axes") || strings.Contains(got, "each linearly") {
+		t.Errorf("with buffers given in bytes the chapter speaks of every buffer's axes")
 	}
 	for _, want := range []string{
 		"Three of the 77 buffers of GPT.apply are given in bytes alone, so nothing is known of their axes.",

@@ -19,8 +19,8 @@ func (w *writer) asPolynomials() doc.Section {
 	s := doc.Section{Title: "As polynomials in " + doc.AndList(in.Vars)}
 	how := []any{}
 	if sym.Shapeless == 0 {
-		how = append(how, "Every buffer of ", entryName(in.Entry), " has a type and a shape. memsym takes every axis of a shape to be a linear form in ",
-			variables(in.Vars), ", the constants being numbers, so that each buffer's bytes are a polynomial in them")
+		how = append(how, "Every buffer of ", entryName(in.Entry), " has a type and a shape, its bytes the type's size times the product of its axes. memsym takes each buffer's bytes to be a polynomial in ",
+			variables(in.Vars), " of degree at most two in each, the constants being numbers, as they are where at most two axes of a shape grow with any one dimension, each linearly")
 	} else {
 		which := []any{doc.Capital(doc.Spell(sym.Shapeless)), " of the ", sym.Buffers, " buffers of "}
 		switch {
