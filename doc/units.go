@@ -282,7 +282,8 @@ const SizeHelp = "expected a size such as 80GiB, 80GB or 8e10: a number of bytes
 // ParseSize reads a size in bytes, exactly: "80GiB" is 85899345920,
 // "80GB" 80000000000, "8e10" 80000000000, "1.5GiB" 1610612736, "2.5"
 // two and a half bytes. Units are read in upper or lower case and all count
-// bytes; a bare "G" is refused as it may mean either GB or GiB.
+// bytes; "Gi" is GiB, and a bare "G" is refused as it may mean either GB
+// or GiB.
 func ParseSize(s string) (poly.Rat, error) {
 	m := sizeSyntax.FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
@@ -293,10 +294,14 @@ func ParseSize(s string) (poly.Rat, error) {
 		// written: 80 Gb is 10 GB, 8 Gib is 1 GiB.
 		return poly.Rat{}, fmt.Errorf("%q is a count of bits: for bytes write %sB (powers of 1000) or %siB (powers of 1024)", u, strings.Replace(u[:1], "K", "k", 1), u[:1])
 	}
-	unit, ok := sizeUnits[strings.ToLower(m[3])]
+	l := strings.ToLower(m[3])
+	if len(l) == 2 && l[1] == 'i' {
+		l += "b" // "Gi" is a binary prefix alone, as Kubernetes writes sizes: GiB
+	}
+	unit, ok := sizeUnits[l]
 	if !ok {
-		switch l := strings.ToLower(m[3]); l {
-		case "k", "m", "g", "t", "p", "e", "ki", "mi", "gi", "ti", "pi", "ei":
+		switch l {
+		case "k", "m", "g", "t", "p", "e":
 			up := strings.ToUpper(l[:1])
 			if up == "K" {
 				return poly.Rat{}, fmt.Errorf("%q may mean kB (1000 bytes) or KiB (1024 bytes): say which", m[3])

@@ -97,6 +97,8 @@ func TestDecimal(t *testing.T) {
 func TestParseSize(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"80GiB", "85899345920"},
+		{"24Gi", "25769803776"}, // a binary prefix alone, as Kubernetes writes sizes
+		{"512mi", "536870912"},
 		{"80GB", "80000000000"},
 		{"8e10", "80000000000"},
 		{"8E+10", "80000000000"},

@@ -167,8 +167,8 @@ func Build(grid []Source, checks []Source) (*Model, error) {
 	return m, nil
 }
 
-// buildGrid is Build on the grid g formed of grid.
-func buildGrid(g *grid, grid, checks []Source) (*Model, error) {
+// buildGrid is Build on the grid g formed of the recordings in points.
+func buildGrid(g *grid, points, checks []Source) (*Model, error) {
 	var err error
 	checkDims := make([][]record.Dim, len(checks))
 	for i, src := range checks {
@@ -177,20 +177,20 @@ func buildGrid(g *grid, grid, checks []Source) (*Model, error) {
 		}
 	}
 	b := &build{g: g, vals: newValues(0), pre: &prefixes{}}
-	fast, checkVals, err := b.readFollowing(grid, checks, checkDims)
+	fast, checkVals, err := b.readFollowing(points, checks, checkDims)
 	if err != nil {
 		return nil, err
 	}
 	if !fast && b.differs != nil {
-		return buildFolded(grid, checks, b.differs, b.counts)
+		return buildFolded(points, checks, b.differs, b.counts)
 	}
 	if !fast {
 		b = &build{g: g, vals: newValues(0), pre: &prefixes{}}
-		if err := b.readStructure(grid[g.order[0]]); err != nil {
+		if err := b.readStructure(points[g.order[0]]); err != nil {
 			return nil, err
 		}
-		if err := b.readPoints(grid); err != nil {
-			return buildFolded(grid, checks, err, nil)
+		if err := b.readPoints(points); err != nil {
+			return buildFolded(points, checks, err, nil)
 		}
 		checkVals = make([]*pointValues, len(checks))
 	}

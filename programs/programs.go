@@ -8,6 +8,7 @@
 package programs
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -263,10 +264,17 @@ func (p *Program) values(dims, consts map[string]int64) (values, error) {
 }
 
 // CheckConsts checks each constant given is one of p's and within its
-// range, as Allows does, without the constraints that tie the constants
-// to the dimensions (T ≤ P), which need a point.
+// range, and that the constants meet the constraints among themselves
+// (D divisible by H), as Allows does, without the constraints that tie the
+// constants to the dimensions (T ≤ P), which need a point.
 func (p *Program) CheckConsts(consts map[string]int64) error {
-	return p.setConsts(make(values), consts)
+	if err := p.setConsts(make(values), consts); err != nil {
+		return err
+	}
+	if _, err := p.values(nil, consts); err != nil && p.constsOnly(err) {
+		return err
+	}
+	return nil
 }
 
 // setConsts is set for the constants, each within its range.
@@ -323,7 +331,7 @@ func (p *Program) constNames() []string {
 // divisible returns an error unless v[a] is a multiple of v[b].
 func divisible(v values, a, b string) error {
 	if v[a]%v[b] != 0 {
-		return fmt.Errorf("%s = %d is not divisible by %s = %d", a, v[a], b, v[b])
+		return &unmet{fmt.Sprintf("%s = %d is not divisible by %s = %d", a, v[a], b, v[b]), []string{a, b}}
 	}
 	return nil
 }
@@ -331,9 +339,33 @@ func divisible(v values, a, b string) error {
 // atMost returns an error unless v[a] <= v[b].
 func atMost(v values, a, b string) error {
 	if v[a] > v[b] {
-		return fmt.Errorf("%s = %d is more than %s = %d", a, v[a], b, v[b])
+		return &unmet{fmt.Sprintf("%s = %d is more than %s = %d", a, v[a], b, v[b]), []string{a, b}}
 	}
 	return nil
+}
+
+// unmet is a constraint a program's values do not meet, and the names it
+// ties.
+type unmet struct {
+	msg   string
+	names []string
+}
+
+func (e *unmet) Error() string { return e.msg }
+
+// constsOnly reports whether err is a constraint that ties constants
+// alone: no point meets it.
+func (p *Program) constsOnly(err error) bool {
+	var u *unmet
+	if !errors.As(err, &u) {
+		return false
+	}
+	for _, n := range u.names {
+		if slices.Contains(p.dimNames(), n) {
+			return false
+		}
+	}
+	return true
 }
 
 // checks combines constraint checks; the first failing one is reported.

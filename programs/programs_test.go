@@ -200,3 +200,20 @@ func TestAllows(t *testing.T) {
 		t.Errorf("gpt-depth at L = 10001: runs")
 	}
 }
+
+// TestCheckConstsAmongThemselves: constants that break a constraint among
+// constants alone (D divisible by H) are refused without a point; one tied
+// to a dimension (bert-encoder's T ≤ P) needs a point, and is not.
+func TestCheckConstsAmongThemselves(t *testing.T) {
+	gpt, _ := programs.Lookup("gpt-course")
+	if err := gpt.CheckConsts(map[string]int64{"D": 100, "H": 3}); err == nil || err.Error() != "program gpt-course: D = 100 is not divisible by H = 3" {
+		t.Errorf("gpt-course at D = 100, H = 3: %v", err)
+	}
+	if err := gpt.CheckConsts(map[string]int64{"D": 96, "H": 3}); err != nil {
+		t.Errorf("gpt-course at D = 96, H = 3: %v", err)
+	}
+	bert, _ := programs.Lookup("bert-encoder")
+	if err := bert.CheckConsts(map[string]int64{"P": 3}); err != nil {
+		t.Errorf("bert-encoder at P = 3, a limit on T: %v", err)
+	}
+}

@@ -300,9 +300,9 @@ func (b *Builder) addResult(ids []int64) error {
 		i = int(b.bufs[i].base)
 		if buf := &b.bufs[i]; !buf.role.Held() && b.uses[i].First == 0 {
 			if buf.id != id {
-				return fmt.Errorf("the result names view %d of buffer %d, which no operation writes", id, buf.id)
+				return fmt.Errorf("the result names view %d of buffer %d, which no operation before it writes (the result is the last line)", id, buf.id)
 			}
-			return fmt.Errorf("the result names buffer %d, which no operation writes", buf.id)
+			return fmt.Errorf("the result names buffer %d, which no operation before it writes (the result is the last line)", buf.id)
 		}
 	}
 	b.rec.Result = b.ids.keep(ids)

@@ -210,7 +210,7 @@ var readCases = []catalogueCase{
 	{"a result naming an undeclared id", hdr + `{"result": [4]}` + "\n",
 		`r.jsonl:2: the result names 4, which is not declared`},
 	{"a result naming a temp never written", lines(hdr[:len(hdr)-1], `{"buffer": 1, "bytes": 4}`, `{"result": [1]}`),
-		`r.jsonl:3: the result names buffer 1, which no operation writes`},
+		`r.jsonl:3: the result names buffer 1, which no operation before it writes (the result is the last line)`},
 }
 
 // outcome returns Read's error, or "accepted: " and the counts.

@@ -36,7 +36,7 @@ func (s *Scanner) dtype() (DType, error) {
 			if name != "bits" {
 				return fmt.Errorf(`a dtype object has one key, "bits", found %q`, name)
 			}
-			v, err := l.integer(`"bits" must be an integer of at least 1`)
+			v, err := l.integer(`"bits" must be an integer from 1 to 1048576`)
 			if err == nil && (v < 1 || v > 1<<20) {
 				return fmt.Errorf(`"bits" must be an integer from 1 to %d, found %d`, 1<<20, v)
 			}

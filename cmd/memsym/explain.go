@@ -88,6 +88,14 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 		return usagef("explain needs -o DIR, the directory to write the chapter into")
 	}
 	opts := reports.Options{Stem: *name, TeXPrefix: *texPrefix}
+	// Empty, Options would take the defaults: a user who gave one meant
+	// something else.
+	if *name == "" {
+		return usagef("--name \"\": expected letters, digits and _, beginning with a letter or a digit")
+	}
+	if *texPrefix == "" {
+		return usagef("--tex-prefix \"\": expected letters alone, as a LaTeX macro's name is")
+	}
 	if err := opts.Check(); err != nil {
 		return usagef("%v", err)
 	}
@@ -130,6 +138,9 @@ func explainCmd(stdout, stderr io.Writer, args []string) error {
 	}
 	if n > 0 && len(files) > 0 {
 		return usagef("--verify records new points: use it with --program, --recorder or --torch")
+	}
+	if *confirm && len(files) > 0 && given(fs, "confirm") {
+		return usagef("--confirm records new points: use it with --program, --recorder or --torch")
 	}
 
 	src, spec, err := sf.open(files, stderr)

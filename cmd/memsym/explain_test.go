@@ -352,10 +352,13 @@ func TestExplainUsage(t *testing.T) {
 		{[]string{"--program", "gpt-course"}, "memsym: explain needs -o DIR, the directory to write the chapter into"},
 		{[]string{"--program", "gpt-course", "-o", dir, "--format", "md,docx"}, "memsym: --format docx: expected some of html, md, pdf, tikz, page"},
 		{[]string{"--program", "gpt-course", "-o", dir, "--name", "../x"}, "memsym: --name ../x: expected letters, digits and _, beginning with a letter or a digit"},
+		{[]string{"--program", "gpt-course", "-o", dir, "--tex-prefix", ""}, "memsym: --tex-prefix \"\": expected letters alone, as a LaTeX macro's name is"},
+		{[]string{"--program", "gpt-course", "-o", dir, "--name", ""}, "memsym: --name \"\": expected letters, digits and _, beginning with a letter or a digit"},
 		{[]string{"--program", "gpt-course", "-o", dir, "--tex-prefix", "gpt2"}, "memsym: --tex-prefix gpt2: expected letters alone, as a LaTeX macro's name is"},
 		{[]string{"--program", "gpt-course", "-o", dir, "--scale", "cubic"}, "memsym: --scale cubic: expected auto, linear or log"},
 		{[]string{"-o", dir, "--other-consts", "D=384", "x.jsonl"}, "memsym: --other-consts records the program at other constants: use it with --program"},
 		{[]string{"-o", dir}, "memsym: no recordings: give recording files, "},
+		{[]string{"-o", dir, "--confirm", "x.jsonl"}, "memsym: --confirm records new points: use it with --program, --recorder or --torch"},
 	} {
 		out, errs, code := runCLI(append([]string{"explain"}, c.args...)...)
 		if code != 2 || out != "" || !strings.HasPrefix(errs, c.want) || strings.Count(errs, "\n") != 1 || !strings.HasSuffix(errs, "\n") ||

@@ -199,3 +199,10 @@ func isUsage(err error) bool {
 	var s *source.UsageError
 	return errors.As(err, &u) || errors.As(err, &s)
 }
+
+// given reports whether the flag named name was set on the command line.
+func given(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}

@@ -68,6 +68,11 @@ func runRecord(stdout, stderr io.Writer, args []string) error {
 		if len(dims) == 0 {
 			return usagef("record --torch needs the point: --dim B=2,T=16, a value for each of the function's dimensions, outside the quotes")
 		}
+		for _, d := range dims.point() {
+			if d.Value < 1 {
+				return usagef("--dim %s=%d: expected an integer of at least 1, as every dimension is", d.Name, d.Value)
+			}
+		}
 		src := &source.Torch{Args: *torchArgs, Jobs: 1}
 		defer src.Close()
 		rec, err := src.Record(context.Background(), dims.point())

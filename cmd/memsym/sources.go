@@ -162,8 +162,8 @@ func (s *sourceFlags) open(files []string, stderr io.Writer) (source.Source, sou
 		}
 		spec.Checks = append(spec.Checks, p)
 	}
-	// Refused for every source that records, --program too, though only
-	// the recorders use them: a value that cannot be is a mistake anywhere.
+	// Refused for every source that records: a value that cannot be is a
+	// mistake anywhere (and --program refuses them given at all, below).
 	if s.timeout < 0 {
 		return nil, spec, usagef("--timeout %v: expected a duration of at least 0 (0 for no limit)", s.timeout)
 	}
@@ -171,6 +171,11 @@ func (s *sourceFlags) open(files []string, stderr io.Writer) (source.Source, sou
 		return nil, spec, usagef("--jobs %d: expected at least 1", s.jobs)
 	}
 	if s.program != "" {
+		for _, name := range []string{"jobs", "timeout"} {
+			if s.fs != nil && given(s.fs, name) {
+				return nil, spec, usagef("--%s goes with --recorder or --torch; a bundled program runs no recorder", name)
+			}
+		}
 		src, err := source.NewProgram(s.program, s.consts.values())
 		return src, spec, err
 	}
