@@ -37,7 +37,6 @@ import (
 // resident at once, or, past background, its first part at once and the
 // rest on a goroutine of its own while the caller fills it.
 func Make[T any](n, c int) []T {
-	keep(sizeOf[T](c))
 	s := make([]T, n, c)
 	if size := sizeOf[T](c); size >= residentFrom {
 		hugeResident(unsafe.Pointer(unsafe.SliceData(s)), uintptr(size))
@@ -87,7 +86,6 @@ const (
 // sparsely, such as an index: when it is large, its memory is marked for
 // huge pages, where the system has them.
 func MakeLazy[T any](n, c int) []T {
-	keep(sizeOf[T](c))
 	s := make([]T, n, c)
 	if size := sizeOf[T](c); size >= from {
 		adviseHuge(unsafe.Pointer(unsafe.SliceData(s)), uintptr(size))

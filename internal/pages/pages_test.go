@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 	"unsafe"
 )
 
@@ -118,63 +117,4 @@ func mappingRange(line string) (lo, hi uintptr, ok bool) {
 		return 0, 0, false
 	}
 	return uintptr(l), uintptr(h), true
-}
-
-func TestPercentFor(t *testing.T) {
-	for _, c := range []struct {
-		live, credit uint64
-		base, want   int
-	}{
-		{100 << 20, 0, 100, 100},           // nothing kept: the usual target
-		{100 << 20, 100 << 20, 100, 300},   // (100+100)·2 = 100·(1+3)
-		{100 << 20, 300 << 20, 50, 500},    // (100+300)·1.5 = 100·(1+5)
-		{0, 4 << 20, 100, 300},             // nothing marked yet: the runtime's 4 MB
-		{1 << 20, 1 << 50, 100, 1<<31 - 1}, // bounded
-	} {
-		if got := percentFor(c.live, c.credit, c.base); got != c.want {
-			t.Errorf("percentFor(%d, %d, %d) = %d, want %d", c.live, c.credit, c.base, got, c.want)
-		}
-	}
-}
-
-// TestKeepHoldsOffTheCollector checks that a large array made raises the
-// collector's target as if it were live, and that the target is back to
-// the usual once the collector has run.
-func TestKeepHoldsOffTheCollector(t *testing.T) {
-	settle(t) // other tests' arrays
-	base := readGOGC()
-	if base < 0 {
-		t.Skip("GOGC=off: nothing to hold off")
-	}
-	s := Make[byte](0, 64<<20)
-	if got := readGOGC(); got <= base {
-		t.Errorf("after a 64 MiB array, GOGC = %d, want more than %d", got, base)
-	}
-	runtime.KeepAlive(s)
-	settle(t)
-	if got := readGOGC(); got != base {
-		t.Errorf("after the collector ran, GOGC = %d, want %d back", got, base)
-	}
-	if Make[byte](0, 1<<20); readGOGC() != base {
-		t.Errorf("a 1 MiB array changed GOGC to %d", readGOGC())
-	}
-}
-
-// settle runs the collector until the arrays kept are counted as live
-// (their cleanup runs after a cycle, on a goroutine of its own).
-func settle(t *testing.T) {
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		collector.Lock()
-		credit := collector.credit
-		collector.Unlock()
-		if credit == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the collector's target is still raised after 10 s of cycles")
-		}
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
-	}
 }
