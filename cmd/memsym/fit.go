@@ -153,7 +153,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 				io.WriteString(stdout, fitConfirmText(fits[i], checks[i], fitNeeds, *units))
 			}
 		}
-		io.WriteString(stdout, beside)
+		io.WriteString(stdout, besideText(src, false))
 	}
 	if bad > 0 {
 		return fmt.Errorf("the recordings contradict the fit at %s", doc.Plural(bad, "point", "points"))
@@ -458,10 +458,34 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 	return b.String()
 }
 
-// beside is what a fit's figures leave out, said at the end of every fit
+// besideText says what a fit's figures leave out, at the end of every fit
 // but in JSON: an answer is exact to the byte, and a budget is often a
-// device's whole memory.
-const beside = "the figures are the recorded buffers' bytes alone: a run holds more beside them (the allocator's rounding and cache, a CUDA context, libraries' workspaces), so leave room for it\n"
+// device's whole memory. A training step's leave out what the loop keeps
+// in its own variables; a PyTorch model's recorded without --free release
+// free each temporary after its last use, as eager PyTorch does not.
+func besideText(src source.Source, step bool) string {
+	more := "the allocator's rounding and cache, a CUDA context, libraries' workspaces"
+	if step {
+		more = "what the training loop keeps in its own variables, such as the model's output through the backward; " + more
+	}
+	s := fmt.Sprintf("the figures are the recorded buffers' bytes alone: a run holds more beside them (%s), so leave room for it\n", more)
+	if t, ok := src.(*source.Torch); ok && !freesOnRelease(t.Args) {
+		s += "the recording frees each temporary after its last use, as a compiler does; eager PyTorch holds a local until it goes: --torch '... --free release' records that (docs/torch.md)\n"
+	}
+	return s
+}
+
+// freesOnRelease reports whether a --torch argument string asks the
+// recorder for --free release.
+func freesOnRelease(args string) bool {
+	f := strings.Fields(args)
+	for i, a := range f {
+		if a == "--free=release" || a == "--free" && i+1 < len(f) && f[i+1] == "release" {
+			return true
+		}
+	}
+	return false
+}
 
 // leastOf returns the least value along f's line that what is said of the
 // values below an answer speaks of: the least the model holds for (2 for a

@@ -10,6 +10,7 @@ import (
 
 	"memsym/doc"
 	"memsym/model"
+	"memsym/source"
 )
 
 // TestFitGolden: the largest T that fits each budget, on the course GPT
@@ -174,7 +175,7 @@ func TestFitSaysWhatIsShown(t *testing.T) {
 			"every smaller T fits too\n"},
 	} {
 		args := append([]string{"fit", "--along", "T", "--at", "B=1", "--budget", c.budgets}, writeGrid(t, c.bytes)...)
-		if out := mustRunCLI(t, args...); out != c.want+beside {
+		if out := mustRunCLI(t, args...); out != c.want+besideText(&source.Files{}, false) {
 			t.Errorf("budgets %s:\n got\n%s\nwant\n%s", c.budgets, out, c.want)
 		}
 	}
@@ -312,5 +313,29 @@ func TestFitEverySmallerSaysWhich(t *testing.T) {
 	})
 	if strings.Contains(out, "\nevery smaller T fits too") {
 		t.Errorf("a line for every budget after one that nothing fits:\n%s", out)
+	}
+}
+
+// TestBesideText: what a fit's figures leave out, for a step, and for a
+// PyTorch model recorded with or without --free release.
+func TestBesideText(t *testing.T) {
+	files := besideText(&source.Files{}, false)
+	if !strings.Contains(files, "(the allocator's rounding and cache, a CUDA context, libraries' workspaces)") || strings.Count(files, "\n") != 1 {
+		t.Errorf("files: %q", files)
+	}
+	if step := besideText(&source.Files{}, true); !strings.Contains(step, "what the training loop keeps in its own variables, such as the model's output through the backward; ") {
+		t.Errorf("a step: %q", step)
+	}
+	for args, lines := range map[string]int{
+		"m.py:build":                           2,
+		"m.py:build --step adamw":              2,
+		"m.py:build --free release":            1,
+		"m.py:build --step sgd --free=release": 1,
+		"m.py:build --free last-use":           2,
+	} {
+		got := besideText(&source.Torch{Args: args}, false)
+		if strings.Count(got, "\n") != lines || lines == 2 && !strings.Contains(got, "--free release' records that") {
+			t.Errorf("--torch %q: %q", args, got)
+		}
 	}
 }

@@ -214,7 +214,7 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 			}
 		}
 		if i == len(models)-1 {
-			io.WriteString(stdout, beside)
+			io.WriteString(stdout, besideText(models[0].src, true))
 		}
 	}
 	if bad > 0 {
