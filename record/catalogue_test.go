@@ -80,6 +80,8 @@ var readCases = []catalogueCase{
 	// Wrong types.
 	{"a string for an id", hdr + `{"buffer": "1", "bytes": 4}` + "\n",
 		`r.jsonl:2: "buffer" must be an integer id, found "1"`},
+	{"a trailing comma in an array", hdr + `{"buffer": 1, "bytes": 4}` + "\n" + `{"op": "f", "reads": [1,], "writes": [1]}` + "\n",
+		`r.jsonl:3: "reads" must be an array of integer ids, found ]`}, // a delimiter, not a string "]"
 	{"an exponent for an id", hdr + `{"buffer": 1e2, "bytes": 4}` + "\n",
 		`r.jsonl:2: "buffer" must be an integer id, found 1e2`},
 	{"an id beyond 64 bits", hdr + `{"buffer": 18446744073709551616, "bytes": 4}` + "\n",

@@ -73,6 +73,11 @@ func (l *lexer) found() string {
 		j++
 	}
 	if j == l.i {
+		// A delimiter as it is, not quoted as though it were a string
+		// (a string is shown quoted); another byte escaped.
+		if c := l.b[j]; c > ' ' && c < 0x7f {
+			return string(c)
+		}
 		return fmt.Sprintf("%q", l.b[j:j+1])
 	}
 	w := l.b[l.i:j]
