@@ -413,6 +413,30 @@ func TestUncheckedShown(t *testing.T) {
 	}
 }
 
+// TestNegativeShown: in a browser, the page of a model some of whose
+// buffers' bytes are negative somewhere in its domain (strided-conv at
+// stride 1: 64·B·N − 128·B below N = 2) says where, and that the figures
+// there are not the program's; a page without one says nothing of it.
+func TestNegativeShown(t *testing.T) {
+	bin := tooltest.Need(t, "chromium", "the pages are not opened in a browser")
+	conv, _ := buildModelAt(t, "strided-conv", map[string]int64{"S": 1})
+	gpt, _ := buildModelAt(t, "gpt-course", nil)
+	const said = `has bytes 64 · B · N − 128 · B, which is −64 at B = 1, N = 1: where a buffer's bytes are negative, the polynomials are not the program's, nor are the figures here</p>`
+	for _, c := range []struct {
+		name string
+		m    *model.Model
+		want bool
+	}{{"strided-conv", conv, true}, {"gpt-course", gpt, false}} {
+		dom, console := chromium(t, bin, writePage(t, c.m, c.name))
+		if len(console) > 0 {
+			t.Errorf("%s: the console says:\n%s", c.name, strings.Join(console, "\n"))
+		}
+		if got := strings.Contains(dom, said); got != c.want {
+			t.Errorf("%s: the page says where bytes are negative: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
 // probe sets a dimension's slider to its ends and its number box to a
 // value past its range and to the range's last, through their input
 // events as a reader would, and writes what the controls then hold as

@@ -41,6 +41,11 @@ type pageData struct {
 	// Unchecked is true when the model has dimensions and was checked at
 	// no point off its grid: the page says so under its title.
 	Unchecked bool `json:"unchecked,omitempty"`
+	// Negative, when some buffer's bytes are negative somewhere in the
+	// domain, says where (Model.NegativeBytes): there the page's figures
+	// are the polynomials', not the program's, and it says so under its
+	// title.
+	Negative string `json:"negative,omitempty"`
 }
 
 type dimData struct {
@@ -150,7 +155,7 @@ func (pg *Page) data() *pageData {
 		Title: pg.title, Entry: h.Entry, Realization: h.Realization,
 		Vars: nonNil(m.Vars), Ops: len(m.Structure.Ops), Int4Group: Int4Group,
 		Bands: nonNil(pg.bands), Net: pg.net, Budgets: []int{24, 40, 80},
-		Kept: nonNil(m.Front.Kept), Unchecked: len(m.Vars) > 0 && len(m.CheckPoints()) == 0,
+		Kept: nonNil(m.Front.Kept), Unchecked: len(m.Vars) > 0 && len(m.CheckPoints()) == 0, Negative: m.NegativeBytes(),
 		Dims: []dimData{}, Types: []string{}, Groups: []groupData{}, Cands: []candData{}, Calls: []callData{},
 	}
 	var consts []string
