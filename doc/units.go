@@ -277,7 +277,7 @@ var sizeSyntax = regexp.MustCompile(`^([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE]([+-]
 const maxExponent = 30
 
 // SizeHelp says what a size may be, for messages.
-const SizeHelp = "expected a size such as 80GiB, 80GB or 8e10: a number of bytes, perhaps with a unit (kB, MB, GB, TB, PB, EB: powers of 1000; KiB, MiB, GiB, TiB, PiB, EiB: powers of 1024)"
+const SizeHelp = "expected a size such as 80GiB, 80GB or 8e10: a number of bytes, perhaps with a unit (kB, MB, GB, TB, PB, EB: powers of 1000; KiB, MiB, GiB, TiB, PiB, EiB, or Ki to Ei alone: powers of 1024)"
 
 // ParseSize reads a size in bytes, exactly: "80GiB" is 85899345920,
 // "80GB" 80000000000, "8e10" 80000000000, "1.5GiB" 1610612736, "2.5"

@@ -174,7 +174,7 @@ func (m *Model) fitAll(along string, fixed map[string]int64, budget poly.Rat, po
 	}
 	fits = intersect(fits, valid)
 	f.Negative = spansOf(complementBelow(valid, big.NewInt(f.Least), big.NewInt(math.MaxInt64)))
-	f.Falls = falls(lines, f.ProgramFrom())
+	f.Falls = len(valid) > 0 && falls(lines, f.ProgramFrom())
 	var top *big.Int
 	switch last := len(fits) - 1; {
 	case last < 0:
@@ -199,12 +199,11 @@ func (m *Model) fitAll(along string, fixed map[string]int64, budget poly.Rat, po
 		// Values at which the polynomials are not the program's are no gap.
 		f.Gaps = spansOf(intersect(complementBelow(fits, big.NewInt(f.Least), top), valid))
 	}
-	switch least := f.ProgramFrom(); {
-	case len(valid) == 0: // the polynomials are the program's nowhere
+	switch {
 	case f.Kind == FitsNone:
-		f.LeastAt, f.LeastNeeds = leastOfLargest(lines, least)
-	case f.Kind == FitsFrom && f.From <= least: // bounded too: at the least value
-		f.MostAt, f.MostNeeds = mostOfLargest(lines, least)
+		f.LeastAt, f.LeastNeeds = leastOfLargest(lines, valid)
+	case f.Kind == FitsFrom && f.From <= f.ProgramFrom(): // bounded too: at the least value
+		f.MostAt, f.MostNeeds = mostOfLargest(lines, valid)
 	}
 	return f, nil
 }
@@ -216,6 +215,47 @@ func (f *Fit) ProgramFrom() int64 {
 		return f.Negative[0].To + 1
 	}
 	return f.Least
+}
+
+// NegativeWithin returns the spans of Negative that lie between ProgramFrom
+// and x, both left out: values below an answer at which nothing is said.
+func (f *Fit) NegativeWithin(x int64) []Span {
+	var out []Span
+	for _, g := range f.Negative {
+		if g.From > f.ProgramFrom() && g.From < x {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// Nowhere reports whether some buffer's bytes are negative at every value
+// of the line from Least: the polynomials are the program's nowhere on it.
+func (f *Fit) Nowhere() bool {
+	return len(f.Negative) == 1 && f.Negative[0].From == f.Least && f.Negative[0].To == math.MaxInt64
+}
+
+// negativeBelowAnswer counts the spans of Negative below the answer and
+// above ProgramFrom (NegativeWithin).
+func (f *Fit) negativeBelowAnswer() int {
+	x, _ := f.answer()
+	return len(f.NegativeWithin(x))
+}
+
+// StopsAtNegative reports whether the answer (FitsUpTo) is the last value
+// before some buffer's bytes turn negative, not the last before the budget
+// is passed: at Largest + 1 the polynomials are not the program's, so
+// nothing is known of whether it fits.
+func (f *Fit) StopsAtNegative() bool {
+	if f.Kind != FitsUpTo {
+		return false
+	}
+	for _, g := range f.Negative {
+		if g.From == f.Largest+1 {
+			return true
+		}
+	}
+	return false
 }
 
 // notNegative returns the values of along from least on at which every
@@ -239,6 +279,17 @@ func (m *Model) notNegative(along string, fixed record.Point, least int64) ([]Ru
 		valid = intersect(valid, nonPositive(poly.IntPolyOf(neg)))
 		return len(valid) > 0
 	})
+	// Past int64 no dimension goes: a run that ends there has no end here,
+	// and one that starts there is none.
+	for i := 0; i < len(valid); i++ {
+		if !valid[i].From.IsInt64() {
+			valid = valid[:i]
+			break
+		}
+		if valid[i].To != nil && (!valid[i].To.IsInt64() || valid[i].To.Int64() == math.MaxInt64) {
+			valid[i].To = nil
+		}
+	}
 	return valid, err
 }
 
@@ -307,20 +358,16 @@ func falls(lines [][]poly.Rat, least int64) bool {
 	return true
 }
 
-// leastOfLargest returns, exactly, the least integer x ≥ least at which
-// the largest of lines is least, and its value there; 0 when that
-// largest has no least value (it falls without end) or x lies beyond
-// int64.
-//
-// Let x be that value and k a line that is largest at x. On the stretch I
-// of integers around x on which k is largest, the largest is k, so x is
-// I's first value, its last, or a value at which k has just stopped
-// falling: where k(x) − k(x−1) < 0 ≤ k(x+1) − k(x), the first of a run of
-// x ≥ 1 at which k's difference is ≥ 0. I's ends are least or ends of the
-// runs at which another line is at most k. So x is among finitely many
-// candidates, every one found exactly by nonPositive.
-func leastOfLargest(lines [][]poly.Rat, least int64) (int64, poly.Rat) {
-	bounded := false
+// leastOfLargest returns, exactly, the least integer x in valid (runs
+// of values, ascending) at which the largest of lines is least, and its
+// value there; 0 when valid is empty, when the largest falls without end
+// over it, or when x lies beyond int64. The least is at an end of a run,
+// where two lines cross, or where a line has just stopped falling.
+func leastOfLargest(lines [][]poly.Rat, valid []Run) (int64, poly.Rat) {
+	if len(valid) == 0 {
+		return 0, poly.Rat{}
+	}
+	bounded := valid[len(valid)-1].To != nil
 	for _, cs := range lines {
 		lead := poly.IntPolyOf(cs)
 		if len(lead) <= 1 || lead[len(lead)-1].Sign() > 0 {
@@ -330,49 +377,66 @@ func leastOfLargest(lines [][]poly.Rat, least int64) (int64, poly.Rat) {
 	if !bounded {
 		return 0, poly.Rat{}
 	}
-	lo := big.NewInt(least)
-	cands := []*big.Int{lo}
-	add := func(x *big.Int) {
-		if x != nil && x.Cmp(lo) >= 0 {
-			cands = append(cands, x)
-		}
-	}
+	var cands []*big.Int
 	for k, ck := range lines {
 		for j, cj := range lines {
 			if j != k {
 				for _, r := range nonPositive(poly.IntPolyOf(subCoefs(cj, ck))) {
-					add(r.From)
-					add(r.To)
+					cands = append(cands, r.From, r.To)
 				}
 			}
 		}
 		for _, r := range nonPositive(poly.IntPolyOf(ck).Difference().Neg()) {
-			add(r.From)
+			cands = append(cands, r.From)
 		}
 	}
-	return extreme(lines, cands, -1)
+	return extreme(lines, within(cands, valid), -1)
 }
 
-// mostOfLargest returns, exactly, the least integer x ≥ least at which
+// mostOfLargest returns, exactly, the least integer x in valid at which
 // the largest of lines is most, and its value there; 0 when the largest
-// grows without end or x lies beyond int64. The largest's most is the most
-// of one line, found at least or where that line has just stopped
-// growing: the first of a run of x ≥ 1 at which its difference is ≤ 0.
-func mostOfLargest(lines [][]poly.Rat, least int64) (int64, poly.Rat) {
-	lo := big.NewInt(least)
-	cands := []*big.Int{lo}
+// grows without end over it or x lies beyond int64. The most is at an end
+// of a run, or where a line has just stopped growing: the first of a run
+// of x ≥ 1 at which its difference is ≤ 0.
+func mostOfLargest(lines [][]poly.Rat, valid []Run) (int64, poly.Rat) {
+	if len(valid) == 0 {
+		return 0, poly.Rat{}
+	}
+	var cands []*big.Int
 	for _, cs := range lines {
 		p := poly.IntPolyOf(cs)
-		if len(p) > 1 && p[len(p)-1].Sign() > 0 {
+		if len(p) > 1 && p[len(p)-1].Sign() > 0 && valid[len(valid)-1].To == nil {
 			return 0, poly.Rat{} // it grows without end
 		}
 		for _, r := range nonPositive(p.Difference()) {
-			if r.From.Cmp(lo) >= 0 {
-				cands = append(cands, r.From)
+			cands = append(cands, r.From)
+		}
+	}
+	return extreme(lines, within(cands, valid), +1)
+}
+
+// within returns the ends of the runs of valid and those of cands that
+// lie in one of them.
+func within(cands []*big.Int, valid []Run) []*big.Int {
+	var out []*big.Int
+	for _, r := range valid {
+		out = append(out, r.From)
+		if r.To != nil {
+			out = append(out, r.To)
+		}
+	}
+	for _, x := range cands {
+		if x == nil {
+			continue
+		}
+		for _, r := range valid {
+			if x.Cmp(r.From) >= 0 && (r.To == nil || x.Cmp(r.To) <= 0) {
+				out = append(out, x)
+				break
 			}
 		}
 	}
-	return extreme(lines, cands, +1)
+	return out
 }
 
 // extreme returns the least of cands at which the largest of lines is
@@ -567,9 +631,12 @@ type BudgetFitJSON struct {
 	// NegativeBytes is Fit's Negative: the values at which some buffer's
 	// bytes are negative, the polynomials not the program's; fits,
 	// every_smaller_fits and gaps leave them out.
-	NegativeBytes []SpanJSON   `json:"negative_bytes,omitempty"`
-	Least         *ExtremeJSON `json:"least,omitempty"`
-	Most          *ExtremeJSON `json:"most,omitempty"`
+	NegativeBytes []SpanJSON `json:"negative_bytes,omitempty"`
+	// StopsAtNegative is Fit's StopsAtNegative: largest is the last value
+	// before negative_bytes, not the last within the budget.
+	StopsAtNegative bool         `json:"stops_at_negative,omitempty"`
+	Least           *ExtremeJSON `json:"least,omitempty"`
+	Most            *ExtremeJSON `json:"most,omitempty"`
 }
 
 // ExtremeJSON is where along the dimension the needs are least or most,
@@ -623,8 +690,9 @@ func (k FitKind) String() string {
 func (m *Model) BudgetFitJSON(f *Fit, checks []FitCheck) BudgetFitJSON {
 	out := BudgetFitJSON{
 		Budget: f.Budget.String(), Fits: f.Kind.String(), Largest: f.Largest, From: f.From,
-		EverySmallerFits: len(f.Gaps) == 0 && f.Kind != FitsNone, Gaps: []SpanJSON{}, Bounded: f.Bounded,
-		At: m.needsJSON(f.At), Past: m.needsJSON(f.Past),
+		EverySmallerFits: len(f.Gaps) == 0 && f.Kind != FitsNone && f.negativeBelowAnswer() == 0, Gaps: []SpanJSON{}, Bounded: f.Bounded,
+		StopsAtNegative: f.StopsAtNegative(),
+		At:              m.needsJSON(f.At), Past: m.needsJSON(f.Past),
 	}
 	for _, g := range f.Gaps {
 		out.Gaps = append(out.Gaps, SpanJSON{g.From, g.To})

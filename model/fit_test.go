@@ -359,15 +359,46 @@ func TestExtremesOfLargest(t *testing.T) {
 			up = append(up, line(1))
 			down = append(down, line(-1))
 		}
-		at, v := leastOfLargest(up, least)
+		at, v := leastOfLargest(up, []Run{{From: big.NewInt(least)}})
 		wantAt, want := scan(up, least, -1)
 		if at != wantAt || !v.Equal(want) {
 			t.Fatalf("least of %v from %d: %s at %d, the scan %s at %d", up, least, v, at, want, wantAt)
 		}
-		at, v = mostOfLargest(down, least)
+		at, v = mostOfLargest(down, []Run{{From: big.NewInt(least)}})
 		wantAt, want = scan(down, least, 1)
 		if at != wantAt || !v.Equal(want) {
 			t.Fatalf("most of %v from %d: %s at %d, the scan %s at %d", down, least, v, at, want, wantAt)
+		}
+		// Over runs with a hole and an end, as where some buffer's bytes
+		// are negative between and past them: the least of lines that
+		// grow, and the most of lines that fall, are at an end of a run
+		// or inside one, never in the hole.
+		a, b, c := 1+r.Int64N(8), 9+r.Int64N(8), 17+r.Int64N(20)
+		runs := []Run{{From: big.NewInt(1), To: big.NewInt(a)}, {From: big.NewInt(b), To: big.NewInt(c)}}
+		in := func(x int64) bool { return x <= a || b <= x && x <= c }
+		scanIn := func(lines [][]poly.Rat, sign int) (int64, poly.Rat) {
+			var at int64
+			var best poly.Rat
+			for x := int64(1); x <= c; x++ {
+				if v := largestAt(lines, big.NewInt(x)); in(x) && (at == 0 || v.Cmp(best)*sign > 0) {
+					at, best = x, v
+				}
+			}
+			return at, best
+		}
+		for _, k := range []struct {
+			lines [][]poly.Rat
+			sign  int
+		}{{up, -1}, {down, -1}, {up, 1}, {down, 1}} {
+			if k.sign < 0 {
+				at, v = leastOfLargest(k.lines, runs)
+			} else {
+				at, v = mostOfLargest(k.lines, runs)
+			}
+			wantAt, want = scanIn(k.lines, k.sign)
+			if at != wantAt || !v.Equal(want) {
+				t.Fatalf("extreme (%d) of %v over 1..%d and %d..%d: %s at %d, the scan %s at %d", k.sign, k.lines, a, b, c, v, at, want, wantAt)
+			}
 		}
 	}
 }
@@ -407,3 +438,111 @@ func TestBelow(t *testing.T) {
 // noLimits is a source that does not know where its program runs, as
 // recordings in files do not.
 type noLimits struct{ source.Source }
+
+// TestFitNegativeWithinAndAbove: where a buffer's bytes are negative in
+// the middle of the line, (T − 4)(T − 8) at T = 5 to 7, the least needs are
+// sought outside them and every smaller value does not fit "too" across
+// them; where they turn negative at the top, 40 − T from T = 41, the answer
+// stops there and says so; where they are negative everywhere, nothing is
+// the program's.
+func TestFitNegativeWithinAndAbove(t *testing.T) {
+	build := func(f func(int64) int64) *Model {
+		t.Helper()
+		src := &liveSets{sets: []func(int64) int64{f, func(int64) int64 { return 1 }}, points: []int64{4, 8, 12, 16}}
+		m, err := Build(context.Background(), src, source.Spec{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	mid := build(func(t int64) int64 { return (t - 4) * (t - 8) })
+	f, err := mid.Fit("T", nil, poly.Int(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprintf("%v least %s at %d negative %v", f.Kind, f.LeastNeeds, f.LeastAt, f.Negative); got != "none least 1 at 4 negative [{5 7}]" {
+		t.Errorf("(T − 4)(T − 8), 0 bytes: %s", got)
+	}
+	f, err = mid.Fit("T", nil, poly.Int(40))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := mid.BudgetFitJSON(f, nil)
+	if got := fmt.Sprintf("%v %d within %v every %v", f.Kind, f.Largest, f.NegativeWithin(f.Largest), j.EverySmallerFits); got != "up_to 12 within [{5 7}] every false" {
+		t.Errorf("(T − 4)(T − 8), 40 bytes: %s", got)
+	}
+
+	top := build(func(t int64) int64 { return 40 - t })
+	f, err = top.Fit("T", nil, poly.Int(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j := top.BudgetFitJSON(f, nil); f.Kind != FitsUpTo || f.Largest != 40 || !f.StopsAtNegative() || !j.StopsAtNegative || f.Past != nil {
+		t.Errorf("40 − T, 100 bytes: %v %d stops %v past %v", f.Kind, f.Largest, f.StopsAtNegative(), f.Past)
+	}
+	f, err = top.Fit("T", nil, poly.Int(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The needs, the larger of 40 − T and 1, are least, 1, from T = 39 to 40.
+	if got := fmt.Sprintf("%v least %s at %d", f.Kind, f.LeastNeeds, f.LeastAt); got != "none least 1 at 39" {
+		t.Errorf("40 − T, 0 bytes: %s", got)
+	}
+	if f.Nowhere() {
+		t.Error("40 − T: the polynomials are said to be the program's nowhere")
+	}
+}
+
+// TestFitNegativeEverywhere: a buffer of T · (2B − 3) bytes is negative at
+// B = 1 for every T: fit there says nothing fits, and that the needs do not
+// fall, nor have a least.
+func TestFitNegativeEverywhere(t *testing.T) {
+	src := &gridSets{f: func(b, t int64) int64 { return t * (2*b - 3) }}
+	m, err := Build(context.Background(), src, source.Spec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := m.Fit("T", map[string]int64{"B": 1}, poly.Int(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.Nowhere() || f.Kind != FitsNone || f.Falls || f.LeastAt != 0 || f.Past != nil {
+		t.Errorf("nowhere %v, %v, falls %v, least at %d, past %v", f.Nowhere(), f.Kind, f.Falls, f.LeastAt, f.Past)
+	}
+}
+
+// gridSets is a program of one buffer of f(B, T) bytes, recorded on
+// B ∈ {2, 3, 4}, T ∈ {1, 2, 3}, and checked at B = 5, T = 7.
+type gridSets struct{ f func(b, t int64) int64 }
+
+func (s *gridSets) Name() string { return "grid-sets" }
+func (s *gridSets) Close() error { return nil }
+
+func (s *gridSets) Record(_ context.Context, p record.Point) (*record.Recording, error) {
+	b, _ := p.Value("B")
+	t, _ := p.Value("T")
+	r := record.NewRecorder("Grid.apply", p, nil, "")
+	id := r.Bytes(record.Temp, "x", "", poly.Int(s.f(b, t)))
+	r.Op("Grid.apply/%1", "", nil, []int64{id})
+	r.Result(id)
+	return r.Finish()
+}
+
+func (s *gridSets) Recordings(ctx context.Context, spec source.Spec) (*source.Recordings, error) {
+	out := &source.Recordings{}
+	for _, b := range []int64{2, 3, 4} {
+		for _, t := range []int64{1, 2, 3} {
+			rec, err := s.Record(ctx, record.Point{{Name: "B", Value: b}, {Name: "T", Value: t}})
+			if err != nil {
+				return nil, err
+			}
+			out.Grid = append(out.Grid, sourceOf(rec))
+		}
+	}
+	rec, err := s.Record(ctx, record.Point{{Name: "B", Value: 5}, {Name: "T", Value: 7}})
+	if err != nil {
+		return nil, err
+	}
+	out.Checks = append(out.Checks, sourceOf(rec))
+	return out, nil
+}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"errors"
 	"sort"
 
 	"memsym/count"
@@ -38,13 +39,23 @@ func (s *Step) FitFrom(along string, fixed map[string]int64, budget poly.Rat, fr
 	}
 	out := &StepFit{Fit: f}
 	at, past := f.atPast()
+	// One where some buffer's bytes are negative, the polynomials not the
+	// program's, is left nil, as Model.FitFrom leaves it.
+	eval := func(x int64) (*StepTerms, error) {
+		t, err := s.Eval(f.Point(s.Model, x))
+		var neg *NegativeError
+		if errors.As(err, &neg) {
+			return nil, nil
+		}
+		return t, err
+	}
 	if at > 0 {
-		if out.At, err = s.Eval(f.Point(s.Model, at)); err != nil {
+		if out.At, err = eval(at); err != nil {
 			return nil, err
 		}
 	}
 	if past > 0 {
-		if out.Past, err = s.Eval(f.Point(s.Model, past)); err != nil {
+		if out.Past, err = eval(past); err != nil {
 			return nil, err
 		}
 	}

@@ -25,7 +25,7 @@ var convSame = &Program{
 	check: checks(
 		func(v values) error {
 			if v["K"]%2 == 0 {
-				return fmt.Errorf("K = %d: \"same\" padding needs an odd kernel", v["K"])
+				return &unmet{fmt.Sprintf("K = %d: \"same\" padding needs an odd kernel", v["K"]), []string{"K"}}
 			}
 			return nil
 		},

@@ -271,8 +271,10 @@ func (p *Program) CheckConsts(consts map[string]int64) error {
 	if err := p.setConsts(make(values), consts); err != nil {
 		return err
 	}
-	if _, err := p.values(nil, consts); err != nil && p.constsOnly(err) {
-		return err
+	if _, err := p.values(nil, consts); err != nil {
+		if u := p.constsOnly(err); u != nil {
+			return fmt.Errorf("program %s: %w", p.Name, u)
+		}
 	}
 	return nil
 }
@@ -353,32 +355,52 @@ type unmet struct {
 
 func (e *unmet) Error() string { return e.msg }
 
-// constsOnly reports whether err is a constraint that ties constants
-// alone: no point meets it.
-func (p *Program) constsOnly(err error) bool {
-	var u *unmet
-	if !errors.As(err, &u) {
-		return false
+// constsOnly returns the first of the constraints err says fail that ties
+// constants alone, which no point meets; nil when there is none.
+func (p *Program) constsOnly(err error) error {
+	var fs failures
+	if !errors.As(err, &fs) {
+		fs = failures{err}
 	}
-	for _, n := range u.names {
-		if slices.Contains(p.dimNames(), n) {
-			return false
+next:
+	for _, e := range fs {
+		var u *unmet
+		if !errors.As(e, &u) {
+			continue
 		}
-	}
-	return true
-}
-
-// checks combines constraint checks; the first failing one is reported.
-func checks(fs ...func(v values) error) func(v values) error {
-	return func(v values) error {
-		for _, f := range fs {
-			if err := f(v); err != nil {
-				return err
+		for _, n := range u.names {
+			if slices.Contains(p.dimNames(), n) {
+				continue next
 			}
 		}
-		return nil
+		return u
+	}
+	return nil
+}
+
+// checks combines constraint checks; the first failing one is reported,
+// and the others that fail are kept behind it (failures), so that one
+// among constants alone is found behind one tied to a dimension.
+func checks(fs ...func(v values) error) func(v values) error {
+	return func(v values) error {
+		var errs failures
+		for _, f := range fs {
+			if err := f(v); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		if len(errs) == 0 {
+			return nil
+		}
+		return errs
 	}
 }
+
+// failures are the constraints that fail, said as the first.
+type failures []error
+
+func (e failures) Error() string   { return e[0].Error() }
+func (e failures) Unwrap() []error { return e }
 
 // maxLayers bounds the dimensions and constants that count a program's
 // repeated blocks (their Max), so that a recording's size stays within what

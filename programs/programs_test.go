@@ -217,3 +217,25 @@ func TestCheckConstsAmongThemselves(t *testing.T) {
 		t.Errorf("bert-encoder at P = 3, a limit on T: %v", err)
 	}
 }
+
+// TestCheckConstsOwnWords: the constraints among constants alone that say
+// themselves in their own words (an odd kernel, an even width) are refused
+// when the constants are given, as D divisible by H is.
+func TestCheckConstsOwnWords(t *testing.T) {
+	for _, c := range []struct {
+		program string
+		consts  map[string]int64
+		want    string
+	}{
+		{"conv-same", map[string]int64{"K": 4}, `program conv-same: K = 4: "same" padding needs an odd kernel`},
+		{"views-heavy", map[string]int64{"D": 9, "H": 3}, "program views-heavy: D = 9: expected an even width, split in halves"},
+	} {
+		p, err := programs.Lookup(c.program)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.CheckConsts(c.consts); err == nil || err.Error() != c.want {
+			t.Errorf("%s at %v: %v, want %s", c.program, c.consts, err, c.want)
+		}
+	}
+}

@@ -19,7 +19,7 @@ var viewsHeavy = &Program{
 		func(v values) error { return divisible(v, "D", "H") },
 		func(v values) error {
 			if v["D"]%2 != 0 {
-				return fmt.Errorf("D = %d: expected an even width, split in halves", v["D"])
+				return &unmet{fmt.Sprintf("D = %d: expected an even width, split in halves", v["D"]), []string{"D"}}
 			}
 			return nil
 		},

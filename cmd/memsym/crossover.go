@@ -262,14 +262,15 @@ func confirmText(m *model.Model, c *model.Crossovers, confirmed []model.Confirma
 			}
 			verdict = "NOT as predicted: " + strings.Join(diffs, "; ")
 		}
-		// Beside a neighbour's, with the digits that tell them apart: the
-		// two sides of a crossover are often within a rounding.
+		// Beside its neighbours', with the digits that tell it from each:
+		// the two sides of a crossover are often within a rounding.
 		peak := units.Bytes(f.Peak)
-		switch {
-		case i+1 < len(confirmed):
-			peak = units.BytesBeside(f.Peak, confirmed[i+1].Peak)
-		case i > 0:
-			peak = units.BytesBeside(f.Peak, confirmed[i-1].Peak)
+		for _, j := range []int{i - 1, i + 1} {
+			if j >= 0 && j < len(confirmed) {
+				if p := units.BytesBeside(f.Peak, confirmed[j].Peak); len(p) > len(peak) {
+					peak = p
+				}
+			}
 		}
 		fmt.Fprintf(&b, "%s at %s: recorded peak %s at operation %d, %s\n", lead, f.Point, peak, f.PeakOp, verdict)
 	}

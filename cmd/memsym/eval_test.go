@@ -238,7 +238,7 @@ func TestSizeOneNote(t *testing.T) {
 	}
 	got = mustRunCLI(t, append([]string{"fit", "--along", "T", "--at", "B=1", "--budget", "1GiB"}, rec...)...)
 	// With the --check that records the first answer.
-	want = strings.TrimSuffix(sizeOneNote("B = 1 or T = 1"), "\n") + "; --check B=1,T=2519 records it\n"
+	want = strings.TrimSuffix(sizeOneNote("B = 1 or T = 1"), "\n") + "; --check B=1,T=2519 records B = 1\n"
 	if second(got) != want {
 		t.Errorf("fit at B = 1 with a recorder:\n%s\nwant under the title:\n%s", got, want)
 	}

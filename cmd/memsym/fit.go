@@ -140,7 +140,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 			return err
 		}
 	} else {
-		io.WriteString(stdout, fitText(m, fits, *units, belowLine(atOne, fitCheckFlag(m, src, fits))))
+		io.WriteString(stdout, fitText(m, fits, *units, belowLine(atOne, fitCheckFlag(m, src, fits, atOne))))
 		var names []string
 		for _, f := range fits {
 			names = append(names, budgetLabel(f.Budget, *units, needsOf(f.At), needsOf(f.Past)))
@@ -162,20 +162,30 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 }
 
 // fitCheckFlag returns the --check that records the first answer among
-// fits, for the note on values nothing was recorded at; "" where there is
-// none, or it lies on the grid in some dimension (no check point can).
-func fitCheckFlag(m *model.Model, src source.Source, fits []*model.Fit) string {
+// fits, and which of the sizes of 1 in atOne it records, for the note on
+// values nothing was recorded at; "" where there is none, where it has no
+// dimension at 1, or where it lies on the grid in some dimension (no check
+// point can).
+func fitCheckFlag(m *model.Model, src source.Source, fits []*model.Fit, atOne []string) string {
 	for _, f := range fits {
 		if f.At == nil {
 			continue
 		}
 		grid := m.GridValues()
+		var ones []string
 		for i, d := range f.At.Point {
 			if slices.Contains(grid[i][:], d.Value) {
 				return ""
 			}
+			if d.Value == 1 && slices.Contains(atOne, d.Name) {
+				ones = append(ones, d.Name+" = 1")
+			}
 		}
-		return checkFlag(src, f.At.Point)
+		flag := checkFlag(src, f.At.Point)
+		if len(ones) == 0 || flag == "" {
+			return ""
+		}
+		return flag + " records " + doc.AndList(ones)
 	}
 	return ""
 }
@@ -275,13 +285,14 @@ type fitWords struct {
 	bumpy string // "the needs are not monotone"
 	fall  string // "the needs fall"
 	most  string // "the needs are at most"
+	large string // "the needs are larger there"
 }
 
 var (
 	fitNeeds = fitWords{what: "needs", needs: "needs", grow: "the needs do not grow", bumpy: "the needs are not monotone",
-		fall: "the needs fall", most: "the needs are at most"}
+		fall: "the needs fall", most: "the needs are at most", large: "the needs are larger there"}
 	fitStepWords = fitWords{what: "step's peak", needs: "peaks at", grow: "the step's peak does not grow", bumpy: "the step's peak is not monotone",
-		fall: "the step's peak falls", most: "the step's peak is at most"}
+		fall: "the step's peak falls", most: "the step's peak is at most", large: "the step's peak is larger there"}
 )
 
 // runsFrom returns the least value of along at which src's program runs,
@@ -336,7 +347,7 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 	var upTo []string
 	for _, a := range answers {
 		if least := leastOf(a.f); a.f.Kind == model.FitsUpTo && a.f.Largest > least {
-			everySmaller = everySmaller && len(a.f.Gaps) == 0 && (!anyUpTo || least == from)
+			everySmaller = everySmaller && len(a.f.Gaps) == 0 && len(a.f.NegativeWithin(a.f.Largest)) == 0 && (!anyUpTo || least == from)
 			anyUpTo, from = true, least
 			upTo = append(upTo, budgetLabel(a.f.Budget, units, a.at, a.past))
 		}
@@ -345,6 +356,10 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 	if len(upTo) < len(answers) {
 		under = "under " + doc.AndList(upTo) + ", "
 	}
+	// The budgets whose answers stop where some buffer's bytes turn
+	// negative, by where, said once for them all.
+	stops := map[int64][]string{}
+	var stopsAt []int64
 	for _, a := range answers {
 		f := a.f
 		budget := budgetLabel(f.Budget, units, a.at, a.past)
@@ -365,12 +380,24 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 				ops = append(ops, a.binds)
 				wheres = append(wheres, a.where+a.bindsNote)
 			}
-			if len(gaps) == 0 && !everySmaller && f.Largest > least {
+			holes := f.NegativeWithin(f.Largest)
+			switch {
+			case len(gaps) == 0 && len(holes) > 0:
+				notes = append(notes, fmt.Sprintf("under %s, every %s smaller than %d%s fits too but %s, where some buffer's bytes are negative", budget, dim, f.Largest, downTo, spansWords(dim, holes)))
+			case len(gaps) == 0 && !everySmaller && f.Largest > least:
 				notes = append(notes, fmt.Sprintf("under %s, every %s smaller than %d%s fits too", budget, dim, f.Largest, downTo))
+			}
+			if f.StopsAtNegative() {
+				if _, ok := stops[f.Largest+1]; !ok {
+					stopsAt = append(stopsAt, f.Largest+1)
+				}
+				stops[f.Largest+1] = append(stops[f.Largest+1], budget)
 			}
 		case model.FitsNone:
 			row = append(row, "none", "", "", "", "", "")
 			switch {
+			case f.Nowhere():
+				notes = append(notes, fmt.Sprintf("no %s ≥ %d is the program's on this line: some buffer's bytes are negative at every one, so nothing is said to fit %s", dim, least, budget))
 			case f.RunsFrom > 0 && f.LeastAt < f.RunsFrom:
 				// What the polynomials give below where the program runs
 				// is no figure of the program's.
@@ -378,7 +405,11 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 			case f.LeastAt == least:
 				notes = append(notes, fmt.Sprintf("no %s ≥ %d fits %s: %s = %d %s %s", dim, least, budget, dim, least, w.needs, needsWords(a.past, f.Budget, units)))
 			case f.LeastAt > 0:
-				notes = append(notes, fmt.Sprintf("no %s ≥ %d fits %s: %s = %d %s %s, the least of any %s ≥ %d", dim, least, budget, dim, f.LeastAt, w.needs, units.BytesBeside(f.LeastNeeds, f.Budget), dim, least))
+				but := ""
+				if len(f.Negative) > 0 {
+					but = " but those"
+				}
+				notes = append(notes, fmt.Sprintf("no %s ≥ %d fits %s: %s = %d %s %s, the least of any %s ≥ %d%s", dim, least, budget, dim, f.LeastAt, w.needs, units.BytesBeside(f.LeastNeeds, f.Budget), dim, least, but))
 			default:
 				notes = append(notes, fmt.Sprintf("no %s ≥ %d fits %s: %s = %d %s %s, and every %s ≥ %d more than %s", dim, least, budget, dim, least, w.needs, needsWords(a.past, f.Budget, units), dim, least, units.Bytes(f.Budget)))
 			}
@@ -423,24 +454,25 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 			if len(gaps) == 1 && gaps[0].From == gaps[0].To {
 				verb = "does not fit"
 			}
-			why := w.bumpy
-			if f.Falls { // the values past the answer are not the program's
-				why = w.fall
+			why := w.bumpy + " along " + dim
+			switch {
+			case f.Falls: // the values past the answer are not the program's
+				why = w.fall + " along " + dim
+			case len(gaps) == 1 && gaps[0].From == least && (f.StopsAtNegative() || f.Kind == model.FitsFrom):
+				// Values fit above a first stretch that does not, and the
+				// budget bounds nothing above: the needs may only fall, as
+				// to a constant, which is no rise and fall.
+				why = w.large
 			}
-			notes = append(notes, fmt.Sprintf("under %s, %s = %s %s: %s along %s", budget, dim, strings.Join(spans, ", "), verb, why, dim))
+			notes = append(notes, fmt.Sprintf("under %s, %s = %s %s: %s", budget, dim, strings.Join(spans, ", "), verb, why))
 		}
 		rows = append(rows, row)
 	}
+	for _, x := range stopsAt {
+		notes = append(notes, fmt.Sprintf("under %s, the answer stops where some buffer's bytes turn negative, at %s = %d, not where the budget is passed: whether larger values fit is not known", doc.AndList(stops[x]), dim, x))
+	}
 	if neg := answers[0].f.Negative; len(neg) > 0 { // the same line for every budget
-		var spans []string
-		for _, g := range neg {
-			if g.To == math.MaxInt64 {
-				spans = append(spans, fmt.Sprintf("%s ≥ %d", dim, g.From))
-			} else {
-				spans = append(spans, dim+" = "+spanString(g.From, g.To))
-			}
-		}
-		notes = append([]string{fmt.Sprintf("some buffer's bytes are negative at %s: the polynomials are not the program's there, and no value there is said to fit or not", doc.AndList(spans))}, notes...)
+		notes = append([]string{fmt.Sprintf("some buffer's bytes are negative at %s: the polynomials are not the program's there, and no value there is said to fit or not", spansWords(dim, neg))}, notes...)
 	}
 	b.WriteString(alignColumns(dropEmptyColumns(rows, "lrrlrll")))
 	for _, where := range wheres {
@@ -456,6 +488,19 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 		fmt.Fprintf(&b, "%severy smaller %s fits too\n", under, dim)
 	}
 	return b.String()
+}
+
+// spansWords writes spans of values of dim: "T = 5 to 7 and T ≥ 41".
+func spansWords(dim string, spans []model.Span) string {
+	var out []string
+	for _, g := range spans {
+		if g.To == math.MaxInt64 {
+			out = append(out, fmt.Sprintf("%s ≥ %d", dim, g.From))
+		} else {
+			out = append(out, dim+" = "+spanString(g.From, g.To))
+		}
+	}
+	return doc.AndList(out)
 }
 
 // besideText says what a fit's figures leave out, at the end of every fit

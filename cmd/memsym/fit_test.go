@@ -151,7 +151,8 @@ func TestFitSaysWhatIsShown(t *testing.T) {
 			"  45 bytes         40     0 bytes  not the program's\n" +
 			"some buffer's bytes are negative at T ≥ 41: the polynomials are not the program's there, and no value there is said to fit or not\n" +
 			"under 30 bytes, T = 1 to 9 do not fit: the needs fall along T\n" +
-			"under 45 bytes, every T smaller than 40 fits too\n"},
+			"under 45 bytes, every T smaller than 40 fits too\n" +
+			"under 30 bytes and 45 bytes, the answer stops where some buffer's bytes turn negative, at T = 41, not where the budget is passed: whether larger values fit is not known\n"},
 		{func(b, t int64) int64 { return t*t - 10*t + 30 }, "4", head +
 			"  budget   largest T  needs at T  needs at T + 1  binds\n" +
 			"  4 bytes       none\n" +
@@ -172,6 +173,7 @@ func TestFitSaysWhatIsShown(t *testing.T) {
 			"  budget    largest T  needs at T     needs at T + 1  binds\n" +
 			"  45 bytes          9     4 bytes  not the program's\n" +
 			"some buffer's bytes are negative at T ≥ 10: the polynomials are not the program's there, and no value there is said to fit or not\n" +
+			"under 45 bytes, the answer stops where some buffer's bytes turn negative, at T = 10, not where the budget is passed: whether larger values fit is not known\n" +
 			"every smaller T fits too\n"},
 	} {
 		args := append([]string{"fit", "--along", "T", "--at", "B=1", "--budget", c.budgets}, writeGrid(t, c.bytes)...)
@@ -336,6 +338,44 @@ func TestBesideText(t *testing.T) {
 		got := besideText(&source.Torch{Args: args}, false)
 		if strings.Count(got, "\n") != lines || lines == 2 && !strings.Contains(got, "--free release' records that") {
 			t.Errorf("--torch %q: %q", args, got)
+		}
+	}
+}
+
+// TestFitStepStopsAtNegative: a step whose kept buffer has 40 − T bytes
+// answers T = 40, where its bytes turn negative past, with "not the
+// program's" one past it, as fit does; it once failed there, its Eval
+// refusing T = 41.
+func TestFitStepStopsAtNegative(t *testing.T) {
+	dir := t.TempDir()
+	var args []string
+	for _, T := range []int64{4, 8, 12, 16} {
+		path := filepath.Join(dir, fmt.Sprintf("T%d.jsonl", T))
+		text := fmt.Sprintf(`{"memsym": 2, "entry": "F.step", "dims": {"T": %d}}
+{"buffer": 1, "bytes": 8, "role": "param", "name": "w"}
+{"buffer": 2, "bytes": %d, "name": "y"}
+{"op": "f", "reads": [1], "writes": [2], "phase": "forward"}
+{"buffer": 3, "bytes": 8, "name": "dw"}
+{"op": "f (vjp)", "reads": [2, 1], "writes": [3], "phase": "backward"}
+{"op": "sgd", "reads": [1, 3], "writes": [1], "phase": "optimizer"}
+{"result": [1]}
+`, T, 40-T)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if T == 16 {
+			args = append(args, "--check")
+		}
+		args = append(args, path)
+	}
+	out := mustRunCLI(t, append([]string{"fit", "--step", "--along", "T", "--budget", "30"}, args...)...)
+	for _, want := range []string{
+		"  30 bytes         40          16 bytes     not the program's\n",
+		"under 30 bytes, T = 1 to 25 do not fit: the step's peak is larger there\n",
+		"under 30 bytes, the answer stops where some buffer's bytes turn negative, at T = 41, not where the budget is passed: whether larger values fit is not known\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("fit --step lacks %q:\n%s", want, out)
 		}
 	}
 }

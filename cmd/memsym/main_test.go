@@ -169,6 +169,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"verify", "--all", "--program", "gpt-course"}, 2, "memsym: give --all, --program, --recorder or --torch, not more than one"},
 		{[]string{"verify", "--all", "--torch", "m.py:build"}, 2, "memsym: give --all, --program, --recorder or --torch, not more than one"},
 		{[]string{"verify", "--all", "--const", "D=8"}, 2, "memsym: --const, --grid and --check go with one --program, not with --all"},
+		{[]string{"verify", "--all", "--jobs", "3"}, 2, "memsym: --jobs goes with --recorder or --torch; --all verifies bundled programs, which run no recorder"},
 		{[]string{"verify", "--all", "--check", "B=5,T=5"}, 2, "memsym: --const, --grid and --check go with one --program, not with --all"},
 		{[]string{"verify", "--program", "gpt-course", "--points", "0"}, 2, "memsym: --points must be at least 1"},
 		{[]string{"verify", "--program", "gpt-course", "--check", "B=5,T=5"}, 0, ""},

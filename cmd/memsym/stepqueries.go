@@ -197,8 +197,10 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 		h := st.Header()
 		title := fmt.Sprintf("memsym fit --step: %s%s%s, along %s%s: the largest %s whose training step's peak fits the budget:",
 			entryName(h), constsString(h), trainedWords(sf, models[i:i+1]), along, where, along)
-		if l := belowLine(atOne, ""); l != "" {
-			title += "\n" + strings.TrimSuffix(l, "\n")
+		for _, l := range []string{negativeLine(st.Model), belowLine(atOne, "")} {
+			if l != "" {
+				title += "\n" + strings.TrimSuffix(l, "\n")
+			}
 		}
 		io.WriteString(stdout, fitTable(withUnchecked(title, st.Model), answers, fitStepWords, units))
 		var names []string

@@ -194,7 +194,10 @@ func belowLine(dims []string, check string) string {
 		where = append(where, v+" = 1")
 	}
 	hint := ""
-	if check != "" {
+	switch {
+	case strings.Contains(check, " records "): // says itself what it records
+		hint = "; " + check
+	case check != "":
 		hint = "; " + check + " records it"
 	}
 	return fmt.Sprintf("  note: the polynomials were made from no recording at %s: they answer there, but a program may run other operations where a size is 1 (PyTorch does)%s\n",

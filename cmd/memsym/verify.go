@@ -67,6 +67,11 @@ func verifyCmd(stdout, stderr io.Writer, args []string) error {
 		if len(sf.consts) > 0 || len(sf.grid) > 0 || len(sf.checks) > 0 {
 			return usagef("--const, --grid and --check go with one --program, not with --all")
 		}
+		for _, name := range []string{"jobs", "timeout"} {
+			if given(fs, name) {
+				return usagef("--%s goes with --recorder or --torch; --all verifies bundled programs, which run no recorder", name)
+			}
+		}
 		for _, p := range programs.All() {
 			runs = append(runs, &sourceFlags{program: p.Name, timeout: sf.timeout, jobs: sf.jobs})
 		}
