@@ -273,21 +273,27 @@ func (l *line) walk(signs [][]poly.IntPoly) ([]Segment, error) {
 	slices.SortFunc(order, func(a, b int) int { return l.before(l.kept[a], l.kept[b]) })
 	var segs []Segment
 	for _, x := range pts {
-		if !x.IsInt64() {
-			return nil, errBeyond
-		}
 		best := order[0]
 		for _, a := range order[1:] {
 			if signs[a][best].SignAt(x) > 0 {
 				best = a
 			}
 		}
+		if !x.IsInt64() {
+			// Past int64 a pair may cross with no change of holder (two
+			// candidates that never hold the peak there): only a change
+			// of holder there is beyond what memsym says.
+			if len(segs) == 0 || segs[len(segs)-1].Holder != l.kept[best] {
+				return nil, errBeyond
+			}
+			continue
+		}
 		segs = appendSegment(segs, x.Int64(), l.kept[best])
 	}
 	return segs, nil
 }
 
-var errBeyond = fmt.Errorf("a crossover lies beyond %d", int64(1<<63-1))
+var errBeyond = fmt.Errorf("the peak changes holder beyond %d", int64(1<<63-1))
 
 // appendSegment extends segs with holder from x on: the last segment when
 // it has the same holder, or a new one.

@@ -144,6 +144,9 @@ func TestAlongErrors(t *testing.T) {
 		{name: "a dimension below 1", cands: gpt, kept: []int{0}, dim: "T", fixed: map[string]int64{"B": 0},
 			want: "B = 0, but dimensions are integers ≥ 1"},
 		{name: "no candidates", cands: gpt, dim: "T", want: "no candidates"},
+		// T² overtakes 2^64·T only past 2^64: a change of holder beyond int64.
+		{name: "a change of holder past int64", cands: []string{"T^2", "18446744073709551616*T"}, kept: []int{0, 1}, dim: "T",
+			want: "the peak changes holder beyond 9223372036854775807"},
 		{name: "an index out of range", cands: gpt, kept: []int{3}, dim: "T", want: "candidate 3 does not exist"},
 	}
 	for _, tt := range tests {
@@ -157,6 +160,21 @@ func TestAlongErrors(t *testing.T) {
 				t.Errorf("error %#v, want a DependsError on %v", err, tt.vars)
 			}
 		})
+	}
+}
+
+// TestAlongCrossingPastInt64: two candidates that cross only past int64
+// (T² + 2^62 and 2^64·T, near T = 2^64) stop nothing where neither holds
+// the peak there: 2^64·T holds it up to 2^64/3, and 3·T² from there on,
+// ahead of both for ever.
+func TestAlongCrossingPastInt64(t *testing.T) {
+	c, err := Along(candidates(t, "3*T^2", "T^2 + 4611686018427387904", "18446744073709551616*T"), []int{0, 1, 2}, "T", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Segment{{From: 1, To: 6148914691236517205, Holder: 2}, {From: 6148914691236517206, Holder: 0}}
+	if !slices.Equal(c.Segments, want) {
+		t.Errorf("segments %+v, want %+v", c.Segments, want)
 	}
 }
 
