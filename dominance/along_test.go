@@ -229,3 +229,32 @@ func TestAlongRandom(t *testing.T) {
 		}
 	}
 }
+
+// TestAlongAllTiePastInt64: a pruned candidate that ties its root only past
+// int64, where neither holds the peak, stops nothing: 2^130 ties
+// 2^130 + (T − 2^64)² at T = 2^64, but 2^127·T² holds the peak from T = 4
+// on. Where the root holds the peak past int64 and the pruned candidate
+// comes first, the tie would change the holder there: refused.
+func TestAlongAllTiePastInt64(t *testing.T) {
+	// 2^130, and 2^130 + (T − 2^64)² expanded.
+	cands := []Candidate{
+		{Poly: candidates(t, "1361129467683753853853498429727072845824")[0].Poly, Op: 1},
+		{Poly: candidates(t, "T^2 - 36893488147419103232*T + 1701411834604692317316873037158841057280")[0].Poly, Op: 2},
+		{Poly: candidates(t, "170141183460469231731687303715884105728*T^2")[0].Poly, Op: 4},
+	}
+	f := Prune(cands)
+	c, err := AlongAll(cands, f, "T", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Segment{{From: 1, To: 3, Holder: 1}, {From: 4, Holder: 2}}
+	if !slices.Equal(c.Segments, want) {
+		t.Errorf("segments %+v, want %+v", c.Segments, want)
+	}
+	// Without the third, the second holds the peak past int64, and the
+	// first, at an earlier operation, ties it at 2^64.
+	two := cands[:2]
+	if _, err := AlongAll(two, Prune(two), "T", nil); err == nil || !strings.Contains(err.Error(), "the peak changes holder beyond 9223372036854775807") {
+		t.Errorf("a tie past int64 where the root holds the peak: %v", err)
+	}
+}

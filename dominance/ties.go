@@ -36,8 +36,8 @@ func (l *line) ties(segs []Segment, signs [][]poly.IntPoly) ([]Segment, error) {
 		if len(h) == 0 {
 			return true, nil, nil
 		}
-		pts, err = integerRoots(h, s.From, s.To)
-		return false, pts, err
+		pts, _ = integerRoots(h, s.From, s.To) // past int64 no segment lies
+		return false, pts, nil
 	}
 	whole := make([]int, len(segs))             // by segment: its holder but where a point says otherwise
 	atPoint := make([]map[int64]int, len(segs)) // by segment: a point → its holder
@@ -68,9 +68,10 @@ func (l *line) ties(segs []Segment, signs [][]poly.IntPoly) ([]Segment, error) {
 				}
 				continue
 			}
-			var err error
-			if xs, err = integerRoots(h, 1, 0); err != nil {
-				return nil, err
+			var beyond bool
+			xs, beyond = integerRoots(h, 1, 0)
+			if beyond && l.tiesBeyond(p, k, segs[len(segs)-1], signs, pos) {
+				return nil, errBeyond
 			}
 		}
 		for n, s := range segs {
@@ -133,30 +134,47 @@ func (l *line) last(a, b int) int {
 	return a
 }
 
-// integerRoots returns the integers x in [from, to] (to = 0: without end)
-// where h(x) = 0, ascending, and errBeyond when one is beyond int64.
-func integerRoots(h poly.IntPoly, from, to int64) ([]int64, error) {
+// integerRoots returns the integers x ≥ from, and ≤ to unless to is 0,
+// where h(x) = 0, ascending, those in int64; and, when to is 0, whether
+// some such x lies beyond int64.
+func integerRoots(h poly.IntPoly, from, to int64) (xs []int64, beyond bool) {
 	if len(h) < 2 || sameSigns(h) {
-		return nil, nil // no root > 0
+		return nil, false // no root > 0
 	}
 	cells, _ := rootCells(h)
-	var xs []int64
 	for _, c := range cells {
 		// A root in (c − 1, c] is an integer only if it is c.
 		if h.SignAt(c) != 0 {
 			continue
 		}
 		if !c.IsInt64() {
-			if to == 0 {
-				return nil, errBeyond
-			}
+			beyond = beyond || to == 0
 			continue
 		}
 		if x := c.Int64(); x >= from && (to == 0 || x <= to) {
 			xs = append(xs, x)
 		}
 	}
-	return xs, nil
+	return xs, beyond
+}
+
+// tiesBeyond reports whether the pruned candidate p, equal to its root k
+// somewhere beyond int64, may take the peak there: where k holds the last
+// segment, or may tie its holder beyond int64 too, and p comes before the
+// holder. Past int64 memsym says nothing, so such a tie is refused.
+func (l *line) tiesBeyond(p, k int, last Segment, signs [][]poly.IntPoly, pos map[int]int) bool {
+	if l.before(p, last.Holder) > 0 {
+		return false
+	}
+	if k == last.Holder {
+		return true
+	}
+	h := signs[pos[k]][pos[last.Holder]]
+	if len(h) == 0 {
+		return true
+	}
+	_, beyond := integerRoots(h, last.From, 0)
+	return beyond
 }
 
 // sameSigns reports whether h's nonzero coefficients all have one sign, so

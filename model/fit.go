@@ -73,6 +73,10 @@ type Fit struct {
 	// or at 1 when nothing fits. Either may be nil when there is no such
 	// value.
 	At, Past *Terms
+	// BeyondAt is the terms at Beyond(), the first value past a span of
+	// negative bytes just past the answer, which does not fit; nil when
+	// there is no such value.
+	BeyondAt *Terms
 }
 
 // Span is the integers From to To, both included.
@@ -173,6 +177,13 @@ func (m *Model) fitAll(along string, fixed map[string]int64, budget poly.Rat, po
 		return nil, err
 	}
 	fits = intersect(fits, valid)
+	// Past int64 no dimension goes: runs that start there are none.
+	for i, r := range fits {
+		if !r.From.IsInt64() {
+			fits = fits[:i]
+			break
+		}
+	}
 	f.Negative = spansOf(complementBelow(valid, big.NewInt(f.Least), big.NewInt(math.MaxInt64)))
 	f.Falls = len(valid) > 0 && falls(lines, f.ProgramFrom())
 	var top *big.Int
@@ -243,19 +254,37 @@ func (f *Fit) negativeBelowAnswer() int {
 }
 
 // StopsAtNegative reports whether the answer (FitsUpTo) is the last value
-// before some buffer's bytes turn negative, not the last before the budget
-// is passed: at Largest + 1 the polynomials are not the program's, so
-// nothing is known of whether it fits.
+// before some buffer's bytes turn negative for good, not the last before
+// the budget is passed: from Largest + 1 on the polynomials are not the
+// program's, so nothing is known of whether larger values fit.
 func (f *Fit) StopsAtNegative() bool {
+	g, ok := f.negativePast()
+	return ok && g.To == math.MaxInt64
+}
+
+// Beyond returns, when the values just past the answer (FitsUpTo) are a
+// span of Negative with an end, the first value past that span, which
+// does not fit (the answer is the last value that fits where the
+// polynomials are the program's); 0 otherwise.
+func (f *Fit) Beyond() int64 {
+	if g, ok := f.negativePast(); ok && g.To < math.MaxInt64 {
+		return g.To + 1
+	}
+	return 0
+}
+
+// negativePast returns the span of Negative that starts just past the
+// answer (FitsUpTo), if any.
+func (f *Fit) negativePast() (Span, bool) {
 	if f.Kind != FitsUpTo {
-		return false
+		return Span{}, false
 	}
 	for _, g := range f.Negative {
 		if g.From == f.Largest+1 {
-			return true
+			return g, true
 		}
 	}
-	return false
+	return Span{}, false
 }
 
 // notNegative returns the values of along from least on at which every
@@ -502,6 +531,11 @@ func (f *Fit) terms(m *Model) error {
 			return err
 		}
 	}
+	if x := f.Beyond(); x > 0 {
+		if f.BeyondAt, err = eval(x); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -634,9 +668,13 @@ type BudgetFitJSON struct {
 	NegativeBytes []SpanJSON `json:"negative_bytes,omitempty"`
 	// StopsAtNegative is Fit's StopsAtNegative: largest is the last value
 	// before negative_bytes, not the last within the budget.
-	StopsAtNegative bool         `json:"stops_at_negative,omitempty"`
-	Least           *ExtremeJSON `json:"least,omitempty"`
-	Most            *ExtremeJSON `json:"most,omitempty"`
+	StopsAtNegative bool `json:"stops_at_negative,omitempty"`
+	// Beyond is the needs at Fit.Beyond(): with a span of negative_bytes
+	// with an end just past largest, at the first value past it, which
+	// does not fit.
+	Beyond *NeedsJSON   `json:"beyond,omitempty"`
+	Least  *ExtremeJSON `json:"least,omitempty"`
+	Most   *ExtremeJSON `json:"most,omitempty"`
 }
 
 // ExtremeJSON is where along the dimension the needs are least or most,
@@ -691,8 +729,8 @@ func (m *Model) BudgetFitJSON(f *Fit, checks []FitCheck) BudgetFitJSON {
 	out := BudgetFitJSON{
 		Budget: f.Budget.String(), Fits: f.Kind.String(), Largest: f.Largest, From: f.From,
 		EverySmallerFits: len(f.Gaps) == 0 && f.Kind != FitsNone && f.negativeBelowAnswer() == 0, Gaps: []SpanJSON{}, Bounded: f.Bounded,
-		StopsAtNegative: f.StopsAtNegative(),
-		At:              m.needsJSON(f.At), Past: m.needsJSON(f.Past),
+		StopsAtNegative: f.StopsAtNegative(), Beyond: m.needsJSON(f.BeyondAt),
+		At: m.needsJSON(f.At), Past: m.needsJSON(f.Past),
 	}
 	for _, g := range f.Gaps {
 		out.Gaps = append(out.Gaps, SpanJSON{g.From, g.To})

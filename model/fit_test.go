@@ -546,3 +546,27 @@ func (s *gridSets) Recordings(ctx context.Context, spec source.Spec) (*source.Re
 	out.Checks = append(out.Checks, sourceOf(rec))
 	return out, nil
 }
+
+// TestFitBeyondAHole: where the values just past the answer are negative
+// with an end, a buffer of (T − 4)(T − 8) bytes at T = 5 to 7, the answer
+// is bounded by the budget, not by them: T = 8 is known not to fit, and is
+// given.
+func TestFitBeyondAHole(t *testing.T) {
+	src := &liveSets{sets: []func(int64) int64{func(t int64) int64 { return (t - 4) * (t - 8) }, func(t int64) int64 { return 10 * t }}, points: []int64{4, 8, 12, 16}}
+	m, err := Build(context.Background(), src, source.Spec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := m.Fit("T", nil, poly.Int(40))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The needs, the larger of the two sets, live apart: 10·T up to
+	// T = 8 and beyond (40 bytes at T = 4, 80 at T = 8).
+	if f.Kind != FitsUpTo || f.Largest != 4 || f.StopsAtNegative() || f.Beyond() != 8 || f.BeyondAt == nil || !f.BeyondAt.Needs.Equal(poly.Int(80)) {
+		t.Fatalf("%v %d stops %v beyond %d at %v", f.Kind, f.Largest, f.StopsAtNegative(), f.Beyond(), f.BeyondAt)
+	}
+	if j := m.BudgetFitJSON(f, nil); j.StopsAtNegative || j.Beyond == nil || j.Beyond.Needs != "80" {
+		t.Errorf("JSON: stops %v, beyond %+v", j.StopsAtNegative, j.Beyond)
+	}
+}

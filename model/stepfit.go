@@ -19,6 +19,9 @@ type StepFit struct {
 	// At is the step at Fit.Largest (FitsUpTo) or Fit.From (FitsFrom);
 	// Past one beyond, as Fit says. Either may be nil.
 	At, Past *StepTerms
+	// BeyondAt is the step at Fit.Beyond(), as Fit.BeyondAt; nil when
+	// there is no such value.
+	BeyondAt *StepTerms
 }
 
 // Fit finds, exactly, the largest value of along ≥ 1 whose step's peak is
@@ -56,6 +59,11 @@ func (s *Step) FitFrom(along string, fixed map[string]int64, budget poly.Rat, fr
 	}
 	if past > 0 {
 		if out.Past, err = eval(past); err != nil {
+			return nil, err
+		}
+	}
+	if x := f.Beyond(); x > 0 {
+		if out.BeyondAt, err = eval(x); err != nil {
 			return nil, err
 		}
 	}
@@ -97,7 +105,7 @@ func (s *Step) ConfirmFit(ctx context.Context, src source.Source, f *StepFit) ([
 // loop's terms and what is live) at the peak's operation.
 func (s *Step) BudgetFitJSON(f *StepFit, checks []FitCheck) BudgetFitJSON {
 	out := s.Model.BudgetFitJSON(f.Fit, checks)
-	out.At, out.Past = s.needsJSON(f.At), s.needsJSON(f.Past)
+	out.At, out.Past, out.Beyond = s.needsJSON(f.At), s.needsJSON(f.Past), s.needsJSON(f.BeyondAt)
 	return out
 }
 

@@ -421,7 +421,7 @@ func TestNegativeShown(t *testing.T) {
 	bin := tooltest.Need(t, "chromium", "the pages are not opened in a browser")
 	conv, _ := buildModelAt(t, "strided-conv", map[string]int64{"S": 1})
 	gpt, _ := buildModelAt(t, "gpt-course", nil)
-	const said = `has bytes 64 · B · N − 128 · B, which is −64 at B = 1, N = 1: where a buffer's bytes are negative, the polynomials are not the program's, nor are the figures here</p>`
+	const said = `has bytes 64 · B · N − 128 · B, which is −64 at B = 1, N = 1: where a buffer's bytes are negative, the polynomials are not the program's, nor are this page's figures there</p>`
 	for _, c := range []struct {
 		name string
 		m    *model.Model

@@ -244,7 +244,7 @@
   const subtitle = [data.entry, data.consts, data.realization, group(BigInt(data.ops)) + (data.ops === 1 ? ' operation' : ' operations')].filter(Boolean).join(' · ');
   page.append(el('header', {}, [el('h1', { text: data.title + ': memory' }), el('p', { text: subtitle })].concat(data.unchecked
     ? [el('p', { class: 'unchecked', text: 'UNCHECKED: no point off the grid was recorded to check the polynomials (give --check)' })] : []).concat(data.negative
-    ? [el('p', { class: 'unchecked', text: 'Note: ' + data.negative + ': where a buffer\'s bytes are negative, the polynomials are not the program\'s, nor are the figures here' })] : [])));
+    ? [el('p', { class: 'unchecked', text: 'Note: ' + data.negative + ': where a buffer\'s bytes are negative, the polynomials are not the program\'s, nor are this page\'s figures there' })] : [])));
 
   // Dimensions: a slider (logarithmic when its largest value is beyond 64
   // times its least) and an exact number box, each from the least value

@@ -227,6 +227,9 @@ func fitText(m *model.Model, fits []*model.Fit, units doc.Units, below string) s
 		if f.At != nil {
 			a.at = &f.At.Needs
 		}
+		if f.BeyondAt != nil {
+			a.beyond = &f.BeyondAt.Needs
+		}
 		if f.Past != nil {
 			a.past = &f.Past.Needs
 			if f.Past.Holder >= 0 {
@@ -259,6 +262,7 @@ func fitText(m *model.Model, fits []*model.Fit, units doc.Units, below string) s
 type fitAnswer struct {
 	f         *model.Fit
 	at, past  *poly.Rat
+	beyond    *poly.Rat // at f.Beyond(), when not 0
 	binds     int
 	where     string
 	bindsNote string // said after where, such as "in the backward phase"
@@ -387,6 +391,13 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 			case len(gaps) == 0 && !everySmaller && f.Largest > least:
 				notes = append(notes, fmt.Sprintf("under %s, every %s smaller than %d%s fits too", budget, dim, f.Largest, downTo))
 			}
+			if x := f.Beyond(); x > 0 {
+				if a.beyond != nil {
+					notes = append(notes, fmt.Sprintf("under %s, %s = %s, just past the answer, are not the program's, and %s = %d %s %s, more than the budget", budget, dim, spanString(f.Largest+1, x-1), dim, x, w.needs, units.BytesBeside(*a.beyond, f.Budget)))
+				} else {
+					notes = append(notes, fmt.Sprintf("under %s, %s = %s, just past the answer, are not the program's, and %s = %d does not fit", budget, dim, spanString(f.Largest+1, x-1), dim, x))
+				}
+			}
 			if f.StopsAtNegative() {
 				if _, ok := stops[f.Largest+1]; !ok {
 					stopsAt = append(stopsAt, f.Largest+1)
@@ -395,23 +406,26 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 			}
 		case model.FitsNone:
 			row = append(row, "none", "", "", "", "", "")
+			// Where some buffer's bytes are negative above the least value,
+			// what is said of every value leaves those out (the line on
+			// them is the first note).
+			none, every, anyOf := fmt.Sprintf("no %s ≥ %d", dim, least), fmt.Sprintf("every %s ≥ %d", dim, least), fmt.Sprintf("any %s ≥ %d", dim, least)
+			if len(f.NegativeWithin(math.MaxInt64)) > 0 {
+				none, every, anyOf = none+" outside those", every+" outside those", anyOf+" outside those"
+			}
 			switch {
 			case f.Nowhere():
 				notes = append(notes, fmt.Sprintf("no %s ≥ %d is the program's on this line: some buffer's bytes are negative at every one, so nothing is said to fit %s", dim, least, budget))
 			case f.RunsFrom > 0 && f.LeastAt < f.RunsFrom:
 				// What the polynomials give below where the program runs
 				// is no figure of the program's.
-				notes = append(notes, fmt.Sprintf("no %s ≥ %d fits %s", dim, least, budget))
+				notes = append(notes, fmt.Sprintf("%s fits %s", none, budget))
 			case f.LeastAt == least:
-				notes = append(notes, fmt.Sprintf("no %s ≥ %d fits %s: %s = %d %s %s", dim, least, budget, dim, least, w.needs, needsWords(a.past, f.Budget, units)))
+				notes = append(notes, fmt.Sprintf("%s fits %s: %s = %d %s %s", none, budget, dim, least, w.needs, needsWords(a.past, f.Budget, units)))
 			case f.LeastAt > 0:
-				but := ""
-				if len(f.Negative) > 0 {
-					but = " but those"
-				}
-				notes = append(notes, fmt.Sprintf("no %s ≥ %d fits %s: %s = %d %s %s, the least of any %s ≥ %d%s", dim, least, budget, dim, f.LeastAt, w.needs, units.BytesBeside(f.LeastNeeds, f.Budget), dim, least, but))
+				notes = append(notes, fmt.Sprintf("%s fits %s: %s = %d %s %s, the least of %s", none, budget, dim, f.LeastAt, w.needs, units.BytesBeside(f.LeastNeeds, f.Budget), anyOf))
 			default:
-				notes = append(notes, fmt.Sprintf("no %s ≥ %d fits %s: %s = %d %s %s, and every %s ≥ %d more than %s", dim, least, budget, dim, least, w.needs, needsWords(a.past, f.Budget, units), dim, least, units.Bytes(f.Budget)))
+				notes = append(notes, fmt.Sprintf("%s fits %s: %s = %d %s %s, and %s more than %s", none, budget, dim, least, w.needs, needsWords(a.past, f.Budget, units), every, units.Bytes(f.Budget)))
 			}
 		case model.FitsFrom:
 			switch {

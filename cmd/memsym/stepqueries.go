@@ -232,6 +232,9 @@ func stepAnswer(st *model.Step, f *model.StepFit) fitAnswer {
 	if f.At != nil {
 		a.at = &f.At.Peak.Bytes
 	}
+	if f.BeyondAt != nil {
+		a.beyond = &f.BeyondAt.Peak.Bytes
+	}
 	if f.Past != nil {
 		a.past = &f.Past.Peak.Bytes
 		a.binds = f.Past.Peak.Op
