@@ -287,6 +287,34 @@ func (f *Fit) negativePast() (Span, bool) {
 	return Span{}, false
 }
 
+// NegativeAlong returns the values of along, from the least the model
+// holds for, at which some buffer's bytes are negative, the other
+// dimensions at fixed (To math.MaxInt64 for a span without end); nil when
+// some other dimension has no value in fixed, or there are none.
+func (m *Model) NegativeAlong(along string, fixed map[string]int64) ([]Span, error) {
+	for _, v := range m.Vars {
+		if _, ok := fixed[v]; !ok && v != along {
+			return nil, nil
+		}
+	}
+	base, err := m.Line(along, fixed)
+	if err != nil {
+		return nil, err
+	}
+	var others record.Point
+	for _, d := range base {
+		if d.Name != along {
+			others = append(others, d)
+		}
+	}
+	least := m.Least(along)
+	valid, err := m.notNegative(along, others, least)
+	if err != nil {
+		return nil, err
+	}
+	return spansOf(complementBelow(valid, big.NewInt(least), big.NewInt(math.MaxInt64))), nil
+}
+
 // notNegative returns the values of along from least on at which every
 // buffer's bytes are at least zero, the other dimensions at fixed, as
 // ascending runs.

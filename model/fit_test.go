@@ -570,3 +570,28 @@ func TestFitBeyondAHole(t *testing.T) {
 		t.Errorf("JSON: stops %v, beyond %+v", j.StopsAtNegative, j.Beyond)
 	}
 }
+
+// TestNegativeAlong: crossover's line says where some buffer's bytes are
+// negative, as fit's does: (T − 4)(T − 8) at T = 5 to 7.
+func TestNegativeAlong(t *testing.T) {
+	src := &liveSets{sets: []func(int64) int64{func(t int64) int64 { return (t - 4) * (t - 8) }, func(t int64) int64 { return 10 * t }}, points: []int64{4, 8, 12, 16}}
+	m, err := Build(context.Background(), src, source.Spec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	neg, err := m.NegativeAlong("T", nil)
+	if err != nil || len(neg) != 1 || neg[0] != (Span{5, 7}) {
+		t.Errorf("NegativeAlong: %v, %v", neg, err)
+	}
+	c, err := m.Crossovers("T", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j := m.CrossoverJSON(c, nil); len(j.NegativeBytes) != 1 || j.NegativeBytes[0] != (SpanJSON{5, 7}) {
+		t.Errorf("crossover JSON negative_bytes %v", j.NegativeBytes)
+	}
+	gpt, _ := mustGPT(t) // no negative bytes, and B not given: nothing said
+	if neg, err := gpt.NegativeAlong("T", nil); neg != nil || err != nil {
+		t.Errorf("the course GPT without B: %v, %v", neg, err)
+	}
+}

@@ -134,7 +134,12 @@ type CrossoverJSON struct {
 	// crossover lies past the program's sizes.
 	NotConfirmed string `json:"not_confirmed,omitempty"`
 	ReachJSON
-	Checked []OrderedPoint `json:"checked"`
+	// NegativeBytes are the values along the line at which some buffer's
+	// bytes are negative, every other dimension given a value
+	// (Model.NegativeAlong): there the segments are the polynomials', not
+	// the program's.
+	NegativeBytes []SpanJSON     `json:"negative_bytes,omitempty"`
+	Checked       []OrderedPoint `json:"checked"`
 	AtOneJSON
 }
 
@@ -187,6 +192,11 @@ func (m *Model) CrossoverJSON(c *Crossovers, confirmed []Confirmation) *Crossove
 	}
 	for _, s := range c.Segments {
 		out.Segments = append(out.Segments, SegmentJSON{From: s.From, To: s.To, Holder: m.CandidateJSON(s.Holder)})
+	}
+	if neg, err := m.NegativeAlong(c.Dim, c.Fixed); err == nil {
+		for _, g := range neg {
+			out.NegativeBytes = append(out.NegativeBytes, SpanJSON{g.From, g.To})
+		}
 	}
 	for i := range confirmed {
 		f := &confirmed[i]

@@ -236,6 +236,9 @@ func crossoverText(m *model.Model, c *model.Crossovers, reach model.Reach, below
 	if len(c.Segments) == 1 {
 		fmt.Fprintf(&b, "the candidate at operation %d holds the peak for every %s\n", opOf(0), m.AtLeast([]string{c.Dim}))
 	}
+	if neg, err := m.NegativeAlong(c.Dim, c.Fixed); err == nil && len(neg) > 0 {
+		fmt.Fprintf(&b, "some buffer's bytes are negative at %s: there the pieces are the polynomials', not the program's\n", spansWords(c.Dim, neg))
+	}
 	b.WriteString(reachLine(reach, c.Dim))
 	return b.String()
 }
