@@ -184,7 +184,7 @@ func (m *Model) fitAll(along string, fixed map[string]int64, budget poly.Rat, po
 			break
 		}
 	}
-	f.Negative = spansOf(complementBelow(valid, big.NewInt(f.Least), big.NewInt(math.MaxInt64)))
+	f.Negative = negativeSpans(valid, f.Least)
 	f.Falls = len(valid) > 0 && falls(lines, f.ProgramFrom())
 	var top *big.Int
 	switch last := len(fits) - 1; {
@@ -312,7 +312,13 @@ func (m *Model) NegativeAlong(along string, fixed map[string]int64) ([]Span, err
 	if err != nil {
 		return nil, err
 	}
-	return spansOf(complementBelow(valid, big.NewInt(least), big.NewInt(math.MaxInt64))), nil
+	return negativeSpans(valid, least), nil
+}
+
+// negativeSpans returns the values from least on outside valid (the runs
+// notNegative returns), as spans.
+func negativeSpans(valid []Run, least int64) []Span {
+	return spansOf(complementBelow(valid, big.NewInt(least), big.NewInt(math.MaxInt64)))
 }
 
 // notNegative returns the values of along from least on at which every
@@ -418,8 +424,16 @@ func falls(lines [][]poly.Rat, least int64) bool {
 // leastOfLargest returns, exactly, the least integer x in valid (runs
 // of values, ascending) at which the largest of lines is least, and its
 // value there; 0 when valid is empty, when the largest falls without end
-// over it, or when x lies beyond int64. The least is at an end of a run,
-// where two lines cross, or where a line has just stopped falling.
+// over it, or when x lies beyond int64.
+//
+// Let x be that value and k a line that is largest at x. On the stretch I
+// of integers of x's run around x on which k is largest, the largest is
+// k, so x is I's first value, its last, or a value at which k has just
+// stopped falling: where k(x) − k(x−1) < 0 ≤ k(x+1) − k(x), the first of
+// a run of x ≥ 1 at which k's difference is ≥ 0. I's ends are ends of a
+// run of valid or ends of the runs at which another line is at most k. So
+// x is among finitely many candidates, every one found exactly by
+// nonPositive (within keeps those in valid).
 func leastOfLargest(lines [][]poly.Rat, valid []Run) (int64, poly.Rat) {
 	if len(valid) == 0 {
 		return 0, poly.Rat{}
@@ -540,14 +554,7 @@ func (f *Fit) atPast() (at, past int64) {
 // the polynomials').
 func (f *Fit) terms(m *Model) error {
 	at, past := f.atPast()
-	eval := func(x int64) (*Terms, error) {
-		t, err := m.Eval(f.Point(m, x))
-		var neg *NegativeError
-		if errors.As(err, &neg) {
-			return nil, nil
-		}
-		return t, err
-	}
+	eval := func(x int64) (*Terms, error) { return unlessNegative(m.Eval(f.Point(m, x))) }
 	var err error
 	if at > 0 {
 		if f.At, err = eval(at); err != nil {
@@ -565,6 +572,17 @@ func (f *Fit) terms(m *Model) error {
 		}
 	}
 	return nil
+}
+
+// unlessNegative returns t and err but where err is a NegativeError: at a
+// point where some buffer's bytes are negative the polynomials are not the
+// program's, and a fit leaves its terms there out (nil), its answer
+// standing.
+func unlessNegative[T any](t *T, err error) (*T, error) {
+	if neg := (*NegativeError)(nil); errors.As(err, &neg) {
+		return nil, nil
+	}
+	return t, err
 }
 
 // Point returns the point at value x of Along, in the model's order.

@@ -2,7 +2,6 @@ package model
 
 import (
 	"context"
-	"errors"
 	"sort"
 
 	"memsym/count"
@@ -42,16 +41,7 @@ func (s *Step) FitFrom(along string, fixed map[string]int64, budget poly.Rat, fr
 	}
 	out := &StepFit{Fit: f}
 	at, past := f.atPast()
-	// One where some buffer's bytes are negative, the polynomials not the
-	// program's, is left nil, as Model.FitFrom leaves it.
-	eval := func(x int64) (*StepTerms, error) {
-		t, err := s.Eval(f.Point(s.Model, x))
-		var neg *NegativeError
-		if errors.As(err, &neg) {
-			return nil, nil
-		}
-		return t, err
-	}
+	eval := func(x int64) (*StepTerms, error) { return unlessNegative(s.Eval(f.Point(s.Model, x))) }
 	if at > 0 {
 		if out.At, err = eval(at); err != nil {
 			return nil, err

@@ -275,3 +275,16 @@ func Python() (string, error) {
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// FreesOnRelease reports whether the recorder is asked for --free release
+// (eager PyTorch's freeing) in Args; without it a temporary is freed after
+// its last use.
+func (t *Torch) FreesOnRelease() bool {
+	f := strings.Fields(t.Args)
+	for i, a := range f {
+		if a == "--free=release" || a == "--free" && i+1 < len(f) && f[i+1] == "release" {
+			return true
+		}
+	}
+	return false
+}

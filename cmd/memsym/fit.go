@@ -528,22 +528,10 @@ func besideText(src source.Source, step bool) string {
 		more = "what the training loop keeps in its own variables, such as the model's output through the backward; " + more
 	}
 	s := fmt.Sprintf("the figures are the recorded buffers' bytes alone: a run holds more beside them (%s), so leave room for it\n", more)
-	if t, ok := src.(*source.Torch); ok && !freesOnRelease(t.Args) {
+	if t, ok := src.(*source.Torch); ok && !t.FreesOnRelease() {
 		s += "the recording frees each temporary after its last use, as a compiler does; eager PyTorch holds a local until it goes: --torch '... --free release' records that (docs/torch.md)\n"
 	}
 	return s
-}
-
-// freesOnRelease reports whether a --torch argument string asks the
-// recorder for --free release.
-func freesOnRelease(args string) bool {
-	f := strings.Fields(args)
-	for i, a := range f {
-		if a == "--free=release" || a == "--free" && i+1 < len(f) && f[i+1] == "release" {
-			return true
-		}
-	}
-	return false
 }
 
 // leastOf returns the least value along f's line that what is said of the

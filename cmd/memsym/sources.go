@@ -37,12 +37,9 @@ func (s *sourceFlags) notWithFiles() error {
 		"jobs":    "--recorder or --torch",
 		"timeout": "--recorder or --torch",
 	}
-	given := map[string]bool{"grid": len(s.grid) > 0, "const": len(s.consts) > 0}
-	if s.fs != nil {
-		s.fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	}
+	set := map[string]bool{"grid": len(s.grid) > 0, "const": len(s.consts) > 0}
 	for _, name := range []string{"grid", "const", "jobs", "timeout"} {
-		if given[name] {
+		if set[name] || s.fs != nil && given(s.fs, name) {
 			return usagef("--%s goes with %s; recording files carry their own points and constants, and run no recorder", name, with[name])
 		}
 	}
