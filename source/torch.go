@@ -240,9 +240,12 @@ var python struct {
 }
 
 // Python returns the Python that runs the PyTorch recorder: $MEMSYM_PYTHON,
-// else the first of python3 and /usr/bin/python3 that imports torch.
+// else the first of python3 and /usr/bin/python3 that finds torch.
 // $MEMSYM_PYTHON is only looked for, not run: whether it imports torch the
-// recorder says, as it starts.
+// recorder says, as it starts. The others are asked only whether torch is
+// installed for them (importlib's find_spec), which takes tens of
+// milliseconds where importing it takes seconds; one that finds a torch
+// that then fails to import is said to by the recorder, naming it.
 func Python() (string, error) {
 	if p := os.Getenv("MEMSYM_PYTHON"); p != "" {
 		if _, err := exec.LookPath(p); err != nil && !errors.Is(err, exec.ErrDot) {
@@ -260,7 +263,7 @@ func Python() (string, error) {
 	python.once.Do(func() {
 		var tried []string
 		for _, p := range []string{"python3", "/usr/bin/python3"} {
-			if err := exec.Command(p, "-c", "import torch").Run(); err == nil {
+			if err := exec.Command(p, "-c", findTorch).Run(); err == nil {
 				python.path = p
 				return
 			}
@@ -270,6 +273,10 @@ func Python() (string, error) {
 	})
 	return python.path, python.err
 }
+
+// findTorch is Python that exits with 0 where torch is installed, and
+// with 1 where it is not, without importing it.
+const findTorch = "import importlib.util, sys; sys.exit(importlib.util.find_spec('torch') is None)"
 
 // shellQuote quotes s for sh.
 func shellQuote(s string) string {
