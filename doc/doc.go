@@ -40,7 +40,11 @@ type NamedNumber struct {
 // step's peak, the activations stored), which has its macro too, and
 // OfLabel says what that largest is.
 type NamedFormula struct {
-	Key, Label  string
+	Key, Label string
+	// Words is Label as prose sets it, its names as code and its sizes as
+	// math, for a format that sets the label in text; nil when Label,
+	// plain, is all there is.
+	Words       []Inline
 	Poly        poly.Poly
 	Of, OfLabel string
 	// PlusPeak says the formula is Poly plus the peak, as what is needed

@@ -47,7 +47,9 @@ func (w *writer) checked() doc.Section {
 			}
 		}
 		off = append(off, ": every buffer's bytes there are what the polynomials give. ",
-			"A few points that agree are evidence, not proof: a size padded to a multiple of 64, ⌈"+x+"/64⌉ · 64, is "+x+" wherever "+x+" is a multiple of 64, so a check point that shares a divisor with the grid's step can miss the padding.")
+			"A few points that agree are evidence, not proof: a size padded to a multiple of 64, ",
+			doc.Math{doc.S("⌈"), doc.V(x), doc.S("/"), doc.NInt(64), doc.S("⌉"), doc.S("·"), doc.NInt(64)}, ", is ", doc.Math{doc.V(x)},
+			" wherever ", doc.Math{doc.V(x)}, " is a multiple of 64, so a check point that shares a divisor with the grid's step can miss the padding.")
 		s.Blocks = append(s.Blocks, para(off...))
 	} else {
 		s.Blocks = append(s.Blocks, para("No recording off the grid was checked against the polynomials: the model is UNCHECKED. ",

@@ -23,9 +23,9 @@ func (w *writer) formulas() []doc.NamedFormula {
 		{Key: "Outputs", Label: "the outputs", Poly: inOrder(sym.Outputs, in.Vars)},
 	}
 	for i, c := range sym.Candidates {
-		label := "candidate " + strconv.Itoa(i+1) + ", the live set at operation " + strconv.Itoa(c.Op)
+		words := []any{"candidate " + strconv.Itoa(i+1) + ", the live set at operation " + strconv.Itoa(c.Op)}
 		if c.Label != "" {
-			label += " (" + c.Label + ")"
+			words = append(words, " (", doc.Code(c.Label), ")")
 		}
 		if c.Largest != nil {
 			what := ", whose largest live buffer is "
@@ -37,9 +37,10 @@ func (w *writer) formulas() []doc.NamedFormula {
 				// larger buffers live at every candidate.
 				what = ", named by its largest buffer of those not live at every candidate, "
 			}
-			label += what + doc.PlainText(bufferWords(c.Largest), " ")
+			words = append(words, what, bufferWords(c.Largest))
 		}
-		out = append(out, doc.NamedFormula{Key: "Peak" + letters(i), Label: label, Poly: inOrder(c.Poly, in.Vars), Of: "Peak", OfLabel: "the peak"})
+		label := inlines(words...)
+		out = append(out, doc.NamedFormula{Key: "Peak" + letters(i), Label: doc.PlainText(label, " "), Words: label, Poly: inOrder(c.Poly, in.Vars), Of: "Peak", OfLabel: "the peak"})
 	}
 	out = append(out, doc.NamedFormula{Key: "Needs", Label: "what is needed: the inputs and the peak", Poly: inOrder(sym.Inputs, in.Vars), PlusPeak: true})
 	return append(out, w.stepFormulas()...)

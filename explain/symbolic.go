@@ -20,7 +20,7 @@ func (w *writer) asPolynomials() doc.Section {
 	how := []any{}
 	if sym.Shapeless == 0 {
 		how = append(how, "Every buffer of ", entryName(in.Entry), " has a type and a shape, its bytes the type's size times the product of its axes. memsym takes each buffer's bytes to be a polynomial in ",
-			variables(in.Vars), " of degree at most two in each, the constants being numbers, as they are where at most two axes of a shape grow with any one dimension, each linearly")
+			variables(in.Vars), " of degree at most two", pick(len(in.Vars) > 1, " in each", ""), ", the constants being numbers, as they are where at most two axes of a shape grow with any one dimension, each linearly")
 	} else {
 		which := []any{doc.Capital(doc.Spell(sym.Shapeless)), " of the ", sym.Buffers, " buffers of "}
 		switch {
@@ -35,7 +35,7 @@ func (w *writer) asPolynomials() doc.Section {
 		}
 		how = append(append(how, which...), entryName(in.Entry), " ",
 			verb, " given in bytes alone, so nothing is known of ", pick(sym.Shapeless == 1, "its", "their"),
-			" axes. memsym takes each buffer's bytes to be a polynomial in ", variables(in.Vars), " of degree at most two in each")
+			" axes. memsym takes each buffer's bytes to be a polynomial in ", variables(in.Vars), " of degree at most two", pick(len(in.Vars) > 1, " in each", ""))
 	}
 	name := w.table()
 	checked := " says where they were checked. "

@@ -76,14 +76,19 @@ func bytesWords(n poly.Rat) []doc.Inline {
 	return out
 }
 
-// plural writes n and the noun that goes with it as inlines, n a number
-// whose digits are grouped as every number of the chapter is: "1 000
-// operations", "1 operation".
+// plural writes n and the noun that goes with it as inlines: a count of at
+// most twelve in words, as prose writes small counts (doc.Spell: "four
+// distinct polynomials", "one operation"), a larger one in digits grouped
+// as every number of the chapter is ("1 000 operations").
 func plural(n int, one, many string) []doc.Inline {
+	noun := many
 	if n == 1 {
-		return inlines(n, " "+one)
+		noun = one
 	}
-	return inlines(n, " "+many)
+	if n >= 1 && n <= 12 {
+		return inlines(doc.Spell(n) + " " + noun)
+	}
+	return inlines(n, " "+noun)
 }
 
 // countBytes writes n bytes, "1 byte" for one.

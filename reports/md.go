@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"memsym/doc"
 )
@@ -178,7 +180,22 @@ func mdRuns(ins []doc.Inline, cell bool) string {
 		case doc.Number:
 			b.WriteString(mdEscape(doc.NumberText(in, doc.NarrowNoBreakSpace)))
 		case doc.Formula:
-			b.WriteString(mdEscape(in.Poly.String()))
+			// Its variables in italics, as a Math's are and as the PDF
+			// and LaTeX set them: 16 · *B* · *T²*.
+			for i, tok := range strings.Split(in.Poly.String(), " ") {
+				if i > 0 {
+					b.WriteByte(' ')
+				}
+				sign, v := "", tok
+				if rest, ok := strings.CutPrefix(tok, "−"); ok && rest != "" {
+					sign, v = "−", rest // −B: the sign upright
+				}
+				if r, _ := utf8.DecodeRuneInString(v); unicode.IsLetter(r) || r == '_' {
+					b.WriteString(sign + "*" + mdEscape(v) + "*")
+				} else {
+					b.WriteString(mdEscape(tok))
+				}
+			}
 		case doc.Code:
 			b.WriteString(mdCode(string(in), cell))
 		case doc.Math:

@@ -583,7 +583,11 @@ func tikzChapter(d *doc.Document, o Options) []byte {
 			// The label is set ragged, its names free to break after a
 			// dot or a slash, so that a long one never runs into the
 			// margin.
-			fmt.Fprintf(&b, "{\\raggedright\\noindent %s, in bytes:\\par}\n", breakableTeX(capitalTeX(f.Label)))
+			label := breakableTeX(capitalTeX(f.Label))
+			if len(f.Words) > 0 {
+				label = latexInlines(capitalInlines(f.Words))
+			}
+			fmt.Fprintf(&b, "{\\raggedright\\noindent %s, in bytes:\\par}\n", label)
 			// Set in a ragged paragraph, not a display, a formula breaks
 			// after a + or a candidate's comma when it is wider than the
 			// line, as the peak of many candidates is.
@@ -628,6 +632,14 @@ func breakableTeX(s string) string {
 // nameEnd reports whether r may end a part of a dotted name.
 func nameEnd(r rune) bool {
 	return r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == ']' || r == ')' || r == '_')
+}
+
+// capitalInlines is capitalTeX for the first of ins, when it is text.
+func capitalInlines(ins []doc.Inline) []doc.Inline {
+	if t, ok := ins[0].(doc.Text); ok {
+		return append([]doc.Inline{doc.Text(capitalTeX(string(t)))}, ins[1:]...)
+	}
+	return ins
 }
 
 // capitalTeX returns s with its first letter in upper case.
