@@ -88,16 +88,16 @@ func TestExplainCourseGPT(t *testing.T) {
 
 	md := plainThinSpaces(files["chapter13.md"])
 	for _, want := range []string{
-		"*D* = 64, *H* = 2, *L* = 2", // the one set of constants
-		"149 504",                    // the peak at D = 64, B = 2, T = 16
-		"903 424",                    // the inputs there
-		"1 052 928",                  // what is needed there
-		"4608 · *B* · *T* + 8 · *T²*",      // the feed-forward's candidate at D = 64
+		"*D* = 64, *H* = 2, *L* = 2",  // the one set of constants
+		"149 504",                     // the peak at D = 64, B = 2, T = 16
+		"903 424",                     // the inputs there
+		"1 052 928",                   // what is needed there
+		"4608 · *B* · *T* + 8 · *T²*", // the feed-forward's candidate at D = 64
 		"48 · *B* · *T²* + 1024 · *B* · *T* + 8 · *T²*",
 		"*T* ≥ 75", // its crossover
 		"| *B* = 2, *T* = 75 | 738 600 bytes (721 KiB) at operation 12 |", // confirmed
 		"*D* = 384, *H* = 6, *L* = 6",                                     // the course's constants
-		"*T* ≥ 150: 144 · *B* · *T²* + 6144 · *B* · *T* + 8 · *T²*",                 // and its crossover
+		"*T* ≥ 150: 144 · *B* · *T²* + 6144 · *B* · *T* + 8 · *T²*",       // and its crossover
 		"| *B* = 2, *T* = 150 | 8 503 200 bytes (8.11 MiB) at operation 12 |",
 		"| `mask` | `GPT.apply` |", // made by the entry itself
 	} {
