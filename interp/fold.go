@@ -275,7 +275,7 @@ func buildFolded(grid, checks []Source, cause error, known []int) (*Model, error
 	}
 	m := f.model(g, lays[ref])
 	for i, src := range checks {
-		dims, err := g.checkPoint(src)
+		dims, err := g.checkPoint(src, true)
 		if err != nil {
 			return nil, &CheckError{Index: i, Err: err}
 		}

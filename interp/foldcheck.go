@@ -87,8 +87,9 @@ func (f *fold) covered(l *layout, real []*poly.Poly, i int, mine poly.Poly) bool
 	return false
 }
 
-// checkPoint is Model.Check for a folded model.
-func (f *fold) checkPoint(m *Model, src Source) error {
+// checkPoint is Model.Check (Model.Agrees unless offGrid) for a folded
+// model.
+func (f *fold) checkPoint(m *Model, src Source, offGrid bool) error {
 	h, line, err := readHeader(src)
 	if err != nil {
 		return err
@@ -103,7 +104,7 @@ func (f *fold) checkPoint(m *Model, src Source) error {
 		if d.Name == f.dim && d.Value < f.lo {
 			return fmt.Errorf("%s: %s = %d: the model holds for every %s ≥ %d, its grid's least value, the first and the last block standing apart", at(src.Name, line), d.Name, d.Value, d.Name, f.lo)
 		}
-		if slices.Contains(m.Grid[j], d.Value) {
+		if offGrid && slices.Contains(m.Grid[j], d.Value) {
 			return fmt.Errorf("%s: the check point %s has %s = %d, a value of the grid: a check point must be off the grid in every dimension, for an error term vanishes on a grid value", at(src.Name, line), record.Point(h.Dims).String(), d.Name, d.Value)
 		}
 	}

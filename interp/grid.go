@@ -129,8 +129,8 @@ func (g *grid) size() string {
 }
 
 // checkPoint reads a check source's header and returns its point, which
-// must have the grid's dimensions, each off the grid.
-func (g *grid) checkPoint(src Source) ([]record.Dim, error) {
+// must have the grid's dimensions, each off the grid when offGrid.
+func (g *grid) checkPoint(src Source, offGrid bool) ([]record.Dim, error) {
 	h, line, err := readHeader(src)
 	if err != nil {
 		return nil, err
@@ -142,7 +142,7 @@ func (g *grid) checkPoint(src Source) ([]record.Dim, error) {
 		if d.Value < 1 {
 			return nil, fmt.Errorf("%s: dimension %s = %d: dimensions are integers of at least 1", at(src.Name, line), d.Name, d.Value)
 		}
-		if slices.Contains(g.values[j][:], d.Value) {
+		if offGrid && slices.Contains(g.values[j][:], d.Value) {
 			return nil, fmt.Errorf("%s: the check point %s has %s = %d, a value of the grid: a check point must be off the grid in every dimension, for an error term vanishes on a grid value", at(src.Name, line), record.Point(h.Dims).String(), d.Name, d.Value)
 		}
 	}

@@ -172,7 +172,7 @@ func buildGrid(g *grid, points, checks []Source) (*Model, error) {
 	var err error
 	checkDims := make([][]record.Dim, len(checks))
 	for i, src := range checks {
-		if checkDims[i], err = g.checkPoint(src); err != nil {
+		if checkDims[i], err = g.checkPoint(src, true); err != nil {
 			return nil, &CheckError{Index: i, Err: err}
 		}
 	}
@@ -213,11 +213,21 @@ func buildGrid(g *grid, points, checks []Source) (*Model, error) {
 // live bytes at every operation and the peak are the model's values there:
 // the check Build makes at its check points, made later (memsym verify).
 // It does not add the point to Checked.
-func (m *Model) Check(src Source) error {
+func (m *Model) Check(src Source) error { return m.checkAt(src, true) }
+
+// Agrees is Check at any point where the model holds, on the grid's values
+// or off them: for a recording made to confirm what the model answers
+// there (memsym crossover --confirm, fit --confirm), whose operations must
+// be the model's for its operation numbers to mean the same. It does not
+// test the interpolation, which a grid value cannot.
+func (m *Model) Agrees(src Source) error { return m.checkAt(src, false) }
+
+// checkAt is Check, with the point required to be off the grid or not.
+func (m *Model) checkAt(src Source, offGrid bool) error {
 	if m.fold != nil {
-		return m.fold.checkPoint(m, src)
+		return m.fold.checkPoint(m, src, offGrid)
 	}
-	dims, err := m.b.g.checkPoint(src)
+	dims, err := m.b.g.checkPoint(src, offGrid)
 	if err != nil {
 		return err
 	}

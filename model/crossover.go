@@ -7,6 +7,7 @@ import (
 
 	"memsym/count"
 	"memsym/dominance"
+	"memsym/interp"
 	"memsym/poly"
 	"memsym/record"
 	"memsym/source"
@@ -61,12 +62,28 @@ type Confirmation struct {
 	// Peak and PeakOp are the recording's.
 	Peak   poly.Rat
 	PeakOp int
+	// Differs says how the recording is not the model's there (its
+	// operations or buffers, or some buffer's bytes, not the polynomials'),
+	// "" when it is: a peak at the operation predicted means nothing in a
+	// recording whose operations are not the model's.
+	Differs string
 }
 
-// OK reports whether the recording is as predicted: the peak's bytes and
-// its operation both.
+// OK reports whether the recording is as predicted: the model's there,
+// with the peak's bytes and its operation both.
 func (c *Confirmation) OK(m *Model) bool {
-	return c.Peak.Equal(c.PredictedPeak) && c.PeakOp == m.OpAt(m.Cands[c.Predicted].Op, c.Point.Map())
+	return c.Differs == "" && c.Peak.Equal(c.PredictedPeak) && c.PeakOp == m.OpAt(m.Cands[c.Predicted].Op, c.Point.Map())
+}
+
+// differs checks rec, recorded at p to confirm an answer, against the model
+// there, on the grid or off it (interp.Model.Agrees), and says how it
+// differs; "" when it does not.
+func (m *Model) differs(rec *record.Recording, name string, p record.Point) string {
+	src := interp.Source{Name: name + "(" + p.Key() + ")", Open: func() (record.Stream, error) { return rec.Replay(), nil }}
+	if err := m.Model.Agrees(src); err != nil {
+		return err.Error()
+	}
+	return ""
 }
 
 // Confirm records src on both sides of each crossover, the other dimensions
@@ -98,7 +115,7 @@ func (m *Model) Confirm(ctx context.Context, src source.Source, c *Crossovers, b
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, Confirmation{Point: p, Predicted: side.holder, PredictedPeak: want, Peak: counts.Peak, PeakOp: counts.PeakOp})
+			out = append(out, Confirmation{Point: p, Predicted: side.holder, PredictedPeak: want, Peak: counts.Peak, PeakOp: counts.PeakOp, Differs: m.differs(rec, src.Name(), p)})
 		}
 	}
 	return out, nil

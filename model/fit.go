@@ -621,12 +621,16 @@ type FitCheck struct {
 	PeakOp      int
 	// Fits is whether the model says the needs fit the budget there.
 	Fits bool
+	// Differs says how the recording is not the model's there, "" when it
+	// is (Confirmation.Differs).
+	Differs string
 }
 
-// OK reports whether the recording agrees: the same needs and peak
-// operation as the model's, on the same side of the budget.
+// OK reports whether the recording agrees: the model's there, with the
+// same needs and peak operation as the model's, on the same side of the
+// budget.
 func (c *FitCheck) OK(budget poly.Rat) bool {
-	return c.Needs.Equal(c.Predicted) && c.PeakOp == c.PredictedOp && (c.Needs.Cmp(budget) <= 0) == c.Fits
+	return c.Differs == "" && c.Needs.Equal(c.Predicted) && c.PeakOp == c.PredictedOp && (c.Needs.Cmp(budget) <= 0) == c.Fits
 }
 
 // Contradicting counts the checks whose recording does not agree with the
@@ -657,6 +661,7 @@ func (m *Model) ConfirmFit(ctx context.Context, src source.Source, f *Fit) ([]Fi
 		out = append(out, FitCheck{
 			Point: t.Point, Predicted: t.Needs, PredictedOp: t.PeakOp,
 			Needs: c.Needs, PeakOp: c.PeakOp, Fits: t.Needs.Cmp(f.Budget) <= 0,
+			Differs: m.differs(rec, src.Name(), t.Point),
 		})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -757,6 +762,8 @@ type FitCheckJSON struct {
 	PredictedFits  bool         `json:"predicted_fits"`
 	Fits           bool         `json:"fits"` // the recorded needs' side
 	OK             bool         `json:"ok"`
+	// Differs says how the recording is not the model's there.
+	Differs string `json:"differs,omitempty"`
 }
 
 // String names a kind as FitJSON does.
@@ -797,6 +804,7 @@ func (m *Model) BudgetFitJSON(f *Fit, checks []FitCheck) BudgetFitJSON {
 		out.Confirmed = append(out.Confirmed, FitCheckJSON{
 			Point: OrderedPoint(c.Point), PredictedNeeds: c.Predicted.String(), PredictedOp: c.PredictedOp,
 			Needs: c.Needs.String(), PeakOp: c.PeakOp, PredictedFits: c.Fits, Fits: c.Needs.Cmp(f.Budget) <= 0, OK: c.OK(f.Budget),
+			Differs: c.Differs,
 		})
 	}
 	return out

@@ -174,6 +174,9 @@ type ConfirmJSON struct {
 	PeakOp        int          `json:"peak_op"`
 	Peak          string       `json:"peak"`
 	OK            bool         `json:"ok"`
+	// Differs says how the recording is not the model's there: its
+	// operations or buffers, or some buffer's bytes.
+	Differs string `json:"differs,omitempty"`
 }
 
 // CrossoverJSON returns crossovers c, and their confirmations if any, as
@@ -202,7 +205,7 @@ func (m *Model) CrossoverJSON(c *Crossovers, confirmed []Confirmation) *Crossove
 		f := &confirmed[i]
 		out.Confirm = append(out.Confirm, ConfirmJSON{
 			Point: OrderedPoint(f.Point), PredictedOp: m.NumberAt(m.Cands[f.Predicted].Op, f.Point.Map()), PredictedPeak: f.PredictedPeak.String(),
-			PeakOp: f.PeakOp, Peak: f.Peak.String(), OK: f.OK(m),
+			PeakOp: f.PeakOp, Peak: f.Peak.String(), OK: f.OK(m), Differs: f.Differs,
 		})
 	}
 	return out

@@ -263,6 +263,9 @@ func confirmText(m *model.Model, c *model.Crossovers, confirmed []model.Confirma
 			if !f.Peak.Equal(f.PredictedPeak) {
 				diffs = append(diffs, fmt.Sprintf("the candidate predicts %s", units.Bytes(f.PredictedPeak)))
 			}
+			if f.Differs != "" {
+				diffs = append(diffs, "the recording is not the model's there: "+f.Differs)
+			}
 			verdict = "NOT as predicted: " + strings.Join(diffs, "; ")
 		}
 		// Beside its neighbours', with the digits that tell it from each:

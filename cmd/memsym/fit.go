@@ -593,6 +593,9 @@ func fitConfirmText(f *model.Fit, checks []model.FitCheck, w fitWords, units doc
 			if (c.Needs.Cmp(f.Budget) <= 0) != c.Fits {
 				diffs = append(diffs, "it falls on the other side of the budget")
 			}
+			if c.Differs != "" {
+				diffs = append(diffs, "the recording is not the model's there: "+c.Differs)
+			}
 			lead, verdict = "checked", "NOT as predicted: "+strings.Join(diffs, "; ")
 		}
 		peak := fmt.Sprintf("the peak at operation %d", c.PeakOp)

@@ -257,3 +257,43 @@ func TestFitConfirmContradicted(t *testing.T) {
 		t.Errorf("at T = 80: predicted_fits %v, fits %v, ok %v; want true, false, false", c.PredictedFits, c.Fits, c.OK)
 	}
 }
+
+// A recording made to confirm an answer is checked against the model
+// there, not only at its peak: extraop.sh runs one operation more from
+// T = 1000 on, after the peak, so that both sides of its crossover at
+// T = 1001 have the peak predicted, at the operation predicted. Before,
+// both were "confirmed … as predicted"; the operations differ, and the
+// model's numbers do not hold there.
+func TestConfirmChecksTheOperations(t *testing.T) {
+	script, err := filepath.Abs(filepath.Join("testdata", "recorder", "extraop.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	grid := []string{"--recorder", "sh " + script + " {B} {T}", "--grid", "B=1,2,3", "--grid", "T=4,8,12"}
+	out, _, code := runCLI(append([]string{"crossover", "--along", "T", "--confirm"}, grid...)...)
+	const want = "checked at B = 1, T = 1000: recorded peak 4004000 bytes (3.82 MiB) at operation 2, NOT as predicted: the recording is not the model's there: "
+	if code != 1 || !strings.Contains(out, "\n"+want) || !strings.Contains(out, `record 9 is buffer 5 "out" at B = 1, T = 4 but operation "touch" at B = 1, T = 1000`) || strings.Contains(out, "confirmed at") {
+		t.Errorf("crossover --confirm: exit %d:\n%s", code, out)
+	}
+	out, _, _ = runCLI(append([]string{"crossover", "--along", "T", "--confirm", "--json"}, grid...)...)
+	var cross struct {
+		Confirmed []struct {
+			OK      bool   `json:"ok"`
+			Differs string `json:"differs"`
+		} `json:"confirmed"`
+	}
+	if err := json.Unmarshal([]byte(out), &cross); err != nil || len(cross.Confirmed) != 2 {
+		t.Fatalf("crossover --confirm --json: %v\n%s", err, out)
+	}
+	for _, c := range cross.Confirmed {
+		if c.OK || !strings.Contains(c.Differs, `"touch"`) {
+			t.Errorf("crossover --confirm --json: ok %v, differs %q", c.OK, c.Differs)
+		}
+	}
+	// fit's recordings too: at B = 1 the needs pass 4 004 000 bytes at
+	// T = 1001, where the operations differ.
+	out, _, code = runCLI(append([]string{"fit", "--along", "T", "--at", "B=1", "--budget", "4004000", "--confirm"}, grid...)...)
+	if code != 1 || !strings.Contains(out, "NOT as predicted: the recording is not the model's there: ") {
+		t.Errorf("fit --confirm: exit %d:\n%s", code, out)
+	}
+}
