@@ -243,7 +243,7 @@ func (l *layout) alignTo(ref *layout) error {
 		}
 		want := b.opKeys[s]
 		if s >= len(a.opKeys) {
-			return fmt.Errorf("%s: the recording ends where the recording at %s has %q: a dimension that changes the operations must count blocks that repeat one block exactly, else make it a constant", l.name, ref.point(), want)
+			return fmt.Errorf("%s: the recording ends where the recording at %s has %q: a dimension that changes the operations must count blocks that repeat one block exactly, else make it a constant", record.ShowFile(l.name), ref.point(), want)
 		}
 		return l.misaligned(op, fmt.Sprintf("the recording at %s has %q there", ref.point(), strings.Replace(want, " @ ", " in ", 1)))
 	}
@@ -253,11 +253,11 @@ func (l *layout) alignTo(ref *layout) error {
 		}
 	}
 	if len(a.runs) != len(b.runs) {
-		return fmt.Errorf("%s: the recording has %d runs of iterations, the recording at %s %d: a dimension that changes the operations must count blocks that repeat one block exactly, else make it a constant", l.name, len(a.runs), ref.point(), len(b.runs))
+		return fmt.Errorf("%s: the recording has %d runs of iterations, the recording at %s %d: a dimension that changes the operations must count blocks that repeat one block exactly, else make it a constant", record.ShowFile(l.name), len(a.runs), ref.point(), len(b.runs))
 	}
 	for r := range a.runs {
 		if a.runs[r].width != b.runs[r].width || a.runs[r].known && b.runs[r].known && a.runs[r].down != b.runs[r].down {
-			return fmt.Errorf("%s: the %s run of iterations differs from the recording's at %s: a dimension that changes the operations must count blocks that repeat one block exactly, else make it a constant", l.name, ordinal(r+1), ref.point())
+			return fmt.Errorf("%s: the %s run of iterations differs from the recording's at %s: a dimension that changes the operations must count blocks that repeat one block exactly, else make it a constant", record.ShowFile(l.name), ordinal(r+1), ref.point())
 		}
 	}
 	if !slices.Equal(a.bufKeys, b.bufKeys) || !slices.Equal(a.bufRun, b.bufRun) {
@@ -278,7 +278,7 @@ func (l *layout) alignTo(ref *layout) error {
 			}
 			return fmt.Errorf("%s: buffer %d%s%s does not align with the recording's at %s: %s; a dimension that changes the operations must count blocks that repeat one block exactly, else make it a constant", at(l.name, buf.Line), buf.ID, quoted(buf.Name), inGroup(buf.Group), ref.point(), why)
 		}
-		return fmt.Errorf("%s: the recording declares fewer buffers than the recording at %s outside the blocks: a dimension that changes the operations must count blocks that repeat one block exactly, else make it a constant", l.name, ref.point())
+		return fmt.Errorf("%s: the recording declares fewer buffers than the recording at %s outside the blocks: a dimension that changes the operations must count blocks that repeat one block exactly, else make it a constant", record.ShowFile(l.name), ref.point())
 	}
 	return nil
 }

@@ -216,7 +216,7 @@ func (l *layout) offLine(s, it int, got, want poly.Rat, dim, what string) error 
 				at(l.name, b.Line), b.ID, quoted(b.Name), got, l.prefix, want, dim)
 		}
 	}
-	return fmt.Errorf("%s: iteration %d of %s is off the line of the others", l.name, it, l.prefix)
+	return fmt.Errorf("%s: iteration %d of %s is off the line of the others", record.ShowFile(l.name), it, l.prefix)
 }
 
 // nonnegative reports whether p ≥ 0 at every point with its variables ≥ 1,

@@ -33,7 +33,7 @@ func formGrid(sources []Source) (*grid, error) {
 				g.vars = append(g.vars, d.Name)
 			}
 		} else if got, want := dimNames(h.Dims), dimNames(g.dims[0]); got != want {
-			return nil, fmt.Errorf("%s: the dimensions are %s but %s's are %s: the recordings of a grid have the same dimensions", at(src.Name, line), got, sources[0].Name, want)
+			return nil, fmt.Errorf("%s: the dimensions are %s but %s's are %s: the recordings of a grid have the same dimensions", at(src.Name, line), got, record.ShowFile(sources[0].Name), want)
 		}
 		for _, d := range h.Dims {
 			if d.Value < 1 {
@@ -67,9 +67,11 @@ func (g *grid) arrange(sources []Source) error {
 	for i, dims := range g.dims {
 		key := string(g.digits(dims))
 		if j, dup := byDigits[key]; dup && sources[j].Name == sources[i].Name {
-			return fmt.Errorf("%s is given twice: the grid has one recording per point", sources[i].Name)
+			return fmt.Errorf("%s is given twice: the grid has one recording per point", record.ShowFile(sources[i].Name))
+		} else if dup && len(dims) == 0 {
+			return fmt.Errorf("%s and %s are both recordings of a program without dimensions, which has one point: give one of them", record.ShowFile(sources[j].Name), record.ShowFile(sources[i].Name))
 		} else if dup {
-			return fmt.Errorf("%s and %s are both at %s: the grid has one recording per point", sources[j].Name, sources[i].Name, record.Point(dims).String())
+			return fmt.Errorf("%s and %s are both at %s: the grid has one recording per point", record.ShowFile(sources[j].Name), record.ShowFile(sources[i].Name), record.Point(dims).String())
 		}
 		byDigits[key] = i
 	}

@@ -51,6 +51,7 @@ func (st *structure) grow(buffers, ops int) {
 // at writes a position for messages: "file:line", or the name alone when
 // the line is unknown.
 func at(name string, line int) string {
+	name = record.ShowFile(name) // quoted where it would break the line
 	if line > 0 {
 		return fmt.Sprintf("%s:%d", name, line)
 	}
@@ -61,7 +62,7 @@ func at(name string, line int) string {
 func open(src Source) (record.Stream, error) {
 	s, err := src.Open()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", src.Name, err)
+		return nil, fmt.Errorf("%s: %w", record.ShowFile(src.Name), err)
 	}
 	return s, nil
 }
@@ -142,7 +143,7 @@ func readStructureOf(s record.Stream, src Source, point string, value func(pos i
 	}
 	rec, err := b.Finish()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", src.Name, err)
+		return nil, fmt.Errorf("%s: %w", record.ShowFile(src.Name), err)
 	}
 	st.rec, st.uses = rec, b.Uses()
 	st.kinds = slices.Clip(st.kinds)
@@ -181,7 +182,7 @@ func readStructurePiped(s record.Stream, src Source, point string, keep func(r *
 	}
 	rec, err := b.Finish()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", src.Name, err)
+		return nil, fmt.Errorf("%s: %w", record.ShowFile(src.Name), err)
 	}
 	st.rec, st.uses = rec, b.Uses()
 	st.kinds = slices.Clip(st.kinds)

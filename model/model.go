@@ -82,7 +82,7 @@ func (m *Model) negativeAt(p record.Point) error {
 			return true
 		}
 		if v, e := q.EvalInt(at); e == nil && v.Sign() < 0 {
-			err = &NegativeError{fmt.Sprintf("at %s %s has bytes %s, which is −%s there: a buffer's bytes are never negative, so the polynomials are not the program's at this point (it is below the sizes the program has, or the grid does not show how its sizes behave here)",
+			err = &NegativeError{fmt.Sprintf("at %s, %s has bytes %s, which is −%s there: a buffer's bytes are never negative, so the polynomials are not the program's at this point (it is below the sizes the program has, or the grid does not show how its sizes behave here)",
 				p, m.bufferWhat(pos), q, v.Neg())}
 			return false
 		}

@@ -51,7 +51,7 @@ func TestNegativeBytes(t *testing.T) {
 	}
 	p, _ := m.PointOf(map[string]int64{"B": 1, "T": 100})
 	_, err = m.Eval(p)
-	wantErr := `at B = 1, T = 100 buffer 1 "x", made by operation 1 (` + "`F.apply`" + `), has bytes −T + 20, which is −80 there: a buffer's bytes are never negative, so the polynomials are not the program's at this point (it is below the sizes the program has, or the grid does not show how its sizes behave here)`
+	wantErr := `at B = 1, T = 100, buffer 1 "x", made by operation 1 (` + "`F.apply`" + `), has bytes −T + 20, which is −80 there: a buffer's bytes are never negative, so the polynomials are not the program's at this point (it is below the sizes the program has, or the grid does not show how its sizes behave here)`
 	if err == nil || err.Error() != wantErr {
 		t.Errorf("Eval at T = 100: %v\nwant %s", err, wantErr)
 	}

@@ -110,7 +110,7 @@ func withFile[T any](path string, read func(io.Reader, string) (T, error)) (T, e
 	f, err := openRecording(path)
 	if err != nil {
 		var zero T
-		return zero, fmt.Errorf("%s: %w", path, err) // as a grid's files are named
+		return zero, fmt.Errorf("%s: %w", ShowFile(path), err) // as a grid's files are named
 	}
 	defer f.Close()
 	return read(f, path)
@@ -187,7 +187,7 @@ func (f *File) Scan() bool {
 	}
 	s := f.Scanner
 	if s.Err() == nil && s.lastLine > 0 && s.lastKind != KindResult {
-		f.err = fmt.Errorf("%s:%d: the recording ends without the result line {\"result\": [...]}", f.name, s.lastLine)
+		f.err = fmt.Errorf("%s:%d: the recording ends without the result line {\"result\": [...]}", ShowFile(f.name), s.lastLine)
 	}
 	f.Close()
 	return false

@@ -6,7 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"strconv"
+	"unicode/utf8"
 	"unsafe"
+
+	"memsym/doc"
 )
 
 // SyntaxError is a mistake in a recording, at a line of a file.
@@ -16,7 +20,27 @@ type SyntaxError struct {
 	Msg  string
 }
 
-func (e *SyntaxError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+// Error returns "file:line: message", the file's name as ShowFile shows it.
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("%s:%d: %s", ShowFile(e.File), e.Line, e.Msg)
+}
+
+// ShowFile returns a file's name for the "file:line: " that starts a
+// message: as it is, spaces and letters such as ü included, or quoted with
+// escapes (strconv.Quote) when it holds invalid UTF-8 or a character that
+// would break the line, drive the terminal or reorder the text (doc.Hidden),
+// so that a message stays one line that shows what it says.
+func ShowFile(name string) string {
+	if !utf8.ValidString(name) {
+		return strconv.Quote(name)
+	}
+	for _, c := range name {
+		if doc.Hidden(c) {
+			return strconv.Quote(name)
+		}
+	}
+	return name
+}
 
 // Stream is a sequence of records in file order: a Scanner reading a file,
 // or a Recording's Replay.
@@ -153,11 +177,7 @@ func (s *Scanner) Scan() bool {
 		}
 		if !fast || !s.parseFast(line) {
 			if err := s.parse(line); err != nil {
-				msg := err.Error()
-				if s.cut && s.lex.hitEnd {
-					msg = "the file ends in the middle of a record (cut off?): " + msg
-				}
-				s.err = &SyntaxError{File: s.file, Line: s.line, Msg: msg}
+				s.err = s.parseError(err)
 				s.done = true
 				return false
 			}
@@ -165,6 +185,19 @@ func (s *Scanner) Scan() bool {
 		s.cur, s.lastKind, s.lastLine = line, s.rec.Kind, s.line
 		return true
 	}
+}
+
+// parseError returns the SyntaxError of parse's error on the current line.
+// When the line is the file's last, without its newline, and its end caused
+// the error (the lexer's hitEnd: the line ends where a value, a comma or a
+// closing quote was due, or cuts short a number, a literal, a character's
+// UTF-8 or an escape), the message says the file is cut off.
+func (s *Scanner) parseError(err error) *SyntaxError {
+	msg := err.Error()
+	if s.cut && s.lex.hitEnd {
+		msg = "the file ends in the middle of a record (cut off?): " + msg
+	}
+	return &SyntaxError{File: s.file, Line: s.line, Msg: msg}
 }
 
 // lineEnd returns where the line that b[i:] ends, after spaces, ends: the
@@ -250,7 +283,7 @@ func (s *Scanner) readLine() ([]byte, bool) {
 		}
 		if s.end-s.pos == scanned && !s.eof {
 			if empty++; empty > 100 {
-				return nil, s.fail(fmt.Errorf("%s: %w", s.file, io.ErrNoProgress))
+				return nil, s.fail(fmt.Errorf("%s: %w", ShowFile(s.file), io.ErrNoProgress))
 			}
 		}
 	}
@@ -280,7 +313,7 @@ func (s *Scanner) fill() {
 	case err == io.EOF:
 		s.eof = true
 	case err != nil:
-		s.fail(fmt.Errorf("%s:%d: %w", s.file, s.line+1, err))
+		s.fail(fmt.Errorf("%s:%d: %w", ShowFile(s.file), s.line+1, err))
 	}
 }
 
@@ -477,7 +510,7 @@ func (s *Scanner) CountOps() (int, error) {
 		case bytes.HasPrefix(line, bufferStart), bytes.HasPrefix(line, viewStart), isBlank(line):
 		default:
 			if err := s.parse(line); err != nil {
-				s.err = &SyntaxError{File: s.file, Line: s.line, Msg: err.Error()}
+				s.err = s.parseError(err)
 				s.done = true
 				return 0, s.err
 			}

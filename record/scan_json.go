@@ -156,6 +156,9 @@ func (l *lexer) str() ([]byte, error) {
 			r, n, err := unescape(l.b[i:])
 			if err != nil {
 				l.i = i
+				if escapeCut(l.b[i:]) {
+					l.hitEnd = true
+				}
 				return nil, err
 			}
 			buf = utf8.AppendRune(buf, r)
@@ -167,6 +170,9 @@ func (l *lexer) str() ([]byte, error) {
 			r, n := utf8.DecodeRune(l.b[i:])
 			if r == utf8.RuneError && n <= 1 {
 				l.i = i
+				if !utf8.FullRune(l.b[i:]) {
+					l.hitEnd = true // a character the line's end cut short
+				}
 				return nil, fmt.Errorf("invalid UTF-8 (byte 0x%02x) in a string: a recording is UTF-8", c)
 			}
 			buf = append(buf, l.b[i:i+n]...)
@@ -213,6 +219,41 @@ func unescape(b []byte) (rune, int, error) {
 		return 0, 0, fmt.Errorf("a lone surrogate \\u%04x in a string: expected a high surrogate followed by a low one", r)
 	}
 	return 0, 0, fmt.Errorf("an unknown escape %q in a string: expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX", b[:2])
+}
+
+// escapeCut reports whether b, an escape unescape refused, from its
+// backslash to the line's end, is one the line's end cut short rather than
+// a wrong one: a backslash alone, \u with fewer than four hex digits, or a
+// high surrogate whose low one is missing or cut short.
+func escapeCut(b []byte) bool {
+	if len(b) < 2 {
+		return true
+	}
+	if b[1] != 'u' {
+		return false
+	}
+	if len(b) < 6 {
+		return isHex(b[2:])
+	}
+	hi, ok := hex4(b[2:])
+	if !ok || hi < 0xd800 || hi > 0xdbff || len(b) >= 12 {
+		return false
+	}
+	// The low surrogate's escape so far, completed as \udc00 would
+	// complete it: a low surrogate if it was cut short of one.
+	lo := append(b[6:len(b):len(b)], `\udc00`[len(b)-6:]...)
+	r, ok := hex4(lo[2:])
+	return lo[0] == '\\' && lo[1] == 'u' && ok && r >= 0xdc00 && r <= 0xdfff
+}
+
+// isHex reports whether b holds hex digits alone.
+func isHex(b []byte) bool {
+	for _, c := range b {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 func hex4(b []byte) (rune, bool) {
@@ -344,6 +385,22 @@ func (l *lexer) literal() ([]byte, bool) {
 	return nil, false
 }
 
+// cutLiteral reports whether the rest of the line is a literal its end
+// cut short: a proper prefix of true or false, or of null when null is
+// allowed where it stands.
+func (l *lexer) cutLiteral(null bool) bool {
+	rest := string(l.b[l.i:])
+	if rest == "" {
+		return false
+	}
+	for _, w := range [...]string{"true", "false", "null"} {
+		if len(rest) < len(w) && w[:len(rest)] == rest && (null || w != "null") {
+			return true
+		}
+	}
+	return false
+}
+
 // skip reads any JSON value and ignores it.
 func (l *lexer) skip(depth int) error {
 	if depth > maxDepth {
@@ -361,6 +418,9 @@ func (l *lexer) skip(depth int) error {
 	}
 	if _, ok := l.literal(); ok {
 		return nil
+	}
+	if l.cutLiteral(true) {
+		l.hitEnd = true
 	}
 	return l.errorf("expected a JSON value")
 }

@@ -170,6 +170,9 @@ func (s *Scanner) parse(line []byte) error {
 		if rest := bytes.TrimRight(line[l.i:], " \t\r\n"); (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') && len(rest) > 0 && bytes.IndexAny(rest, ":, ") > 0 {
 			return fmt.Errorf("expected a record, a JSON object {...}, found %q", clip(string(rest)))
 		}
+		if s.line == 1 && l.i == 0 && len(line) < len(byteOrderMark) && bytes.HasPrefix(byteOrderMark, line) {
+			l.hitEnd = true // a byte order mark cut short
+		}
 		return l.errorf("expected a record, a JSON object {...}")
 	}
 	l.i++

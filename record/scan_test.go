@@ -2,6 +2,9 @@ package record
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -75,6 +78,30 @@ var readErrors = []struct {
 	{"a carriage return inside a string", hdr + `{"buffer": 1, "bytes": 4, "name": "x` + "\ry\"}\n", `t.jsonl:2: a control character (byte 0x0d) in a string: expected it escaped, as \u000d`},
 	{"truncated after a value", hdr + `{"buffer": 1, "dtype": "f32"`, `t.jsonl:2: the file ends in the middle of a record (cut off?): expected a comma or } after the value of "dtype", found the end of the line`},
 	{"cut line inside the file", hdr + `{"buffer": 1, "dtype": "f32"` + "\n" + `{"result": []}` + "\n", `t.jsonl:2: expected a comma or } after the value of "dtype", found the end of the line`},
+	// The file's end inside a literal, a character or an escape: cut off,
+	// unless the bytes before the end are wrong whatever would follow them.
+	{"truncated inside true", hdr + `{"op": "a", "launch": tr`, `t.jsonl:2: the file ends in the middle of a record (cut off?): "launch" must be true or false, found tr`},
+	{"truncated inside false", hdr + `{"op": "a", "launch": fals`, `t.jsonl:2: the file ends in the middle of a record (cut off?): "launch" must be true or false, found fals`},
+	{"truncated inside null in meta", hdr + `{"result": [], "meta": nul`, `t.jsonl:2: the file ends in the middle of a record (cut off?): expected a JSON value, found nul`},
+	{"truncated inside nested arrays", hdr + `{"result": [], "meta": [[1, [fals`, `t.jsonl:2: the file ends in the middle of a record (cut off?): expected a JSON value, found fals`},
+	{"truncated inside a character", hdr + "{\"result\": [], \"meta\": \"\xc3", `t.jsonl:2: the file ends in the middle of a record (cut off?): invalid UTF-8 (byte 0xc3) in a string: a recording is UTF-8`},
+	{"truncated inside a three-byte character", hdr + "{\"buffer\": 1, \"bytes\": 8, \"name\": \"\xe2\x82", `t.jsonl:2: the file ends in the middle of a record (cut off?): invalid UTF-8 (byte 0xe2) in a string: a recording is UTF-8`},
+	{"truncated inside a \\u escape", hdr + `{"result": [], "meta": "\u00`, `t.jsonl:2: the file ends in the middle of a record (cut off?): a \u escape must have four hex digits, found "\\u00"`},
+	{"truncated after a backslash", hdr + `{"result": [], "meta": "\`, `t.jsonl:2: the file ends in the middle of a record (cut off?): the line ends inside a string's escape`},
+	{"truncated inside a surrogate pair", hdr + `{"result": [], "meta": "\ud83d\ude`, `t.jsonl:2: the file ends in the middle of a record (cut off?): a lone surrogate \ud83d in a string: expected a high surrogate followed by a low one`},
+	{"truncated before a low surrogate", hdr + `{"result": [], "meta": "\ud83d`, `t.jsonl:2: the file ends in the middle of a record (cut off?): a lone surrogate \ud83d in a string: expected a high surrogate followed by a low one`},
+	{"truncated inside a fraction", hdr + `{"buffer": 1, "bytes": "3/`, `t.jsonl:2: the file ends in the middle of a record (cut off?): the line ends inside a string: expected its closing "`},
+	{"truncated inside a byte order mark", "\xef\xbb", `t.jsonl:1: the file ends in the middle of a record (cut off?): expected a record, a JSON object {...}, found "\xef\xbb"`},
+	{"a wrong literal", hdr + `{"op": "a", "launch": trux}` + "\n", `t.jsonl:2: "launch" must be true or false, found trux`},
+	{"a wrong literal at the file's end", hdr + `{"op": "a", "launch": trux`, `t.jsonl:2: "launch" must be true or false, found trux`},
+	{"null cut short for a boolean", hdr + `{"op": "a", "launch": nul`, `t.jsonl:2: "launch" must be true or false, found nul`},
+	{"a literal where a key goes, at the file's end", hdr + `{"op": "a", tr`, `t.jsonl:2: expected a key in double quotes, found tr`},
+	{"a character's first byte, then ASCII", hdr + "{\"result\": [], \"meta\": \"\xc3A\"}\n", `t.jsonl:2: invalid UTF-8 (byte 0xc3) in a string: a recording is UTF-8`},
+	{"a character's first byte, then ASCII, at the file's end", hdr + "{\"result\": [], \"meta\": \"\xc3A", `t.jsonl:2: invalid UTF-8 (byte 0xc3) in a string: a recording is UTF-8`},
+	{"a bad \\u escape at the file's end", hdr + `{"result": [], "meta": "\u00g`, `t.jsonl:2: a \u escape must have four hex digits, found "\\u00g"`},
+	{"a lone surrogate at the file's end", hdr + `{"result": [], "meta": "\ud83dx`, `t.jsonl:2: a lone surrogate \ud83d in a string: expected a high surrogate followed by a low one`},
+	{"not a low surrogate at the file's end", hdr + `{"result": [], "meta": "\ud83d\ue0`, `t.jsonl:2: a lone surrogate \ud83d in a string: expected a high surrogate followed by a low one`},
+	{"a cut escape inside the file", hdr + `{"result": [], "meta": "\u00` + "\n" + `{"result": []}` + "\n", `t.jsonl:2: a \u escape must have four hex digits, found "\\u00"`},
 	{"invalid UTF-8", hdr + "{\"buffer\": 1, \"bytes\": 8, \"name\": \"a\xffb\"}\n", `t.jsonl:2: invalid UTF-8 (byte 0xff) in a string: a recording is UTF-8`},
 	{"invalid UTF-8 outside strings", hdr + "{\"buffer\": 1, \xff}\n", `t.jsonl:2: expected a key in double quotes, found "\xff"`},
 	{"lone surrogate", hdr + `{"buffer": 1, "bytes": 8, "name": "\ud800x"}` + "\n", `t.jsonl:2: a lone surrogate \ud800 in a string: expected a high surrogate followed by a low one`},
@@ -102,6 +129,116 @@ func TestReadErrors(t *testing.T) {
 			var se *SyntaxError
 			if !errors.As(err, &se) {
 				t.Errorf("error %T is not a *SyntaxError", err)
+			}
+		})
+	}
+}
+
+// TestCountOpsCutOff: CountOps, which parses the lines that do not start
+// as an operation's, a buffer's or a view's, says of a file cut off within
+// such a last line what Scan says.
+func TestCountOpsCutOff(t *testing.T) {
+	for _, tc := range readErrors {
+		last := tc.in[strings.LastIndexByte(tc.in, '\n')+1:]
+		if !strings.Contains(tc.want, "(cut off?)") || strings.HasPrefix(last, string(opStart)) || strings.HasPrefix(last, string(bufferStart)) {
+			continue
+		}
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := NewScanner(strings.NewReader(tc.in), "t.jsonl").CountOps()
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("error\n got %v\nwant %s", err, tc.want)
+			}
+		})
+	}
+}
+
+// fileNames are the names of recordings as a message shows them: as they
+// are, or quoted when they would break the message's line, drive the
+// terminal or hide text.
+var fileNames = []struct{ name, shown string }{
+	{"r.jsonl", "r.jsonl"},
+	{"runs/a b ü.jsonl", "runs/a b ü.jsonl"},
+	{"<stdin>", "<stdin>"},
+	{`a "quoted" name.jsonl`, `a "quoted" name.jsonl`},
+	{"recorder(B=16,T=256)", "recorder(B=16,T=256)"},
+	{"bad\nname\x1b[31m ü.jsonl", `"bad\nname\x1b[31m ü.jsonl"`},
+	{"tab\there.jsonl", `"tab\there.jsonl"`},
+	{"cr\r.jsonl", `"cr\r.jsonl"`},
+	{"del\x7f.jsonl", `"del\x7f.jsonl"`},
+	{"c1\u009b31m.jsonl", `"c1\u009b31m.jsonl"`},
+	{"rtl\u202eldo.jsonl", `"rtl\u202eldo.jsonl"`},
+	{"sep\u2028.jsonl", `"sep\u2028.jsonl"`},
+	{"latin1-\xfc.jsonl", `"latin1-\xfc.jsonl"`},
+}
+
+// TestFileNameShown: the "file:line: " of a recording's error shows the
+// file's name quoted when it holds a control, hidden or invalid character,
+// and as it is otherwise.
+func TestFileNameShown(t *testing.T) {
+	for _, tc := range fileNames {
+		t.Run(tc.shown, func(t *testing.T) {
+			if got := ShowFile(tc.name); got != tc.shown {
+				t.Errorf("ShowFile(%q) = %s, want %s", tc.name, got, tc.shown)
+			}
+			_, err := Read(strings.NewReader(hdr+`{"op": "a", "launch": trux}`+"\n"), tc.name)
+			want := tc.shown + `:2: "launch" must be true or false, found trux`
+			if err == nil || err.Error() != want {
+				t.Errorf("Read: error\n got %v\nwant %s", err, want)
+			}
+			var se *SyntaxError
+			if !errors.As(err, &se) || se.File != tc.name {
+				t.Errorf("Read: the error's File is not the name as given: %#v", err)
+			}
+			_, err = Validate(strings.NewReader(hdr+`{"result": [1]}`+"\n"), tc.name)
+			if want := tc.shown + ":2: the result names 1, which is not declared"; err == nil || err.Error() != want {
+				t.Errorf("Validate: error\n got %v\nwant %s", err, want)
+			}
+			_, err = Read(failing{strings.NewReader(hdr)}, tc.name)
+			if want := tc.shown + ":2: disk on fire"; err == nil || err.Error() != want {
+				t.Errorf("Read of a failing reader: error\n got %v\nwant %s", err, want)
+			}
+		})
+	}
+}
+
+// TestFileNameShownOnDisk: the names of files on disk, in the messages of
+// ReadFile, ValidateFile and a File that ends without its result line.
+func TestFileNameShownOnDisk(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range fileNames {
+		if strings.ContainsAny(tc.name, "/<") {
+			continue
+		}
+		t.Run(tc.shown, func(t *testing.T) {
+			path := filepath.Join(dir, tc.name)
+			shown := path
+			if tc.shown != tc.name {
+				shown = strconv.Quote(path)
+			}
+			if got := ShowFile(path); got != shown {
+				t.Errorf("ShowFile(%q) = %s, want %s", path, got, shown)
+			}
+			if _, err := ReadFile(path); err == nil || err.Error() != shown+": cannot read the recording: no such file or directory" {
+				t.Errorf("ReadFile of no file: %v", err)
+			}
+			if err := os.WriteFile(path, []byte(hdr+`{"result": [], "meta": "\u00g0"}`+"\n"), 0o644); err != nil {
+				t.Skip(err) // a file system that refuses the name
+			}
+			want := shown + `:2: a \u escape must have four hex digits, found "\\u00g0"`
+			if _, err := ValidateFile(path); err == nil || err.Error() != want {
+				t.Errorf("ValidateFile: error\n got %v\nwant %s", err, want)
+			}
+			if err := os.WriteFile(path, []byte(hdr), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			f, err := OpenFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for f.Scan() {
+			}
+			if want := shown + `:1: the recording ends without the result line {"result": [...]}`; f.Err() == nil || f.Err().Error() != want {
+				t.Errorf("File: error\n got %v\nwant %s", f.Err(), want)
 			}
 		})
 	}

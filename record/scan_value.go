@@ -53,6 +53,9 @@ func (s *Scanner) value(k key) error {
 		w, ok := l.literal()
 		if !ok || w[0] == 'n' || l.i < len(l.b) && !isDelimiter(l.b[l.i]) {
 			l.i = at // the error names the value, null or nulls, not what follows
+			if !ok && l.cutLiteral(false) {
+				l.hitEnd = true // tr or fals, cut short of true or false
+			}
 			return l.errorf(`"launch" must be true or false`)
 		}
 		r.Op.Launch = w[0] == 't'

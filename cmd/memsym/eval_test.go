@@ -172,7 +172,7 @@ func TestEvalNegativeBytesIsUsage(t *testing.T) {
 		}
 	}
 	out, errs, code := runCLI(append([]string{"eval", "--at", "B=5,N=1"}, files...)...)
-	want := "memsym: at B = 5, N = 1 buffer 4 \"conv\", made by operation 1 (`Conv1d.apply` in conv), has bytes 64 · B · N − 128 · B, which is −320 there: "
+	want := "memsym: at B = 5, N = 1, buffer 4 \"conv\", made by operation 1 (`Conv1d.apply` in conv), has bytes 64 · B · N − 128 · B, which is −320 there: "
 	if code != 2 || out != "" || !strings.HasPrefix(errs, want) || strings.Count(errs, "\n") != 1 {
 		t.Errorf("exit %d, stdout %q, stderr %q, want exit 2 and %q...", code, out, errs, want)
 	}

@@ -128,6 +128,8 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"symbolic", "--program", "mlp-train-step"}, 0, ""},
 		{[]string{"symbolic"}, 2, "memsym: no recordings: give recording files, --recorder COMMAND, --torch FILE.py:FUNCTION or --program NAME"},
 		{[]string{"symbolic", "--program", "nope"}, 2, ""},
+		{[]string{"symbolic", "--program", ""}, 2, "memsym: --program is empty: expected a bundled program's name (memsym programs lists them)"},
+		{[]string{"crossover", "--torch", "", "--along", "T"}, 2, "memsym: --torch is empty: expected FILE.py:FUNCTION, such as model.py:build"},
 		{[]string{"symbolic", "--program", "gpt-course", rec}, 2, "memsym: give recording files, --recorder, --torch or --program, not more than one of them"},
 		{[]string{"symbolic", "--program", "gpt-course", "--jobs", "0"}, 2, "memsym: --jobs 0: expected at least 1"},
 		{[]string{"symbolic", "--program", "gpt-course", "--jobs", "2"}, 2, "memsym: --jobs goes with --recorder or --torch; a bundled program runs no recorder"},

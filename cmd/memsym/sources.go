@@ -123,6 +123,17 @@ func (s *sourceFlags) open(files []string, stderr io.Writer) (source.Source, sou
 	if a := strayAssignment(files); a != "" {
 		return nil, spec, usagef("%s is not a recording file: a point's values go in one flag, comma-separated, as --at B=8,T=3", a)
 	}
+	// A source flag given empty is a mistake to say as one, not a source
+	// left out.
+	for _, f := range []struct{ name, value, want string }{
+		{"program", s.program, "a bundled program's name (memsym programs lists them)"},
+		{"recorder", s.recorder, "a shell command that writes a recording, such as 'python3 rec.py {B} {T}'"},
+		{"torch", s.torch, "FILE.py:FUNCTION, such as model.py:build"},
+	} {
+		if f.value == "" && s.fs != nil && given(s.fs, f.name) {
+			return nil, spec, usagef("--%s is empty: expected %s", f.name, f.want)
+		}
+	}
 	n := 0
 	for _, set := range []bool{s.program != "", s.recorder != "", s.torch != "", len(files) > 0} {
 		if set {
