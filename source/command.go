@@ -81,7 +81,9 @@ func (c *Command) Line(point record.Point) (string, error) {
 // outlives the timeout is an error naming the point and quoting the end of
 // its standard error. When the command's own process ends, or ctx is done,
 // every process it started is killed: its recording is what it wrote
-// before its process exited.
+// before its process exited. When writing to out fails the command is
+// stopped at once, and that error is Run's; a watch's, which says the
+// output is no recording, is returned as it is, however the command exited.
 func (c *Command) Run(ctx context.Context, point record.Point, out io.Writer) error {
 	line, err := c.Line(point)
 	if err != nil {
@@ -96,9 +98,12 @@ func (c *Command) Run(ctx context.Context, point record.Point, out io.Writer) er
 	tail := &tailBuffer{max: 2000}
 	err = runGroup(ctx, exec.Command("sh", "-c", line), out, tail)
 	at := point.String()
+	var bad *badOutput
 	switch {
 	case err == nil:
 		return nil
+	case errors.As(err, &bad):
+		return bad.err
 	case parent.Err() != nil:
 		return fmt.Errorf("the recorder at %s was stopped: %w", at, parent.Err())
 	case ctx.Err() == context.DeadlineExceeded:

@@ -19,19 +19,24 @@ const drainGrace = time.Second
 
 // runGroup runs cmd in a process group of its own, its standard output
 // written to stdout and its standard error to stderr (either may be nil:
-// /dev/null). When ctx is done the whole group is stopped (SIGTERM, then
-// SIGKILL after ending.Grace); once the
+// /dev/null). A writer that is an io.ReaderFrom reads the stream itself,
+// as it comes (a watch). When ctx is done the whole group is stopped
+// (SIGTERM, then SIGKILL after ending.Grace), and so it is as soon as
+// writing to stdout or stderr fails: what the command writes next could
+// not be kept. Once the
 // command's own process has exited, whatever it left running in its group
 // (a background child holding its output open) is killed too, so that
-// nothing a recorder started outlives it. It returns cmd.Wait's error (ctx's
-// when the command was stopped and exited as if it had not been), or
-// an error writing to stdout or stderr.
+// nothing a recorder started outlives it. It returns the error writing to
+// stdout or stderr, if there was one, whatever the command's exit; else
+// cmd.Wait's error (ctx's when the command was stopped and exited as if it
+// had not been).
 func runGroup(ctx context.Context, cmd *exec.Cmd, stdout, stderr io.Writer) error {
 	cmd.SysProcAttr = ending.GroupAttr()
 	var readers []*os.File
 	var copies sync.WaitGroup
 	var mu sync.Mutex
 	var copyErr error
+	failed := make(chan struct{}) // closed at the first error writing
 	closeAll := func(files ...*os.File) {
 		for _, f := range files {
 			f.Close()
@@ -50,10 +55,11 @@ func runGroup(ctx context.Context, cmd *exec.Cmd, stdout, stderr io.Writer) erro
 		copies.Add(1)
 		go func() {
 			defer copies.Done()
-			if _, err := io.Copy(w, r); err != nil && !errors.Is(err, os.ErrClosed) {
+			if err := copyTo(w, r); err != nil && !errors.Is(err, os.ErrClosed) {
 				mu.Lock()
 				if copyErr == nil {
 					copyErr = err
+					close(failed)
 				}
 				mu.Unlock()
 				// Keep draining, so that the command is not blocked
@@ -103,6 +109,11 @@ func runGroup(ctx context.Context, cmd *exec.Cmd, stdout, stderr io.Writer) erro
 		if err = <-done; err == nil {
 			err = ctx.Err()
 		}
+	case <-failed:
+		// Its output cannot be kept: stopped as above, and the error
+		// writing it said below.
+		ending.StopGroups([]*os.Process{cmd.Process}, exited)
+		err = <-done
 	}
 	// Stopped because a signal is ending memsym: saying the recorder
 	// failed would race the signal.
@@ -119,8 +130,20 @@ func runGroup(ctx context.Context, cmd *exec.Cmd, stdout, stderr io.Writer) erro
 		<-finished
 	}
 	closeAll(readers...)
-	if err == nil {
+	if copyErr != nil {
+		// The command's exit may be the stop it was sent, or come before
+		// its output was read: either way the output's error says why.
 		err = copyErr
 	}
+	return err
+}
+
+// copyTo copies r to w until r ends, w reading it itself when it can.
+func copyTo(w io.Writer, r io.Reader) error {
+	if rf, ok := w.(io.ReaderFrom); ok {
+		_, err := rf.ReadFrom(r)
+		return err
+	}
+	_, err := io.Copy(w, r)
 	return err
 }

@@ -1,9 +1,9 @@
 package source
 
 import (
-	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -91,19 +91,73 @@ func (s *Recorder) Recordings(ctx context.Context, spec Spec) (*Recordings, erro
 	return out, nil
 }
 
-// Record runs the command once at p and reads what it writes.
+// Record runs the command once at p and reads what it writes, which waits
+// in a file of the temporary folder, not in memory, until the command has
+// ended; the command is stopped as soon as its output can no longer be a
+// recording (watch).
 func (s *Recorder) Record(ctx context.Context, p record.Point) (*record.Recording, error) {
-	var out bytes.Buffer
-	if err := s.Cmd.Run(ctx, p, &out); err != nil {
+	dir, err := s.folder()
+	if err != nil {
 		return nil, err
 	}
-	return readAt(&out, pointName("recorder", p), p)
+	f, err := os.CreateTemp(dir, "record-*.jsonl")
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		f.Close()
+		os.Remove(f.Name())
+	}()
+	name := pointName("recorder", p)
+	if err := s.Cmd.Run(ctx, p, &watch{dst: f, name: name, first: readFirst(name, p)}); err != nil {
+		return nil, err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return readAt(f, name, p)
+}
+
+// readFirst checks the first record of a recording made at p, named name,
+// as Record's reading of it would (record.Read, then readAt): the header,
+// at p.
+func readFirst(name string, p record.Point) func(r *record.Record) error {
+	return func(r *record.Record) error {
+		if r.Kind != record.KindHeader {
+			// In Read's words, which are a Builder's.
+			if err := record.NewBuilder().Add(r); err != nil {
+				return &record.SyntaxError{File: name, Line: r.Line, Msg: err.Error()}
+			}
+		}
+		if !r.Header.Dims.Equal(p) {
+			return wrongPoint(name, 1, p, r.Header.Dims)
+		}
+		return nil
+	}
+}
+
+// gridFirst checks the first record of a recording made at p, named name,
+// as the reading of a grid would (interp's reading of its headers, through
+// a pointStream): the header, at p.
+func gridFirst(name string, p record.Point) func(r *record.Record) error {
+	return func(r *record.Record) error {
+		if r.Kind != record.KindHeader {
+			// In interp's words.
+			return fmt.Errorf("%s:%d: a %s before the header: the first line must be the header", name, r.Line, r.Kind)
+		}
+		if !r.Header.Dims.Equal(p) {
+			return wrongPoint(name, r.Line, p, r.Header.Dims)
+		}
+		return nil
+	}
 }
 
 // runAll runs the command at every point, Jobs at once, each writing to a
-// file of the folder. The failure returned is that of the first point
-// that fails in points' order (the grid's, then the check points'), the
-// same however the commands are timed; the points after it are stopped.
+// file of the folder. A command whose output can no longer be a recording
+// is stopped then, and fails (watch). The failure returned is that of the
+// first point that fails in points' order (the grid's, then the check
+// points'), the same however the commands are timed; the points after it
+// are stopped.
 func (s *Recorder) runAll(ctx context.Context, points []record.Point, dir string) ([]string, error) {
 	paths := make([]string, len(points))
 	for i := range points {
@@ -114,7 +168,8 @@ func (s *Recorder) runAll(ctx context.Context, points []record.Point, dir string
 		if err != nil {
 			return err
 		}
-		err = s.Cmd.Run(ctx, points[i], f)
+		name := pointName("recorder", points[i])
+		err = s.Cmd.Run(ctx, points[i], &watch{dst: f, name: name, first: gridFirst(name, points[i])})
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}

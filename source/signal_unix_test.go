@@ -12,11 +12,14 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"memsym/record"
 )
 
 // signalHelperEnv, when set in a test binary's environment, makes
 // TestSignalCleanupHelper run a source whose recorder never ends: "recorder"
-// or "torch". signalMarkEnv names the file its recorder's child writes its
+// or "torch" recording the grid, or "record" one point (Record, as --confirm
+// and verify do). signalMarkEnv names the file its recorder's child writes its
 // pid to once it runs.
 const (
 	signalHelperEnv = "MEMSYM_TEST_SIGNAL_SOURCE"
@@ -42,6 +45,19 @@ func TestSignalCleanupHelper(t *testing.T) {
 		src = &Recorder{Cmd: c, Jobs: 1}
 	case "torch":
 		src = &Torch{Args: "odd2.py:build_loop", Jobs: 1}
+	case "record":
+		// A header written, kept in the folder's file while the
+		// recorder runs.
+		c, err := ParseCommand(`printf '{{"memsym": 1, "dims": {{"B": %s}}}}\n' {B}; sleep 30 & echo $! > ` + shellQuote(mark) + `; wait`)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		src = &Recorder{Cmd: c}
+		defer src.Close()
+		_, err = src.Record(context.Background(), record.Point{{Name: "B", Value: 2}})
+		fmt.Fprintf(os.Stderr, "Record returned: %v\n", err)
+		os.Exit(3)
 	}
 	defer src.Close()
 	spec := Spec{Grid: []GridDim{{Name: "B", Values: [3]int64{2, 3, 4}}}}
@@ -57,7 +73,7 @@ func TestSignalRemovesScratch(t *testing.T) {
 	if os.Getenv(signalHelperEnv) != "" {
 		t.Skip("in the helper")
 	}
-	for _, kind := range []string{"recorder", "torch"} {
+	for _, kind := range []string{"recorder", "torch", "record"} {
 		for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGQUIT} {
 			t.Run(kind+"/"+sig.String(), func(t *testing.T) {
 				signalScratch(t, kind, sig)
@@ -105,6 +121,11 @@ func signalScratch(t *testing.T, kind string, sig syscall.Signal) {
 	if kind == "torch" {
 		if py, _ := filepath.Glob(filepath.Join(dirs[0], "memsym_torch", "*.py")); len(py) == 0 {
 			t.Fatalf("no memsym_torch/*.py in %s", dirs[0])
+		}
+	}
+	if kind == "record" {
+		if files, _ := filepath.Glob(filepath.Join(dirs[0], "record-*.jsonl")); len(files) != 1 {
+			t.Fatalf("the recorder runs but %s holds %q, want its output's file", dirs[0], files)
 		}
 	}
 	if err := cmd.Process.Signal(sig); err != nil {
