@@ -81,6 +81,10 @@ func WriteDir(dir, stem string, render func(stage string) ([]string, error), com
 		return nil, err
 	}
 	// A signal waits for the moves, or their undoing, and commit to end.
+	// A file commit writes (see Write) registers nothing there: its
+	// temporary file's removal is registered before.
+	release := watchTemps()
+	defer release()
 	var commitErr error
 	ending.Critical(func() {
 		if err = moveIn(dir, stage, aside, names); err == nil && commit != nil {

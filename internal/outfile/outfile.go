@@ -5,14 +5,18 @@
 package outfile
 
 import (
+	"memsym/internal/ending"
+
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // ErrIsDir is the cause of the error of a path that names a directory.
@@ -48,11 +52,13 @@ func fail(path string, err error) error {
 // the writing fails.
 //
 // A path that does not exist or names a regular file gets a new file
-// written beside it and renamed over it: on failure it is left as it was
-// and no temporary file remains. A symbolic link is followed, the link
-// kept and its target written. A path that exists and is not a regular
-// file nor a directory (a device, a FIFO, a socket, /dev/fd/N) is opened
-// and written in place. A directory is refused with ErrIsDir.
+// written beside it and renamed over it: on failure, or a signal ending
+// memsym, it is left as it was and no temporary file remains. As after a
+// shell's >, an existing file keeps its mode, and a new one's is 0666 less
+// the umask. A symbolic link is followed, the link kept and its target
+// written. A path that exists and is not a regular file nor a directory (a
+// device, a FIFO, a socket, /dev/fd/N) is opened and written in place. A
+// directory is refused with ErrIsDir.
 func Write(path string, write func(io.Writer) error) error {
 	if fd, ok := descriptor(path); ok {
 		return writeDescriptor(path, fd, write)
@@ -131,32 +137,118 @@ func writeInPlace(path string, write func(io.Writer) error) error {
 }
 
 // writeAtomic writes a temporary file beside target and renames it to
-// target; errors are path's.
+// target; errors are path's. The file has the mode a shell's > leaves:
+// target's, when it exists, else a new file's, 0666 less the umask.
+//
+// A signal that ends memsym meanwhile removes the temporary file (see
+// removeTemps): it comes before the rename or after it, never between, so
+// that it leaves either target as it was or the whole file, and nothing
+// else.
 func writeAtomic(path, target string, write func(io.Writer) error) error {
 	dir, base := split(target)
 	if base == "" {
 		return &Error{Path: path, Err: errors.New("ends in a separator: expected a file's name")}
 	}
-	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	perm, keep := fs.FileMode(0o666), false
+	if fi, err := os.Stat(target); err == nil {
+		perm, keep = fi.Mode().Perm(), true
+	}
+	release := watchTemps()
+	defer release()
+	temps.mu.Lock()
+	f, err := createTemp(dir, base, perm)
+	if err == nil {
+		temps.names[f.Name()] = true
+	}
+	temps.mu.Unlock()
 	if err != nil {
 		return fail(path, err)
 	}
 	tmp := f.Name()
 	err = write(f)
-	if err == nil {
-		err = f.Chmod(0o644)
+	if err == nil && keep {
+		// The umask may have taken from target's mode: it is given back.
+		err = f.Chmod(perm)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
+	temps.mu.Lock()
 	if err == nil {
 		err = os.Rename(tmp, target)
 	}
 	if err != nil {
 		os.Remove(tmp)
+	}
+	delete(temps.names, tmp)
+	temps.mu.Unlock()
+	if err != nil {
 		return fail(path, err)
 	}
 	return nil
+}
+
+// temps are the temporary files being written, which a signal ending
+// memsym removes. Each is made, and renamed or removed, with mu held.
+var temps = struct {
+	mu    sync.Mutex
+	names map[string]bool
+}{names: map[string]bool{}}
+
+// removeTemps removes the temporary files being written: it is what a
+// signal ending memsym undoes. It keeps temps.mu for good, so that a write
+// going on meanwhile stops there, before it makes a file or renames one.
+func removeTemps() {
+	temps.mu.Lock()
+	for name := range temps.names {
+		os.Remove(name)
+	}
+}
+
+// watch counts the writes, and WriteDirs, that need removeTemps registered
+// with ending; forget forgets it.
+var watch struct {
+	mu     sync.Mutex
+	n      int
+	forget func()
+}
+
+// watchTemps registers removeTemps, to be run if a signal ends memsym,
+// unless it is registered already, and returns what forgets it once no
+// caller needs it. It registers with ending only outside ending.Critical:
+// a write within it, which must not register, is one within WriteDir's
+// commit, and WriteDir has called watchTemps before.
+func watchTemps() (release func()) {
+	watch.mu.Lock()
+	defer watch.mu.Unlock()
+	if watch.n == 0 {
+		watch.forget = ending.OnEnd(removeTemps)
+	}
+	watch.n++
+	return func() {
+		watch.mu.Lock()
+		defer watch.mu.Unlock()
+		if watch.n--; watch.n == 0 {
+			watch.forget()
+		}
+	}
+}
+
+// createTemp makes a new file in dir named ".base.N.tmp", N random, with
+// the mode perm less the umask, as the system applies it when it makes a
+// file: the umask is never read, nor changed.
+func createTemp(dir, base string, perm fs.FileMode) (*os.File, error) {
+	if !os.IsPathSeparator(dir[len(dir)-1]) {
+		dir += string(filepath.Separator)
+	}
+	for range 10000 {
+		name := dir + "." + base + "." + strconv.FormatUint(uint64(rand.Uint32()), 10) + ".tmp"
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, errors.New("no unused name for a temporary file beside it")
 }
 
 // resolve follows the symbolic links from path to the name of the file

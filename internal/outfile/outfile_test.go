@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 )
 
 // writeString returns a write function that writes s.
@@ -60,10 +61,6 @@ func TestWriteRegular(t *testing.T) {
 	}
 	if got := mustRead(t, path); got != "first\n" {
 		t.Errorf("a new file holds %q", got)
-	}
-	fi, err := os.Stat(path)
-	if err != nil || fi.Mode() != 0o644 {
-		t.Errorf("a new file's mode is %v (%v), want -rw-r--r--", fi.Mode(), err)
 	}
 	if err := Write(path, writeString("second\n")); err != nil {
 		t.Fatal(err)
@@ -150,5 +147,34 @@ func TestWriteDirUnwritable(t *testing.T) {
 	want := "-o " + dir + ": cannot write into it: no such file or directory (nothing was written)"
 	if err == nil || err.Error() != want {
 		t.Errorf("WriteDir: %v, want %s", err, want)
+	}
+}
+
+// A file written from WriteDir's commit, within ending.Critical, as memsym
+// explain lists its files, is written, with no temporary file left.
+func TestWriteInWriteDirCommit(t *testing.T) {
+	dir := t.TempDir()
+	done := make(chan error, 1)
+	go func() {
+		_, err := WriteDir(dir, "ch", func(stage string) ([]string, error) {
+			return []string{"ch.md"}, os.WriteFile(filepath.Join(stage, "ch.md"), []byte("# ch\n"), 0o644)
+		}, func(names []string) error {
+			return Write(filepath.Join(dir, ".ch.list"), writeString("ch.md\n"))
+		})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("WriteDir did not return: the write within its commit waits for good")
+	}
+	if ns := names(t, dir); !slices.Equal(ns, []string{".ch.list", "ch.md"}) {
+		t.Errorf("the directory holds %v, want .ch.list and ch.md", ns)
+	}
+	if got := mustRead(t, filepath.Join(dir, ".ch.list")); got != "ch.md\n" {
+		t.Errorf("the list holds %q", got)
 	}
 }
