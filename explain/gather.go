@@ -126,6 +126,13 @@ func confirm(ctx context.Context, m *model.Model, src source.Source, c *model.Cr
 	if errors.As(err, &past) {
 		return nil, past.Error(), nil
 	}
+	for _, f := range out {
+		if f.Unrecorded != nil {
+			// A chapter confirms every crossover it draws, or is not
+			// written.
+			return nil, "", f.Unrecorded
+		}
+	}
 	return out, "", err
 }
 

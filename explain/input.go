@@ -295,11 +295,16 @@ type ConfirmRow struct {
 	Predicted     int
 	PredictedPeak poly.Rat
 	PredictedOp   int
+	// Differs says how the recording is not the model's there (its
+	// operations, its buffers or their bytes); "" when it is.
+	Differs string
 }
 
-// OK reports whether the recording shows the predicted peak at the
-// predicted operation.
-func (c ConfirmRow) OK() bool { return c.Peak.Equal(c.PredictedPeak) && c.PeakOp == c.PredictedOp }
+// OK reports whether the recording is the model's there and shows the
+// predicted peak at the predicted operation.
+func (c ConfirmRow) OK() bool {
+	return c.Differs == "" && c.Peak.Equal(c.PredictedPeak) && c.PeakOp == c.PredictedOp
+}
 
 // Elsewhere are the crossovers at another setting of the constants, from
 // a model of its own.

@@ -414,7 +414,7 @@ func crossRowsIndexed(m *model.Model, cross *model.Crossovers, confirmed []model
 	}
 	for _, f := range confirmed {
 		rows.Confirmed = append(rows.Confirmed, ConfirmRow{Point: f.Point, Peak: f.Peak, PeakOp: f.PeakOp,
-			Predicted: add(f.Predicted), PredictedPeak: f.PredictedPeak, PredictedOp: m.NumberAt(m.Cands[f.Predicted].Op, f.Point.Map())})
+			Predicted: add(f.Predicted), PredictedPeak: f.PredictedPeak, PredictedOp: m.NumberAt(m.Cands[f.Predicted].Op, f.Point.Map()), Differs: f.Differs})
 	}
 	return cands, rows, index
 }

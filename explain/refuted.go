@@ -63,6 +63,9 @@ func contradictions(in *Input) (bad int, first string) {
 				}
 				first = fmt.Sprintf("at %s: recorded peak %s at operation %d, where candidate %d predicts %s at operation %d",
 					at, units.Bytes(f.Peak), f.PeakOp, f.Predicted+1, units.Bytes(f.PredictedPeak), f.PredictedOp)
+				if f.Differs != "" {
+					first += "; the recording is not the model's there: " + f.Differs
+				}
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -67,12 +68,16 @@ type Confirmation struct {
 	// "" when it is: a peak at the operation predicted means nothing in a
 	// recording whose operations are not the model's.
 	Differs string
+	// Unrecorded is why no recording was made at Point (its recorder
+	// failed, say): nothing was confirmed there, and Peak and PeakOp are
+	// zero.
+	Unrecorded error
 }
 
 // OK reports whether the recording is as predicted: the model's there,
 // with the peak's bytes and its operation both.
 func (c *Confirmation) OK(m *Model) bool {
-	return c.Differs == "" && c.Peak.Equal(c.PredictedPeak) && c.PeakOp == m.OpAt(m.Cands[c.Predicted].Op, c.Point.Map())
+	return c.Unrecorded == nil && c.Differs == "" && c.Peak.Equal(c.PredictedPeak) && c.PeakOp == m.OpAt(m.Cands[c.Predicted].Op, c.Point.Map())
 }
 
 // differs checks rec, recorded at p to confirm an answer, against the model
@@ -87,7 +92,8 @@ func (m *Model) differs(rec *record.Recording, name string, p record.Point) stri
 }
 
 // Confirm records src on both sides of each crossover, the other dimensions
-// at base's values, and returns what each recording shows, each point once.
+// at base's values, and returns what each recording shows, each point once;
+// a point whose recording fails is returned Unrecorded.
 func (m *Model) Confirm(ctx context.Context, src source.Source, c *Crossovers, base record.Point) ([]Confirmation, error) {
 	var out []Confirmation
 	for i := 1; i < len(c.Segments); i++ {
@@ -106,15 +112,20 @@ func (m *Model) Confirm(ctx context.Context, src source.Source, c *Crossovers, b
 			if why := source.Limit(src, p); why != nil {
 				return nil, &NotRunningError{Point: p, Program: src.Name(), Err: why}
 			}
-			rec, err := src.Record(ctx, p)
-			if err != nil {
-				return nil, err
-			}
-			counts := count.At(rec)
 			want, err := m.Cands[side.holder].Poly.EvalInt(p.Map())
 			if err != nil {
 				return nil, err
 			}
+			rec, err := src.Record(ctx, p)
+			if err != nil {
+				if ctx.Err() != nil || errors.Is(err, source.ErrCannotRecord) {
+					return nil, err
+				}
+				// The answer stands; this side of it is not confirmed.
+				out = append(out, Confirmation{Point: p, Predicted: side.holder, PredictedPeak: want, Unrecorded: err})
+				continue
+			}
+			counts := count.At(rec)
 			out = append(out, Confirmation{Point: p, Predicted: side.holder, PredictedPeak: want, Peak: counts.Peak, PeakOp: counts.PeakOp, Differs: m.differs(rec, src.Name(), p)})
 		}
 	}

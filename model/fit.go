@@ -624,21 +624,35 @@ type FitCheck struct {
 	// Differs says how the recording is not the model's there, "" when it
 	// is (Confirmation.Differs).
 	Differs string
+	// Unrecorded is why no recording was made at Point: nothing was
+	// confirmed there, and Needs and PeakOp are zero.
+	Unrecorded error
 }
 
 // OK reports whether the recording agrees: the model's there, with the
 // same needs and peak operation as the model's, on the same side of the
 // budget.
 func (c *FitCheck) OK(budget poly.Rat) bool {
-	return c.Differs == "" && c.Needs.Equal(c.Predicted) && c.PeakOp == c.PredictedOp && (c.Needs.Cmp(budget) <= 0) == c.Fits
+	return c.Unrecorded == nil && c.Differs == "" && c.Needs.Equal(c.Predicted) && c.PeakOp == c.PredictedOp && (c.Needs.Cmp(budget) <= 0) == c.Fits
 }
 
-// Contradicting counts the checks whose recording does not agree with the
-// fit under budget (OK).
+// Contradicting counts the checks whose recording, made, does not agree
+// with the fit under budget (OK).
 func Contradicting(checks []FitCheck, budget poly.Rat) int {
 	n := 0
 	for i := range checks {
-		if !checks[i].OK(budget) {
+		if checks[i].Unrecorded == nil && !checks[i].OK(budget) {
+			n++
+		}
+	}
+	return n
+}
+
+// UnrecordedChecks counts the checks whose recording failed.
+func UnrecordedChecks(checks []FitCheck) int {
+	n := 0
+	for i := range checks {
+		if checks[i].Unrecorded != nil {
 			n++
 		}
 	}
@@ -646,7 +660,8 @@ func Contradicting(checks []FitCheck, budget poly.Rat) int {
 }
 
 // ConfirmFit records src at the fit's answer and one past it (At and
-// Past) and returns what each recording needs.
+// Past) and returns what each recording needs; a point whose recording
+// fails is returned Unrecorded.
 func (m *Model) ConfirmFit(ctx context.Context, src source.Source, f *Fit) ([]FitCheck, error) {
 	var out []FitCheck
 	for _, t := range []*Terms{f.At, f.Past} {
@@ -655,7 +670,12 @@ func (m *Model) ConfirmFit(ctx context.Context, src source.Source, f *Fit) ([]Fi
 		}
 		rec, err := src.Record(ctx, t.Point)
 		if err != nil {
-			return nil, err
+			if ctx.Err() != nil || errors.Is(err, source.ErrCannotRecord) {
+				return nil, err
+			}
+			// The answer stands; it is not confirmed there.
+			out = append(out, FitCheck{Point: t.Point, Predicted: t.Needs, PredictedOp: t.PeakOp, Fits: t.Needs.Cmp(f.Budget) <= 0, Unrecorded: err})
+			continue
 		}
 		c := count.At(rec)
 		out = append(out, FitCheck{
@@ -757,13 +777,15 @@ type FitCheckJSON struct {
 	Point          OrderedPoint `json:"point"`
 	PredictedNeeds string       `json:"predicted_needs"`
 	PredictedOp    int          `json:"predicted_op"`
-	Needs          string       `json:"needs"`
-	PeakOp         int          `json:"peak_op"`
+	Needs          *string      `json:"needs"`   // null where unrecorded
+	PeakOp         *int         `json:"peak_op"` // null where unrecorded
 	PredictedFits  bool         `json:"predicted_fits"`
-	Fits           bool         `json:"fits"` // the recorded needs' side
+	Fits           *bool        `json:"fits"` // the recorded needs' side; null where unrecorded
 	OK             bool         `json:"ok"`
 	// Differs says how the recording is not the model's there.
 	Differs string `json:"differs,omitempty"`
+	// Unrecorded says why no recording was made at the point.
+	Unrecorded string `json:"unrecorded,omitempty"`
 }
 
 // String names a kind as FitJSON does.
@@ -801,11 +823,17 @@ func (m *Model) BudgetFitJSON(f *Fit, checks []FitCheck) BudgetFitJSON {
 	}
 	for i := range checks {
 		c := &checks[i]
-		out.Confirmed = append(out.Confirmed, FitCheckJSON{
+		j := FitCheckJSON{
 			Point: OrderedPoint(c.Point), PredictedNeeds: c.Predicted.String(), PredictedOp: c.PredictedOp,
-			Needs: c.Needs.String(), PeakOp: c.PeakOp, PredictedFits: c.Fits, Fits: c.Needs.Cmp(f.Budget) <= 0, OK: c.OK(f.Budget),
-			Differs: c.Differs,
-		})
+			PredictedFits: c.Fits, OK: c.OK(f.Budget), Differs: c.Differs,
+		}
+		if c.Unrecorded != nil {
+			j.Unrecorded = c.Unrecorded.Error()
+		} else {
+			needs, op, fits := c.Needs.String(), c.PeakOp, c.Needs.Cmp(f.Budget) <= 0
+			j.Needs, j.PeakOp, j.Fits = &needs, &op, &fits
+		}
+		out.Confirmed = append(out.Confirmed, j)
 	}
 	return out
 }

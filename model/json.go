@@ -171,12 +171,15 @@ type ConfirmJSON struct {
 	Point         OrderedPoint `json:"point"`
 	PredictedOp   int          `json:"predicted_op"`
 	PredictedPeak string       `json:"predicted_peak"`
-	PeakOp        int          `json:"peak_op"`
-	Peak          string       `json:"peak"`
+	PeakOp        *int         `json:"peak_op"` // null where unrecorded
+	Peak          *string      `json:"peak"`    // null where unrecorded
 	OK            bool         `json:"ok"`
 	// Differs says how the recording is not the model's there: its
 	// operations or buffers, or some buffer's bytes.
 	Differs string `json:"differs,omitempty"`
+	// Unrecorded says why no recording was made at the point (its
+	// recorder failed): nothing was confirmed there.
+	Unrecorded string `json:"unrecorded,omitempty"`
 }
 
 // CrossoverJSON returns crossovers c, and their confirmations if any, as
@@ -203,10 +206,17 @@ func (m *Model) CrossoverJSON(c *Crossovers, confirmed []Confirmation) *Crossove
 	}
 	for i := range confirmed {
 		f := &confirmed[i]
-		out.Confirm = append(out.Confirm, ConfirmJSON{
+		c := ConfirmJSON{
 			Point: OrderedPoint(f.Point), PredictedOp: m.NumberAt(m.Cands[f.Predicted].Op, f.Point.Map()), PredictedPeak: f.PredictedPeak.String(),
-			PeakOp: f.PeakOp, Peak: f.Peak.String(), OK: f.OK(m), Differs: f.Differs,
-		})
+			OK: f.OK(m), Differs: f.Differs,
+		}
+		if f.Unrecorded != nil {
+			c.Unrecorded = f.Unrecorded.Error()
+		} else {
+			op, peak := f.PeakOp, f.Peak.String()
+			c.PeakOp, c.Peak = &op, &peak
+		}
+		out.Confirm = append(out.Confirm, c)
 	}
 	return out
 }

@@ -94,8 +94,29 @@ func crossoverCmd(stdout, stderr io.Writer, args []string) error {
 			io.WriteString(stdout, confirmText(m, c, confirmed, *units))
 		}
 	}
-	if bad := contradicted(m, confirmed); bad > 0 {
-		return fmt.Errorf("the recordings contradict the crossovers at %s", doc.Plural(bad, "point", "points"))
+	failed := 0
+	for _, c := range confirmed {
+		if c.Unrecorded != nil {
+			failed++
+		}
+	}
+	return confirmError("crossovers", contradicted(m, confirmed), failed)
+}
+
+// confirmError says how many recordings made to confirm an answer (the
+// crossovers, the fit) contradict it and how many failed; nil for none.
+func confirmError(what string, bad, failed int) error {
+	switch {
+	case bad > 0 && failed > 0:
+		return fmt.Errorf("the recordings contradict the %s at %s, and %s failed", what, doc.Plural(bad, "point", "points"), doc.Plural(failed, "recording", "recordings"))
+	case bad > 0:
+		return fmt.Errorf("the recordings contradict the %s at %s", what, doc.Plural(bad, "point", "points"))
+	case failed > 0:
+		where := "they did"
+		if failed == 1 {
+			where = "it did"
+		}
+		return fmt.Errorf("%s failed: nothing was confirmed where %s", doc.Plural(failed, "recording", "recordings"), where)
 	}
 	return nil
 }
@@ -252,6 +273,10 @@ func confirmText(m *model.Model, c *model.Crossovers, confirmed []model.Confirma
 	var b strings.Builder
 	for i := range confirmed {
 		f := &confirmed[i]
+		if f.Unrecorded != nil {
+			fmt.Fprintf(&b, "not recorded at %s, so not confirmed there: %v\n", f.Point, f.Unrecorded)
+			continue
+		}
 		want := m.NumberAt(m.Cands[f.Predicted].Op, f.Point.Map())
 		lead, verdict := "confirmed", "as predicted"
 		if !f.OK(m) {
@@ -272,7 +297,7 @@ func confirmText(m *model.Model, c *model.Crossovers, confirmed []model.Confirma
 		// the two sides of a crossover are often within a rounding.
 		peak := units.Bytes(f.Peak)
 		for _, j := range []int{i - 1, i + 1} {
-			if j >= 0 && j < len(confirmed) {
+			if j >= 0 && j < len(confirmed) && confirmed[j].Unrecorded == nil {
 				if p := units.BytesBeside(f.Peak, confirmed[j].Peak); len(p) > len(peak) {
 					peak = p
 				}
@@ -283,12 +308,12 @@ func confirmText(m *model.Model, c *model.Crossovers, confirmed []model.Confirma
 	return b.String()
 }
 
-// contradicted counts the points whose recording contradicts the
+// contradicted counts the points whose recording, made, contradicts the
 // crossovers.
 func contradicted(m *model.Model, confirmed []model.Confirmation) int {
 	bad := 0
 	for i := range confirmed {
-		if !confirmed[i].OK(m) {
+		if confirmed[i].Unrecorded == nil && !confirmed[i].OK(m) {
 			bad++
 		}
 	}

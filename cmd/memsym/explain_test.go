@@ -304,7 +304,8 @@ func TestExplainCrossoverContradicted(t *testing.T) {
 		`{{"buffer": 2, "dtype": "u8", "shape": [%s]}}\n{{"op": "b", "writes": [2]}}\n{{"result": []}}\n' {T} {T} {T} $(if [ {T} = 9 ]; then echo 1090; else echo $((10 * {T})); fi)`
 	dir := filepath.Join(t.TempDir(), "out")
 	_, errs, code := runCLI("explain", "--recorder", recorder, "--grid", "T=2,3,4", "--verify", "0", "-o", dir)
-	want := "memsym: the recordings contradict the crossovers at T = 9: recorded peak 1090 bytes (1.06 KiB) at operation 2, where candidate 2 predicts 90 bytes at operation 2 (nothing was written)\n"
+	want := "memsym: the recordings contradict the crossovers at T = 9: recorded peak 1090 bytes (1.06 KiB) at operation 2, where candidate 2 predicts 90 bytes at operation 2; " +
+		"the recording is not the model's there: recorder(T=9):4: buffer 2, made by operation 2 (\"b\", the entry's own), has 1090 bytes at T = 9 but its polynomial 10 · T gives 90: its bytes are not a polynomial of degree ≤ 2 in each dimension (nothing was written)\n"
 	if code != 1 || errs != want {
 		t.Errorf("exit %d, stderr %q; want 1 and %q", code, errs, want)
 	}

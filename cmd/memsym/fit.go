@@ -96,7 +96,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 	var limits []string // per budget: where the answer lies past the program's sizes
 	var pasts []string  // per budget: where one past the answer does
 	var belows []string // per budget: where below the answer the program does not run
-	bad := 0
+	bad, failed := 0, 0
 	for _, b := range budgets {
 		f, err := m.FitFrom(*along, fixed, b, from)
 		if err != nil {
@@ -118,6 +118,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 			return err
 		}
 		bad += model.Contradicting(c, b)
+		failed += model.UnrecordedChecks(c)
 		checks = append(checks, c)
 	}
 	atOne := m.UnrecordedAtOne(src, fits[0].Fixed, []string{*along})
@@ -155,10 +156,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 		}
 		io.WriteString(stdout, besideText(src, false))
 	}
-	if bad > 0 {
-		return fmt.Errorf("the recordings contradict the fit at %s", doc.Plural(bad, "point", "points"))
-	}
-	return nil
+	return confirmError("fit", bad, failed)
 }
 
 // fitCheckFlag returns the --check that records the first answer among
@@ -574,6 +572,10 @@ func fitConfirmText(f *model.Fit, checks []model.FitCheck, w fitWords, units doc
 	budget := budgetLabel(f.Budget, units, predicted...)
 	for i := range checks {
 		c := &checks[i]
+		if c.Unrecorded != nil {
+			fmt.Fprintf(&b, "not recorded at %s, so not confirmed there: %v\n", c.Point, c.Unrecorded)
+			continue
+		}
 		// The recording's side of the budget, which a recording that
 		// contradicts the model may not share with the prediction.
 		side := "fits"

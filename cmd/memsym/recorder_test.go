@@ -116,7 +116,9 @@ func TestRecorderCommandErrors(t *testing.T) {
 		{"/nonexistent/recorder {B} {T}", 1, `failed (exit status 127: the shell found no such command); its standard error ends: sh: 1: /nonexistent/recorder: not found`},
 		{"rec '{B} {T}", 2, `memsym: recorder command "rec '{B} {T}": the shell cannot read it: sh: 1: Syntax error: Unterminated quoted string`},
 		{"rec {B} {T", 2, `memsym: recorder command "rec {B} {T": a { without its }: write {NAME} for a dimension, {{ for a brace`},
-		{"", 2, "memsym: no recordings: give recording files, --recorder COMMAND, --torch FILE.py:FUNCTION or --program NAME"},
+		// Given empty, as a script's unset variable gives it: said as
+		// that, not as no source given.
+		{"", 2, "memsym: --recorder is empty: expected a shell command that writes a recording, such as 'python3 rec.py {B} {T}'"},
 	} {
 		out, errs, code := runCLI("symbolic", "--recorder", c.cmd, "--grid", "B=1,2,3", "--grid", "T=1,2,3")
 		// Which point fails first is not known: the message names one.
@@ -295,5 +297,45 @@ func TestConfirmChecksTheOperations(t *testing.T) {
 	out, _, code = runCLI(append([]string{"fit", "--along", "T", "--at", "B=1", "--budget", "4004000", "--confirm"}, grid...)...)
 	if code != 1 || !strings.Contains(out, "NOT as predicted: the recording is not the model's there: ") {
 		t.Errorf("fit --confirm: exit %d:\n%s", code, out)
+	}
+}
+
+// A recording that fails beside an answer leaves the answer standing: the
+// crossovers and the fit are written, the point said not recorded (in the
+// JSON "unrecorded", its recorded fields null), and the command exits 1.
+// Before, the one error line was all.
+func TestConfirmUnrecorded(t *testing.T) {
+	script, err := filepath.Abs(filepath.Join("testdata", "recorder", "extraop.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The recorder fails from T = 1000 on, where it also runs one
+	// operation more: both sides of the crossover, and the fit's T + 1.
+	rec := "if [ {T} -ge 1000 ]; then echo no room >&2; exit 9; fi; sh " + script + " {B} {T}"
+	grid := []string{"--recorder", rec, "--grid", "B=1,2,3", "--grid", "T=4,8,12"}
+	out, stderr, code := runCLI(append([]string{"crossover", "--along", "T", "--confirm"}, grid...)...)
+	if code != 1 || !strings.Contains(out, "  T ≥ 1001 ") || !strings.Contains(out, "\nnot recorded at B = 1, T = 1001, so not confirmed there: ") ||
+		!strings.Contains(stderr, "2 recordings failed: nothing was confirmed where they did") {
+		t.Errorf("crossover --confirm: exit %d:\n%s\n%s", code, out, stderr)
+	}
+	out, _, code = runCLI(append([]string{"crossover", "--along", "T", "--confirm", "--json"}, grid...)...)
+	var cross struct {
+		Segments  []json.RawMessage `json:"segments"`
+		Confirmed []struct {
+			Peak       *string `json:"peak"`
+			OK         bool    `json:"ok"`
+			Unrecorded string  `json:"unrecorded"`
+		} `json:"confirmed"`
+	}
+	if err := json.Unmarshal([]byte(out), &cross); err != nil || code != 1 || len(cross.Segments) != 2 || len(cross.Confirmed) != 2 {
+		t.Fatalf("crossover --confirm --json: exit %d, %v\n%s", code, err, out)
+	}
+	if c := cross.Confirmed[1]; c.OK || c.Peak != nil || !strings.Contains(c.Unrecorded, "no room") {
+		t.Errorf("crossover --confirm --json at T = 1001: ok %v, peak %v, unrecorded %q", c.OK, c.Peak, c.Unrecorded)
+	}
+	out, stderr, code = runCLI(append([]string{"fit", "--along", "T", "--at", "B=1", "--budget", "4004000", "--confirm"}, grid...)...)
+	if code != 1 || !strings.Contains(out, "\nconfirmed at B = 1, T = 999: ") || !strings.Contains(out, "\nnot recorded at B = 1, T = 1000, so not confirmed there: ") ||
+		!strings.Contains(stderr, "1 recording failed: nothing was confirmed where it did") {
+		t.Errorf("fit --confirm: exit %d:\n%s\n%s", code, out, stderr)
 	}
 }
