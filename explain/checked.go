@@ -56,7 +56,7 @@ func (w *writer) checked() doc.Section {
 			"Three values per dimension fit a polynomial of degree two in each exactly, whatever the sizes are, so only a recording at a further point can show that a buffer's bytes are no such polynomial."))
 	}
 
-	if p := w.provenWords(sym, in.Vars); p != nil {
+	if p := w.provenWords(sym, in); p != nil {
 		s.Blocks = append(s.Blocks, p)
 	}
 
@@ -139,25 +139,45 @@ func pointList(points []record.Point) []any {
 // and of what: the pruning's proofs, the witnesses and the crossovers are
 // about the polynomials, exact, and the program's only as far as the
 // polynomials are its bytes. It returns nil where nothing was proven.
-func (w *writer) provenWords(sym *SymbolicModel, vars []string) *doc.Paragraph {
+func (w *writer) provenWords(sym *SymbolicModel, in *Input) *doc.Paragraph {
 	crossings := sym.Cross != nil && len(sym.Cross.Segments) > 1
-	if sym.Pruned == 0 && !crossings && len(sym.Witnesses) == 0 {
-		return nil
-	}
-	dims := []any{"every dimension"}
-	if len(vars) == 1 {
-		dims = []any{doc.Math{doc.V(vars[0])}}
-	}
-	out := []any{"The pruning, the comparisons and the crossovers of ", w.ref("polynomials"), " are proven of the polynomials, in exact arithmetic; they hold of the program wherever the polynomials are its bytes, which the checks above test at a few points. "}
+	witnessed := len(sym.Witnesses) > 0 || sym.Rechecked > 0
+	var what []any
 	if sym.Pruned > 0 {
-		out = append(out, "A candidate was pruned only where memsym proved its difference from another, itself a polynomial, at least zero at every integer point with ", dims[0],
-			" at least 1, by a certificate of one of a few kinds: every coefficient at least zero once each dimension is written as 1 plus a variable at least zero; in one dimension, no negative value at 1 nor at the integers beside its real roots, which are isolated exactly; or, as a polynomial in one dimension, its coefficients (or a quadratic's discriminant) so proven in turn. ")
+		what = append(what, "pruning")
 	}
-	if len(sym.Witnesses) > 0 || sym.Rechecked > 0 {
-		out = append(out, "A candidate said not to dominate another is smaller than it at a point memsym found, both evaluated there exactly. ")
+	if witnessed {
+		what = append(what, "comparisons")
 	}
 	if crossings {
-		out = append(out, "The crossovers along ", doc.Math{doc.V(sym.Cross.Along)}, " are the integers where such differences change sign, found by the same exact tests.")
+		what = append(what, "crossovers")
+	}
+	if len(what) == 0 {
+		return nil
+	}
+	for i := range what {
+		what[i] = "the " + what[i].(string)
+	}
+	tested := "which the checks above test at a few points"
+	if len(sym.Checked) == 0 {
+		tested = "which no recording off the grid has tested"
+	}
+	out := []any{doc.Capital(doc.PlainText(inlines(doc.Joined(", ", what...)...), "")), " of ", w.ref("polynomials"), " ",
+		pick(len(what) == 1, "is", "are"), " proven of the polynomials, in exact arithmetic; ",
+		pick(len(what) == 1, "it holds", "they hold"), " of the program wherever the polynomials are its bytes, ", tested, "."}
+	if sym.Pruned > 0 {
+		out = append(out, " A candidate was pruned only where memsym proved its difference from another, itself a polynomial, at least zero at every integer point with ", atLeast(in.Least, in.Vars),
+			", by a certificate of one of a few kinds: every coefficient at least zero once each dimension is written as its least value plus a variable at least zero;",
+			" in one dimension, no negative value at the least value nor at the integers beside the polynomial's real roots (or a parabola's vertex), which are found exactly;",
+			" a polynomial in one dimension after that substitution whose coefficients are each so proven;",
+			" or a quadratic ", doc.Math{doc.V("a"), doc.S("·"), doc.VExp("x", 2), doc.S("+"), doc.V("b"), doc.S("·"), doc.V("x"), doc.S("+"), doc.V("c")},
+			" with ", doc.Math{doc.V("a")}, ", ", doc.Math{doc.V("c")}, " and ", doc.Math{doc.NInt(4), doc.S("·"), doc.V("a"), doc.S("·"), doc.V("c"), doc.S("−"), doc.VExp("b", 2)}, " each so proven.")
+	}
+	if witnessed {
+		out = append(out, " A candidate said not to dominate another is smaller than it at a point memsym found, both evaluated there exactly.")
+	}
+	if crossings {
+		out = append(out, " The crossovers along ", doc.Math{doc.V(sym.Cross.Along)}, " are the integers where such differences change sign, found by the same exact tests.")
 	}
 	return para(out...)
 }

@@ -220,7 +220,10 @@ func (w *writer) holderSentence() *doc.Paragraph {
 func (w *writer) liveFigure() *doc.Figure {
 	in := w.in
 	pc := in.Point
-	caption := []any{"Live bytes at each of the ", pc.Ops, " operations of ", entryName(in.Entry)}
+	caption := []any{"Live bytes at each of the ", plural(pc.Ops, "operation", "operations"), " of ", entryName(in.Entry)}
+	if pc.Ops == 1 {
+		caption = []any{"Live bytes at the one operation of ", entryName(in.Entry)}
+	}
 	if len(pc.At) > 0 {
 		caption = append(caption, " at ", point(pc.At))
 	}

@@ -132,7 +132,9 @@ func (w *walker) compareBuffer(b, sb *record.Buffer, line int) error {
 	case b.ID != sb.ID:
 		return w.differWhy(line, sb.Line, fmt.Sprintf("declaration %d is", w.nbuf+1), fmt.Sprintf("%s %d", kind, sb.ID), fmt.Sprintf("%s %d", kind, b.ID), whyDecl)
 	case sb.IsView && b.Of != sb.Of:
-		return w.differ(line, sb.Line, fmt.Sprintf("%s %d is", kind, sb.ID), fmt.Sprintf("of %d", sb.Of), fmt.Sprintf("of %d", b.Of))
+		// Named as declared: the ids declared before the view are the
+		// same at both points, so the structure's names them.
+		return w.differ(line, sb.Line, named(kind, sb)+" is", "of "+w.declared(sb.Of), "of "+w.declared(b.Of))
 	case !sb.IsView && b.Role != sb.Role:
 		return d("'s role is", sb.Role.String(), b.Role.String())
 	case (b.Shape == nil) != (sb.Shape == nil):
@@ -177,6 +179,20 @@ func phaseName(p record.Phase) string {
 		return "no phase"
 	}
 	return "the " + p.String() + " phase"
+}
+
+// declared names the buffer or view id of the structure: `buffer 3 "w"`,
+// or the id alone where the structure has none.
+func (w *walker) declared(id int64) string {
+	b, ok := w.st.rec.Buffer(id)
+	if !ok {
+		return fmt.Sprint(id)
+	}
+	kind := "buffer"
+	if b.IsView {
+		kind = "view"
+	}
+	return named(kind, b)
 }
 
 // differ reports that the recording read differs from the structure.

@@ -93,7 +93,7 @@ func TestBuildRefusesEditedRecordings(t *testing.T) {
 				r.Buffer.Of = 4
 			}
 			return nil
-		}, nil, fmt.Sprintf(pre, 11, 11) + "view 7 is of 5 at B = 1, T = 4 but of 4 at B = 3, T = 12" + why},
+		}, nil, fmt.Sprintf(pre, 11, 11) + `view 7 "scores.T" is of buffer 5 "scores" at B = 1, T = 4 but of buffer 4 "x" at B = 3, T = 12` + why},
 		{"group", func(n int, r *record.Record) []record.Record {
 			if n == 3 {
 				r.Buffer.Group = "other"

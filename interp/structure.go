@@ -90,7 +90,7 @@ func readHeader(src Source) (record.Header, int, error) {
 	}
 	r := s.Record()
 	if r.Kind != record.KindHeader {
-		return record.Header{}, 0, fmt.Errorf("%s: a %s before the header: the first line must be the header", at(src.Name, r.Line), r.Kind)
+		return record.Header{}, 0, fmt.Errorf("%s: %s before the header: the first line must be the header", at(src.Name, r.Line), r.Kind.WithArticle())
 	}
 	h := r.Header
 	h.Dims = slices.Clone(h.Dims)

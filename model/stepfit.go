@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"errors"
 	"sort"
 
 	"memsym/count"
@@ -62,16 +63,24 @@ func (s *Step) FitFrom(along string, fixed map[string]int64, budget poly.Rat, fr
 
 // ConfirmFit records src, a source of the step's recordings, at the fit's
 // answer and one past it, and returns what each recording's step peaks at:
-// a FitCheck whose needs are the step's peak.
+// a FitCheck whose needs are the step's peak, and how the recording is not
+// the step model's there, if it is not; a point whose recording fails is
+// returned Unrecorded.
 func (s *Step) ConfirmFit(ctx context.Context, src source.Source, f *StepFit) ([]FitCheck, error) {
 	var out []FitCheck
 	for _, t := range []*StepTerms{f.At, f.Past} {
 		if t == nil || !runsAt(src, t.Point) {
 			continue
 		}
+		fits := t.Peak.Bytes.Cmp(f.Fit.Budget) <= 0
 		rec, err := src.Record(ctx, t.Point)
 		if err != nil {
-			return nil, err
+			if ctx.Err() != nil || errors.Is(err, source.ErrCannotRecord) {
+				return nil, err
+			}
+			// The answer stands; it is not confirmed there.
+			out = append(out, FitCheck{Point: t.Point, Predicted: t.Peak.Bytes, PredictedOp: t.Peak.Op, Fits: fits, Unrecorded: err})
+			continue
 		}
 		c, err := count.StepAt(rec)
 		if err != nil {
@@ -79,7 +88,8 @@ func (s *Step) ConfirmFit(ctx context.Context, src source.Source, f *StepFit) ([
 		}
 		out = append(out, FitCheck{
 			Point: t.Point, Predicted: t.Peak.Bytes, PredictedOp: t.Peak.Op,
-			Needs: c.Peak.Terms.Sum(), PeakOp: c.Peak.Op, Fits: t.Peak.Bytes.Cmp(f.Fit.Budget) <= 0,
+			Needs: c.Peak.Terms.Sum(), PeakOp: c.Peak.Op, Fits: fits,
+			Differs: s.differs(rec, src.Name(), t.Point),
 		})
 	}
 	sort.SliceStable(out, func(i, j int) bool {

@@ -47,10 +47,10 @@ func NewBuilder() *Builder {
 // Add checks r against what came before and adds it.
 func (b *Builder) Add(r *Record) error {
 	if b.hasResult {
-		return fmt.Errorf("%s after the result: the result must be the last line", withArticle(r.Kind))
+		return fmt.Errorf("%s after the result: the result must be the last line", r.Kind.WithArticle())
 	}
 	if !b.hasHeader && r.Kind != KindHeader {
-		return fmt.Errorf("%s before the header: the first line must be the header {\"memsym\": 1, \"dims\": {...}}", withArticle(r.Kind))
+		return fmt.Errorf("%s before the header: the first line must be the header {\"memsym\": 1, \"dims\": {...}}", r.Kind.WithArticle())
 	}
 	switch r.Kind {
 	case KindHeader:
@@ -325,8 +325,9 @@ func Show(s string) string {
 	return "`" + s + "`"
 }
 
-// withArticle returns "a buffer", "an op" and so on.
-func withArticle(k Kind) string {
+// WithArticle returns the kind with its article, for a message: "a
+// buffer", "an op".
+func (k Kind) WithArticle() string {
 	if k == KindOp {
 		return "an op"
 	}

@@ -273,12 +273,12 @@ func (s *Scanner) finish(seen keySet, unknown string) error {
 	s.rec.Line = s.line
 	kind := s.rec.Kind
 	if unknown != "" {
-		return fmt.Errorf("unknown key %q in %s: expected %s", unknown, withArticle(kind), allowed.describe())
+		return fmt.Errorf("unknown key %q in %s: expected %s", unknown, kind.WithArticle(), allowed.describe())
 	}
 	if extra := seen &^ allowed; extra != 0 {
 		for k := key(0); k < nKeys; k++ {
 			if extra.has(k) {
-				return fmt.Errorf("key %q does not belong in %s: expected %s", keyNames[k], withArticle(kind), allowed.describe())
+				return fmt.Errorf("key %q does not belong in %s: expected %s", keyNames[k], kind.WithArticle(), allowed.describe())
 			}
 		}
 	}

@@ -143,7 +143,7 @@ func gridFirst(name string, p record.Point) func(r *record.Record) error {
 	return func(r *record.Record) error {
 		if r.Kind != record.KindHeader {
 			// In interp's words.
-			return fmt.Errorf("%s:%d: a %s before the header: the first line must be the header", name, r.Line, r.Kind)
+			return fmt.Errorf("%s:%d: %s before the header: the first line must be the header", name, r.Line, r.Kind.WithArticle())
 		}
 		if !r.Header.Dims.Equal(p) {
 			return wrongPoint(name, r.Line, p, r.Header.Dims)

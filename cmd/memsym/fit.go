@@ -11,6 +11,7 @@ import (
 	"memsym/doc"
 	"memsym/model"
 	"memsym/poly"
+	"memsym/record"
 	"memsym/source"
 )
 
@@ -165,13 +166,22 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 // dimension at 1, or where it lies on the grid in some dimension (no check
 // point can).
 func fitCheckFlag(m *model.Model, src source.Source, fits []*model.Fit, atOne []string) string {
+	var answers []record.Point
 	for _, f := range fits {
-		if f.At == nil {
-			continue
+		if f.At != nil {
+			answers = append(answers, f.At.Point)
 		}
+	}
+	return checkFlagAt(m, src, answers, atOne)
+}
+
+// checkFlagAt is fitCheckFlag for the points of the answers, the first
+// of them taken.
+func checkFlagAt(m *model.Model, src source.Source, answers []record.Point, atOne []string) string {
+	for _, p := range answers {
 		grid := m.GridValues()
 		var ones []string
-		for i, d := range f.At.Point {
+		for i, d := range p {
 			if slices.Contains(grid[i][:], d.Value) {
 				return ""
 			}
@@ -179,7 +189,7 @@ func fitCheckFlag(m *model.Model, src source.Source, fits []*model.Fit, atOne []
 				ones = append(ones, d.Name+" = 1")
 			}
 		}
-		flag := checkFlag(src, f.At.Point)
+		flag := checkFlag(src, p)
 		if len(ones) == 0 || flag == "" {
 			return ""
 		}

@@ -339,3 +339,37 @@ func TestConfirmUnrecorded(t *testing.T) {
 		t.Errorf("fit --confirm: exit %d:\n%s\n%s", code, out, stderr)
 	}
 }
+
+// fit --step --confirm checks its recordings as fit does: one whose
+// operations are not the step model's is no confirmation, and one that
+// fails leaves the answer standing. The recorder is memsym recording the
+// course GPT's step, with one operation more at B = 56 and 57 (the answer
+// and one past it for 20 MiB at T = 16), or failing there.
+func TestStepFitConfirmChecks(t *testing.T) {
+	self := "MEMSYM_TEST_MAIN=1 " + os.Args[0] + " record --program gpt-course --step --dim B={B},T={T}"
+	grid := []string{"--grid", "B=16,32,48", "--grid", "T=256,512,768"}
+	args := []string{"fit", "--step", "--along", "B", "--at", "T=16", "--budget", "20MiB", "--confirm"}
+	touch := "if [ {B} -ge 56 ] && [ {B} -le 57 ]; then " + self + ` | sed '$i {{"op": "touch", "reads": [1], "writes": [], "phase": "optimizer"}}'; else ` + self + "; fi"
+	out, stderr, code := runCLI(append(append(args, "--recorder", touch), grid...)...)
+	if code != 1 || !strings.Contains(out, "\nchecked at B = 56, T = 16: ") || !strings.Contains(out, "NOT as predicted: the recording is not the model's there: ") ||
+		strings.Contains(out, "confirmed at") || !strings.Contains(stderr, "the recordings contradict the fit at 2 points") {
+		t.Errorf("an operation more: exit %d:\n%s\n%s", code, out, stderr)
+	}
+	fail := "if [ {B} -eq 57 ]; then exit 9; fi; " + self
+	out, stderr, code = runCLI(append(append(args, "--recorder", fail), grid...)...)
+	if code != 1 || !strings.Contains(out, "\nconfirmed at B = 56, T = 16: ") || !strings.Contains(out, "\nnot recorded at B = 57, T = 16, so not confirmed there: ") ||
+		!strings.Contains(stderr, "1 recording failed: nothing was confirmed where it did") {
+		t.Errorf("a recording failing: exit %d:\n%s\n%s", code, out, stderr)
+	}
+}
+
+// fit --step's note on values nothing was recorded at names the --check
+// that records its answer's, as fit's does (before, it stopped at "(PyTorch
+// does)").
+func TestStepFitNamesItsCheck(t *testing.T) {
+	self := "MEMSYM_TEST_MAIN=1 " + os.Args[0] + " record --program gpt-course --step --dim B={B},T={T}"
+	out := mustRunCLI(t, "fit", "--step", "--recorder", self, "--grid", "B=16,32,48", "--grid", "T=256,512,768", "--budget", "1GiB", "--along", "T", "--at", "B=1")
+	if want := "(PyTorch does); --check B=1,T=3991 records B = 1\n"; !strings.Contains(out, want) {
+		t.Errorf("no %q in:\n%s", want, out)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"memsym/model"
 	"memsym/poly"
 	"memsym/programs"
+	"memsym/record"
 	"memsym/source"
 )
 
@@ -129,7 +130,7 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 		return err
 	}
 	fixed := at.values()
-	bad := 0
+	bad, failed := 0, 0
 	for i, m := range models {
 		st := m.st
 		if err := checkAlong(st.Model, m.src, along, at); err != nil {
@@ -164,6 +165,7 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 				return err
 			}
 			bad += model.Contradicting(c, b)
+			failed += model.UnrecordedChecks(c)
 			checks = append(checks, c)
 		}
 		atOne := st.UnrecordedAtOne(m.src, fits[0].Fit.Fixed, []string{along})
@@ -197,7 +199,13 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 		h := st.Header()
 		title := fmt.Sprintf("memsym fit --step: %s%s%s, along %s%s: the largest %s whose training step's peak fits the budget:",
 			entryName(h), constsString(h), trainedWords(sf, models[i:i+1]), along, where, along)
-		for _, l := range []string{negativeLine(st.Model), belowLine(atOne, "")} {
+		var points []record.Point
+		for _, f := range fits {
+			if f.At != nil {
+				points = append(points, f.At.Point)
+			}
+		}
+		for _, l := range []string{negativeLine(st.Model), belowLine(atOne, checkFlagAt(st.Model, m.src, points, atOne))} {
 			if l != "" {
 				title += "\n" + strings.TrimSuffix(l, "\n")
 			}
@@ -219,10 +227,7 @@ func fitStep(stdout, stderr io.Writer, s *stepFlags, sf *sourceFlags, files []st
 			io.WriteString(stdout, besideText(models[0].src, true))
 		}
 	}
-	if bad > 0 {
-		return fmt.Errorf("the recordings contradict the fit at %s", doc.Plural(bad, "point", "points"))
-	}
-	return nil
+	return confirmError("fit", bad, failed)
 }
 
 // stepAnswer is a step's fit as fitTable writes it: the step's peak at
