@@ -64,17 +64,7 @@ func TestSignalRemovesStage(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			deadline := time.Now().Add(20 * time.Second)
-			for {
-				if _, err := os.Stat(rendering(out)); err == nil {
-					break
-				}
-				if time.Now().After(deadline) {
-					cmd.Process.Kill()
-					t.Fatal("the helper never started rendering")
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
+			awaitFile(t, cmd, rendering(out), "rendering")
 			cmd.Process.Signal(sig)
 			err := cmd.Wait()
 			ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
@@ -158,17 +148,7 @@ func TestSignalRemovesTemp(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			deadline := time.Now().Add(20 * time.Second)
-			for {
-				if _, err := os.Stat(writing(out)); err == nil {
-					break
-				}
-				if time.Now().After(deadline) {
-					cmd.Process.Kill()
-					t.Fatal("the helper never started writing")
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
+			awaitFile(t, cmd, writing(out), "writing")
 			cmd.Process.Signal(sig)
 			endedBy(t, cmd, sig)
 			if ns := names(t, dir); !slices.Equal(ns, []string{"rec.jsonl"}) {
@@ -239,3 +219,20 @@ func endedBy(t *testing.T, cmd *exec.Cmd, sig syscall.Signal) {
 // writing names the file the helper writes beside out's directory once it
 // writes.
 func writing(out string) string { return filepath.Join(filepath.Dir(filepath.Dir(out)), "writing") }
+
+// awaitFile waits until the helper cmd has made path, the sign that it is
+// what, and kills it and fails the test if that takes 20 s.
+func awaitFile(t *testing.T, cmd *exec.Cmd, path, what string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("the helper never started " + what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
