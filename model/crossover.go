@@ -80,6 +80,32 @@ func (c *Confirmation) OK(m *Model) bool {
 	return c.Unrecorded == nil && c.Differs == "" && c.Peak.Equal(c.PredictedPeak) && c.PeakOp == m.OpAt(m.Cands[c.Predicted].Op, c.Point.Map())
 }
 
+// confirming records src at p to confirm an answer. A recording that
+// fails there (its recorder, say) is failed, the answer standing, not
+// confirmed there; err is what stops the confirming altogether: the run
+// ending, or a source that records no new points.
+func confirming(ctx context.Context, src source.Source, p record.Point) (rec *record.Recording, failed, err error) {
+	rec, err = src.Record(ctx, p)
+	switch {
+	case err == nil:
+		return rec, nil, nil
+	case ctx.Err() != nil || errors.Is(err, source.ErrCannotRecord):
+		return nil, nil, err
+	}
+	return nil, err, nil
+}
+
+// UnrecordedConfirmations counts the confirmations whose recording failed.
+func UnrecordedConfirmations(confirmed []Confirmation) int {
+	n := 0
+	for i := range confirmed {
+		if confirmed[i].Unrecorded != nil {
+			n++
+		}
+	}
+	return n
+}
+
 // differs checks rec, recorded at p to confirm an answer, against the model
 // there, on the grid or off it (interp.Model.Agrees), and says how it
 // differs; "" when it does not.
@@ -116,13 +142,12 @@ func (m *Model) Confirm(ctx context.Context, src source.Source, c *Crossovers, b
 			if err != nil {
 				return nil, err
 			}
-			rec, err := src.Record(ctx, p)
+			rec, failed, err := confirming(ctx, src, p)
 			if err != nil {
-				if ctx.Err() != nil || errors.Is(err, source.ErrCannotRecord) {
-					return nil, err
-				}
-				// The answer stands; this side of it is not confirmed.
-				out = append(out, Confirmation{Point: p, Predicted: side.holder, PredictedPeak: want, Unrecorded: err})
+				return nil, err
+			}
+			if failed != nil {
+				out = append(out, Confirmation{Point: p, Predicted: side.holder, PredictedPeak: want, Unrecorded: failed})
 				continue
 			}
 			counts := count.At(rec)

@@ -668,13 +668,12 @@ func (m *Model) ConfirmFit(ctx context.Context, src source.Source, f *Fit) ([]Fi
 		if t == nil || !runsAt(src, t.Point) {
 			continue
 		}
-		rec, err := src.Record(ctx, t.Point)
+		rec, failed, err := confirming(ctx, src, t.Point)
 		if err != nil {
-			if ctx.Err() != nil || errors.Is(err, source.ErrCannotRecord) {
-				return nil, err
-			}
-			// The answer stands; it is not confirmed there.
-			out = append(out, FitCheck{Point: t.Point, Predicted: t.Needs, PredictedOp: t.PeakOp, Fits: t.Needs.Cmp(f.Budget) <= 0, Unrecorded: err})
+			return nil, err
+		}
+		if failed != nil {
+			out = append(out, FitCheck{Point: t.Point, Predicted: t.Needs, PredictedOp: t.PeakOp, Fits: t.Needs.Cmp(f.Budget) <= 0, Unrecorded: failed})
 			continue
 		}
 		c := count.At(rec)

@@ -2,7 +2,6 @@ package model
 
 import (
 	"context"
-	"errors"
 	"sort"
 
 	"memsym/count"
@@ -73,13 +72,12 @@ func (s *Step) ConfirmFit(ctx context.Context, src source.Source, f *StepFit) ([
 			continue
 		}
 		fits := t.Peak.Bytes.Cmp(f.Fit.Budget) <= 0
-		rec, err := src.Record(ctx, t.Point)
+		rec, failed, err := confirming(ctx, src, t.Point)
 		if err != nil {
-			if ctx.Err() != nil || errors.Is(err, source.ErrCannotRecord) {
-				return nil, err
-			}
-			// The answer stands; it is not confirmed there.
-			out = append(out, FitCheck{Point: t.Point, Predicted: t.Peak.Bytes, PredictedOp: t.Peak.Op, Fits: fits, Unrecorded: err})
+			return nil, err
+		}
+		if failed != nil {
+			out = append(out, FitCheck{Point: t.Point, Predicted: t.Peak.Bytes, PredictedOp: t.Peak.Op, Fits: fits, Unrecorded: failed})
 			continue
 		}
 		c, err := count.StepAt(rec)

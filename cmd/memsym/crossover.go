@@ -94,13 +94,7 @@ func crossoverCmd(stdout, stderr io.Writer, args []string) error {
 			io.WriteString(stdout, confirmText(m, c, confirmed, *units))
 		}
 	}
-	failed := 0
-	for _, c := range confirmed {
-		if c.Unrecorded != nil {
-			failed++
-		}
-	}
-	return confirmError("crossovers", contradicted(m, confirmed), failed)
+	return confirmError("crossovers", contradicted(m, confirmed), model.UnrecordedConfirmations(confirmed))
 }
 
 // confirmError says how many recordings made to confirm an answer (the
