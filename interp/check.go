@@ -8,8 +8,19 @@ import (
 	"memsym/record"
 )
 
-// notPolynomial is the reason a check point's bytes are refused.
-const notPolynomial = "its bytes are not a polynomial of degree ≤ 2 in each dimension"
+// notPolynomial is the reason a check point's bytes are refused, at the
+// point dims.
+func notPolynomial(dims []record.Dim) string {
+	return "its bytes are not a polynomial of degree ≤ 2 " + inEach(dims)
+}
+
+// inEach returns "in each dimension", or "in T" where T is the only one.
+func inEach(dims []record.Dim) string {
+	if len(dims) == 1 {
+		return "in " + dims[0].Name
+	}
+	return "in each dimension"
+}
 
 // whyBytes is the reason bytes at the point dims are refused: without
 // dimensions, a program's recordings must all hold the same bytes.
@@ -17,7 +28,7 @@ func whyBytes(dims []record.Dim) string {
 	if len(dims) == 0 {
 		return "a program without dimensions has the same bytes in every recording of it"
 	}
-	return notPolynomial
+	return notPolynomial(dims)
 }
 
 // checker compares the model with one recording off the grid.

@@ -251,6 +251,24 @@ func TestBuildCatchesCubic(t *testing.T) {
 	}
 }
 
+// TestBuildCatchesCubicInOne is TestBuildCatchesCubic in T alone: the
+// refusal names the one dimension rather than each.
+func TestBuildCatchesCubicInOne(t *testing.T) {
+	prog := func(r *record.Recorder, at map[string]int64) {
+		tt := at["T"]
+		c := r.Temp("cube", "", f64, tt, tt, tt)
+		r.Op("Cube.apply/%1", "", nil, []int64{c})
+		r.Result(c)
+	}
+	vars := []string{"T"}
+	check := pointSource(t, vars, []int64{7}, prog)
+	_, err := Build(gridSources(t, vars, [][3]int64{{2, 3, 4}}, prog), []Source{check})
+	want := `T = 7:2: buffer 1 "cube", made by operation 1 ("Cube.apply/%1", the entry's own), has 2744 bytes at T = 7 but its polynomial 72 · T² − 208 · T + 192 gives 2264: its bytes are not a polynomial of degree ≤ 2 in T`
+	if err == nil || err.Error() != want {
+		t.Errorf("got  %v\nwant %s", err, want)
+	}
+}
+
 // stepPhases records a step of two operations in B: f, then its
 // vector-Jacobian product. At B = odd, f is in the backward phase
 // instead of the forward.

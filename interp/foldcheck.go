@@ -158,7 +158,7 @@ func (f *fold) check(m *Model, src Source, dims []record.Dim) (*layout, error) {
 		got  poly.Rat
 	}{{"the parameters", f.params, c.Params}, {"the inputs", f.inputs, c.Inputs}, {"the outputs", f.outputs, c.Outputs}} {
 		if w := value(t.p); !w.Equal(t.got) {
-			return nil, fmt.Errorf("%s: %s are %s bytes at %s but their polynomial %s gives %s: %s", src.Name, t.what, t.got, point, t.p, w, notPolynomial)
+			return nil, fmt.Errorf("%s: %s are %s bytes at %s but their polynomial %s gives %s: %s", src.Name, t.what, t.got, point, t.p, w, notPolynomial(st.rec.Header.Dims))
 		}
 	}
 	// A last block off the line of the middle ones, in a model from 1,
@@ -175,13 +175,13 @@ func (f *fold) check(m *Model, src Source, dims []record.Dim) (*layout, error) {
 	for i, p := range l.bufs {
 		b := &st.rec.Buffers[i]
 		if w := want(nops+p.slot, p.iter); !b.Bytes.Equal(w) {
-			return nil, fmt.Errorf("%s: buffer %d%s has %s bytes at %s but the model gives %s: %s", at(src.Name, b.Line), b.ID, quoted(b.Name), b.Bytes, point, w, lastApart(notPolynomial))
+			return nil, fmt.Errorf("%s: buffer %d%s has %s bytes at %s but the model gives %s: %s", at(src.Name, b.Line), b.ID, quoted(b.Name), b.Bytes, point, w, lastApart(notPolynomial(st.rec.Header.Dims)))
 		}
 	}
 	for i, p := range l.ops {
 		if w := want(p.slot, p.iter); !c.Live[i].Equal(w) {
 			o := &st.rec.Ops[i]
-			why := lastApart(fmt.Sprintf("the blocks that %s counts must each keep the same bytes, and every term be a polynomial of degree ≤ 2 in each dimension", f.dim))
+			why := lastApart(fmt.Sprintf("the blocks that %s counts must each keep the same bytes, and every term be a polynomial of degree ≤ 2 %s", f.dim, inEach(st.rec.Header.Dims)))
 			return nil, fmt.Errorf("%s: operation %d (%q%s) has %s live bytes at %s but the model gives %s: %s",
 				at(src.Name, o.Line), i+1, o.Label, inPath(o.Path), c.Live[i], point, w, why)
 		}

@@ -116,7 +116,7 @@ func (f *fold) checkMeasures(l *layout, got, shape Measures, out *Measured, sps 
 	point := pointName(l.rec.Header.Dims)
 	for k, p := range out.Totals {
 		if w, _ := p.EvalInt(vals); !w.Equal(got.Totals[k]) {
-			return fmt.Errorf("%s: the %s total measured is %s at %s but its polynomial %s gives %s: %s", l.name, ordinal(k+1), got.Totals[k], point, p, w, notPolynomial)
+			return fmt.Errorf("%s: the %s total measured is %s at %s but its polynomial %s gives %s: %s", l.name, ordinal(k+1), got.Totals[k], point, p, w, notPolynomial(l.rec.Header.Dims))
 		}
 	}
 	for k := range got.PerOp {

@@ -305,7 +305,7 @@ func TestExplainCrossoverContradicted(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
 	_, errs, code := runCLI("explain", "--recorder", recorder, "--grid", "T=2,3,4", "--verify", "0", "-o", dir)
 	want := "memsym: the recordings contradict the crossovers at T = 9: recorded peak 1090 bytes (1.06 KiB) at operation 2, where candidate 2 predicts 90 bytes at operation 2; " +
-		"the recording is not the model's there: recorder(T=9):4: buffer 2, made by operation 2 (\"b\", the entry's own), has 1090 bytes at T = 9 but its polynomial 10 · T gives 90: its bytes are not a polynomial of degree ≤ 2 in each dimension (nothing was written)\n"
+		"the recording is not the model's there: recorder(T=9):4: buffer 2, made by operation 2 (\"b\", the entry's own), has 1090 bytes at T = 9 but its polynomial 10 · T gives 90: its bytes are not a polynomial of degree ≤ 2 in T (nothing was written)\n"
 	if code != 1 || errs != want {
 		t.Errorf("exit %d, stderr %q; want 1 and %q", code, errs, want)
 	}
