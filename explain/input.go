@@ -162,6 +162,11 @@ type SymbolicModel struct {
 	// Inputs, Params and Outputs are the inputs' (the parameters among
 	// them), the parameters' and the result's bytes.
 	Inputs, Params, Outputs poly.Poly
+	// Growing names the first parameters whose bytes grow with a
+	// dimension (at most maxGrowing of them), in declaration order;
+	// GrowingCount counts them all.
+	Growing      []*BufferName
+	GrowingCount int
 	// Fold is the dimension that counts blocks of operations ("" for
 	// none), whose recordings were aligned block by block; OpsAt is then
 	// the point of the recording whose Ops operations the candidates

@@ -319,6 +319,11 @@ func symbolicInput(m *model.Model, along string, at record.Point, cross *model.C
 		if b.Shape == nil {
 			s.Shapeless++
 		}
+		if _, fixed := m.Bytes(i).IsConst(); b.Role == record.Param && !fixed {
+			if s.GrowingCount++; len(s.Growing) < maxGrowing {
+				s.Growing = append(s.Growing, paramName(m, i))
+			}
+		}
 	}
 	if cross == nil && len(m.Vars) > 0 {
 		var err error

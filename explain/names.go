@@ -74,6 +74,26 @@ func largestOf(m *model.Model, positions []int, ref map[string]int64) *BufferNam
 	return n
 }
 
+// maxGrowing bounds the parameters growing with a dimension that the
+// chapter names.
+const maxGrowing = 3
+
+// paramName names the parameter at position pos of m by its name and its
+// group, the call that holds it.
+func paramName(m *model.Model, pos int) *BufferName {
+	b := &m.Structure.Buffers[pos]
+	name := b.Name
+	if name == "" {
+		name = "buffer " + strconv.FormatInt(b.ID, 10)
+	}
+	n := &BufferName{Names: []string{name}, Count: 1, Path: b.Group, Call: callWords(b.Group), Bytes: m.Bytes(pos)}
+	if b.Shape != nil {
+		n.Size = symbolicSize(m, pos)
+		n.Kind = kindOf(b.DType)
+	}
+	return n
+}
+
 // commonCall is the innermost call that holds both paths, "" for the
 // entry: blocks[0].ffn for blocks[0].ffn.gate and blocks[0].ffn.up.
 func commonCall(a, b string) string {
@@ -406,7 +426,7 @@ var callNames = map[string]string{
 	"xattn": "cross-attention", "cross": "cross-attention",
 	"ff": "feed-forward", "ffn": "feed-forward", "mlp": "MLP", "moe": "mixture of experts", "experts": "experts",
 	"ln": "layer norm", "ln1": "first layer norm", "ln2": "second layer norm", "ln_f": "final layer norm",
-	"tok_emb": "token embedding", "emb": "embedding", "head": "head",
+	"tok_emb": "token embedding", "pos_emb": "position embedding", "emb": "embedding", "head": "head",
 }
 
 // sortedByBytes orders live buffers the largest first, keeping the

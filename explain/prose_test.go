@@ -218,3 +218,32 @@ func TestCandidateNamedAtScale(t *testing.T) {
 		t.Errorf("the scan's candidate is named by %+v, want its states", c.Largest)
 	}
 }
+
+// TestGrowingParameters: where the parameters' bytes grow with a
+// dimension, the chapter names the parameters that make them grow, the
+// first few of them, and counts the rest; where they do not, it says
+// nothing of it.
+func TestGrowingParameters(t *testing.T) {
+	tests := []struct {
+		program string
+		want    string // "" for no such sentence
+	}{
+		{"mlp-width", "The parameters grow with W: seven of them have W among their axes, weight in hidden[0] (I · W reals), bias in hidden[0] (W reals), weight in hidden[1] (W² reals) and four more."},
+		{"llama2-7b-block", "The parameters grow with T: one of them, table in rope (T · D reals), has T among its axes."},
+		{"conv-same", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.program, func(t *testing.T) {
+			text, _ := prose(explain.Chapter(input(t, tt.program)))
+			var got string
+			for _, p := range text { // the sentence is a paragraph of its own
+				if strings.HasPrefix(p, "The parameters grow with") {
+					got = p
+				}
+			}
+			if got != tt.want {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}

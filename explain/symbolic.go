@@ -55,6 +55,9 @@ func (w *writer) asPolynomials() doc.Section {
 			{cell("the outputs"), cell(inOrder(sym.Outputs, in.Vars))},
 		},
 	})
+	if sym.GrowingCount > 0 {
+		s.Blocks = append(s.Blocks, para(growingWords(sym, in.Vars)...))
+	}
 	if n := sym.Negative; n != nil {
 		s.Blocks = append(s.Blocks, para(negativeWords(n, in.Vars)...))
 	}
@@ -74,6 +77,43 @@ func (w *writer) asPolynomials() doc.Section {
 		s.Blocks = append(s.Blocks, f)
 	}
 	return s
+}
+
+// growingWords says which parameters make the parameters' bytes grow with
+// a dimension, as a table of positions sized by the sequence does: "The
+// parameters grow with T: one of them, `table` in `rope` (T · D reals), has
+// T among its axes."
+func growingWords(sym *SymbolicModel, vars []string) []any {
+	var used []string
+	for _, v := range vars {
+		if sym.Params.Degree(v) > 0 {
+			used = append(used, v)
+		}
+	}
+	var names []any
+	for _, n := range sym.Growing {
+		names = append(names, bufferWords(n))
+	}
+	if more := sym.GrowingCount - len(sym.Growing); more > 0 {
+		names = append(names, doc.Spell(more)+" more")
+	}
+	dim := []any{variables(used)}
+	if len(used) > 1 {
+		dim = []any{"a dimension"}
+	}
+	out := []any{"The parameters grow with ", variables(used), ": "}
+	if sym.GrowingCount == 1 {
+		out = append(out, "one of them, ")
+		out = append(out, names...)
+		out = append(out, ", has ")
+		out = append(out, dim...)
+		return append(out, " among its axes.")
+	}
+	out = append(out, doc.Spell(sym.GrowingCount), " of them have ")
+	out = append(out, dim...)
+	out = append(out, " among their axes, ")
+	out = append(out, doc.Joined(", ", names...)...)
+	return append(out, ".")
 }
 
 // candidates says how the peak's candidates were found and what was shown
