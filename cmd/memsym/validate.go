@@ -21,8 +21,10 @@ const validateUsage = `REC... ("-" reads stdin)
 
 Reads each recording and checks it against the format (docs/recording-format.md):
 every record, every id declared before use, temps written before they are read,
-the result last. Prints one line per recording; exits 1 at the first that fails.
-An executor's authors can run it on what they write.
+the result last. Prints one line per recording, on the standard output for one
+that follows the format and on the standard error for one that does not; checks
+every recording given, and exits 1 if any of them fails. An executor's authors
+can run it on what they write.
 `
 
 func validateCmd(stdout, stderr io.Writer, args []string) error {
@@ -37,10 +39,19 @@ func validateCmd(stdout, stderr io.Writer, args []string) error {
 	if n := slices.Index(files, "-"); n >= 0 && slices.Contains(files[n+1:], "-") {
 		return usagef("- is given twice: the standard input is one recording, read once")
 	}
+	// Every file is checked, each failure one line on stderr as they come;
+	// the last is returned, to be printed as any error is, for exit 1.
+	var failed error
 	for _, f := range files {
 		sum, err := record.ValidateFile(f)
 		if err != nil {
-			return err
+			if failed != nil {
+				if _, werr := fmt.Fprintf(stderr, "memsym: %v\n", failed); werr != nil {
+					return werr
+				}
+			}
+			failed = err
+			continue
 		}
 		name, parts := f, doc.Plural(sum.Buffers, "buffer", "buffers")
 		if f == "-" {
@@ -58,5 +69,5 @@ func validateCmd(stdout, stderr io.Writer, args []string) error {
 			return err
 		}
 	}
-	return nil
+	return failed
 }

@@ -42,12 +42,16 @@ func TestValidate(t *testing.T) {
 		t.Errorf("from stdin: %s", out)
 	}
 
-	// Cut short, garbage, out of order: the first bad one stops it.
+	// Cut short, garbage, out of order: each bad one is one line on
+	// stderr, and the files after it are checked too.
 	whole, err := os.ReadFile(good)
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.SplitAfter(string(whole), "\n")
+	okLine := good + ": ok: 14 buffers, 17 views, 27 operations, `Views.apply` in f32 at B = 1, T = 3\n"
+	var bad []string
+	var wants []string
 	for _, c := range []struct {
 		name, text, want string
 	}{
@@ -61,9 +65,24 @@ func TestValidate(t *testing.T) {
 			t.Fatal(err)
 		}
 		out, errs, code := runCLI("validate", good, path, good)
-		if code != 1 || out != good+": ok: 14 buffers, 17 views, 27 operations, `Views.apply` in f32 at B = 1, T = 3\n" ||
-			!strings.HasPrefix(errs, "memsym: "+path+c.want) || strings.Count(errs, "\n") != 1 {
-			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 1 after one ok line, and %q", c.name, code, out, errs, path+c.want)
+		if code != 1 || out != okLine+okLine || !strings.HasPrefix(errs, "memsym: "+path+c.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 1 with two ok lines, and %q", c.name, code, out, errs, path+c.want)
+		}
+		bad, wants = append(bad, path), append(wants, "memsym: "+path+c.want)
+	}
+	// All at once, among good ones: one line each, in order.
+	args := []string{"validate", good}
+	for _, b := range bad {
+		args = append(args, b, good)
+	}
+	out, errs, code := runCLI(args...)
+	got := strings.Split(strings.TrimSuffix(errs, "\n"), "\n")
+	if code != 1 || out != strings.Repeat(okLine, len(bad)+1) || len(got) != len(wants) {
+		t.Fatalf("every bad file: exit %d, stdout %q, stderr %q; want exit 1, %d ok lines and %d errors", code, out, errs, len(bad)+1, len(wants))
+	}
+	for i := range wants {
+		if !strings.HasPrefix(got[i], wants[i]) {
+			t.Errorf("error %d: %q, want it to start %q", i+1, got[i], wants[i])
 		}
 	}
 }
