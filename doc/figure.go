@@ -30,10 +30,13 @@ type Figure struct {
 	Boxes *Boxes
 }
 
-// Band is a stretch of x, from From to To, that a figure shades and names.
+// Band is a stretch of x, from From to To, that a figure shades and names:
+// in the band where its name fits, else in a key below the plot, which
+// says Where the band is ("operation 1", "operations 4–21") when set.
 type Band struct {
 	From, To poly.Rat
 	Label    string
+	Where    []Inline
 }
 
 // Guide is an x value a figure marks with a thin line across its plot;

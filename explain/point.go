@@ -244,7 +244,11 @@ func (w *writer) liveFigure() *doc.Figure {
 	f.Marks = []doc.Mark{{At: doc.XY{X: poly.Int(int64(pc.PeakOp)), Y: pc.Peak}, Label: inlines("peak, operation ", pc.PeakOp)}}
 	for _, b := range pc.Bands {
 		// An operation's live bytes hold from its number to the next.
-		f.Bands = append(f.Bands, doc.Band{From: poly.Int(int64(b.First)), To: poly.Int(int64(b.Last + 1)), Label: b.Name})
+		where := inlines("operation ", b.First)
+		if b.Last > b.First {
+			where = inlines("operations ", b.First, "–", b.Last)
+		}
+		f.Bands = append(f.Bands, doc.Band{From: poly.Int(int64(b.First)), To: poly.Int(int64(b.Last + 1)), Label: b.Name, Where: where})
 	}
 	return f
 }

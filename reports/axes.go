@@ -64,8 +64,32 @@ func newAxis(lo, hi poly.Rat, bytes bool) axis {
 	}
 	a := axis{lo: first.Mul(scale), hi: last.Mul(scale), unit: unit}
 	for v := first; v.Cmp(last) <= 0; v = v.Add(step) {
-		a.ticks = append(a.ticks, tick{at: v.Mul(scale), num: doc.Fixed(v, 6)})
+		a.ticks = append(a.ticks, tick{at: v.Mul(scale), num: tickNumber(v)})
 	}
+	return a
+}
+
+// tickNumber writes a linear axis' tick as the prose writes numbers: an
+// integer's digits grouped by thin spaces (4 000), a fraction as a
+// decimal.
+func tickNumber(v poly.Rat) string {
+	if v.IsInt() {
+		return doc.Group(v, doc.ThinSpace)
+	}
+	return doc.Fixed(v, 6)
+}
+
+// endAt returns a with its top at hi, where hi lies between its last two
+// ticks' values or at the last: the ticks past hi left out, so that the
+// axis ends with its data rather than at the next round value past it
+// (4 100, not 5 000). An axis whose top is already hi, or a logarithmic
+// one, is returned as it is.
+func (a axis) endAt(hi poly.Rat) axis {
+	if a.log || len(a.ticks) < 3 || hi.Cmp(a.hi) >= 0 || hi.Cmp(a.ticks[len(a.ticks)-2].at) <= 0 {
+		return a
+	}
+	a.hi = hi
+	a.ticks = a.ticks[:len(a.ticks)-1]
 	return a
 }
 

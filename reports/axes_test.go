@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"memsym/doc"
 	"memsym/poly"
 )
 
@@ -111,5 +112,22 @@ func TestFracInt(t *testing.T) {
 	}
 	if _, ok := fracInt(poly.Frac(1, 2), poly.Int(0), poly.Int(1)); ok {
 		t.Error("fracInt took a fraction")
+	}
+}
+
+// A linear x axis ends with its data, not at the round value past it, and
+// its ticks' numbers are grouped as the prose groups them.
+func TestAxisEndsWithData(t *testing.T) {
+	f := &doc.Figure{Series: []doc.Series{{Points: []doc.XY{{X: poly.Int(1), Y: poly.Int(1)}, {X: poly.Int(4100), Y: poly.Int(9)}}}}}
+	p := layout(f)
+	if !p.x.hi.Equal(poly.Int(4100)) {
+		t.Errorf("the x axis ends at %v, want 4100", p.x.hi)
+	}
+	last := p.x.ticks[len(p.x.ticks)-1]
+	if want := "4" + doc.ThinSpace + "000"; last.num != want {
+		t.Errorf("the last tick is %q, want %q", last.num, want)
+	}
+	if got := newAxis(poly.Int(0), poly.Int(4000), false).endAt(poly.Int(4000)); !got.hi.Equal(poly.Int(4000)) || len(got.ticks) != 5 {
+		t.Errorf("an axis ending on a tick: hi %v, %d ticks", got.hi, len(got.ticks))
 	}
 }

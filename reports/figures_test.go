@@ -766,3 +766,66 @@ func explainable(t *testing.T, name string) bool {
 	_, err = explain.Gather(context.Background(), &explain.Request{Program: name, Source: src, At: src.Default()})
 	return err == nil
 }
+
+// A figure in half of a page's text, two side by side as a paper sets
+// them, keeps its mark's label inside its axis: gpt-course's live bytes
+// peak at operation 19 of 46, where "peak, operation 19" once ran left
+// over the y axis' "150". Its bands are each named, in the band or in the
+// key below the plot.
+func TestTikZNarrowFigure(t *testing.T) {
+	tooltest.Need(t, "pdflatex", "the paper is not compiled")
+	tooltest.Need(t, "pdftotext", "the paper's words are not read")
+	paper := t.TempDir()
+	renderUnder(t, paper, "gpt-course", "gpt")
+	tex := "\\documentclass{article}\n\\usepackage{pgfplots}\n\\pgfplotsset{compat=1.16}\n\\begin{document}\n" +
+		"\\begin{figure}\n\\begin{minipage}[t]{0.48\\textwidth}\\centering\n\\input{gpt/chapter13-live}\n\\end{minipage}\\hfill\n" +
+		"\\begin{minipage}[t]{0.48\\textwidth}\\centering\nText.\n\\end{minipage}\n\\end{figure}\n\\end{document}\n"
+	if err := os.WriteFile(filepath.Join(paper, "paper.tex"), []byte(tex), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pdflatex(t, paper, paper, "paper.tex")
+	words := allWords(t, filepath.Join(paper, "paper.pdf"))
+	label, ok := phraseBox(words, "peak, operation 19")
+	if !ok {
+		t.Fatalf("the figure lacks its peak's label: %v", words)
+	}
+	for _, tick := range []string{"0", "50", "100", "150", "200"} {
+		b, ok := phraseBox(words, tick)
+		if !ok {
+			t.Fatalf("the figure lacks the tick %q", tick)
+		}
+		if b[2] > label[0] {
+			t.Errorf("the peak's label at %v starts left of the y axis' %q at %v", label, tick, b)
+		}
+	}
+	for _, name := range []string{"blocks[0]", "blocks[1]", "emb", "head", "(operation 45)."} {
+		if _, ok := phraseBox(words, name); !ok {
+			t.Errorf("the figure does not name %q: %v", name, words)
+		}
+	}
+}
+
+// Every band with a name is named, in the band or in the key, and the
+// formats draw the same: the layout decides which names go in the bands.
+func TestBandsNamedOrKeyed(t *testing.T) {
+	for _, name := range []string{"llama2-7b-block", "gpt-course"} {
+		f := figureNamed(t, explain.Chapter(input(t, name)), "live")
+		p := layout(f)
+		key := doc.PlainText(p.bandKey(), " ")
+		svg := string(figureSVG(f))
+		tikz := string(tikzFigure(f, Options{}))
+		for i, b := range f.Bands {
+			inBand := p.bandLabels[i]
+			if inBand == strings.Contains(key, b.Label+" (") {
+				t.Errorf("%s: band %q is named in the band %v and in the key %q", name, b.Label, inBand, key)
+			}
+			node := "{" + texEscape(b.Label) + "};"
+			if strings.Contains(tikz, node) != inBand || strings.Contains(svg, ">"+esc(b.Label)+"</text>") != inBand {
+				t.Errorf("%s: band %q named in the band: layout %v, TikZ %v, SVG %v", name, b.Label, inBand, strings.Contains(tikz, node), strings.Contains(svg, ">"+esc(b.Label)+"</text>"))
+			}
+		}
+		if key != "" && !strings.Contains(tikz, texEscape(f.Bands[0].Label)) {
+			t.Errorf("%s: the TikZ lacks the key %q", name, key)
+		}
+	}
+}

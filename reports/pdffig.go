@@ -44,8 +44,10 @@ func (d *pdfDoc) figure(f *doc.Figure, above float64) {
 			d.f.SetFillColor(bandFill[0], bandFill[1], bandFill[2])
 			d.f.Rect(bx0, y0, bx1-bx0, h, "F")
 		}
+		// Named in the band where the layout found it fits; else in the
+		// key below.
 		label := pdfSafe(band.Label)
-		if lw := d.width(label, font{sans, "", 6.5}); p.bandLabels[i] && lw+1 < bx1-bx0 {
+		if lw := d.width(label, font{sans, "", 6.5}); p.bandLabels[i] {
 			d.f.SetTextColor(85, 85, 85)
 			d.f.Text((bx0+bx1)/2-lw/2, y0+3, label)
 			d.f.SetTextColor(0, 0, 0)
@@ -150,6 +152,24 @@ func (d *pdfDoc) figure(f *doc.Figure, above float64) {
 	d.f.SetFillColor(255, 255, 255)
 	d.f.SetLineWidth(0.3)
 	for k, m := range f.Marks {
+		if rise := p.marks[k].rise(); rise != 0 {
+			// A label moved from its mark, tied to it by a thin line to
+			// its box's near corner.
+			_, lx, ly, lw := labelAt(k)
+			size := bold.size * 25.4 / 72
+			cx, cy := lx-0.6, ly+0.25*size
+			if p.marks[k].left {
+				cx = lx + lw + 0.6
+			}
+			if p.marks[k].below {
+				cy = ly - 0.8*size
+			}
+			d.f.SetDrawColor(110, 110, 110)
+			d.f.SetLineWidth(0.12)
+			d.f.Line(X(m.At), Y(m.At), cx, cy)
+			d.f.SetDrawColor(0, 0, 0)
+			d.f.SetLineWidth(0.3)
+		}
 		d.f.Circle(X(m.At), Y(m.At), 0.9, "FD")
 		ws, lx, ly, _ := labelAt(k)
 		d.drawLine(ws, lx, ly, bold)
@@ -172,8 +192,15 @@ func (d *pdfDoc) figure(f *doc.Figure, above float64) {
 		}
 		d.f.SetDrawColor(0, 0, 0)
 	}
+	if key := d.bandKeyLines(p); key != nil {
+		y := y0 + h + 13 + legendH
+		for _, l := range key {
+			d.drawLine(l, x0, y+slh*0.75, small)
+			y += slh
+		}
+	}
 	d.f.SetLineWidth(0.2)
-	d.y += figH + legendH
+	d.y += figH + legendH + d.bandKeyHeight(p)
 	for _, l := range capLines {
 		d.drawLine(l, pdfMargin, d.y+lineHeight(capFont)*0.75, capFont)
 		d.y += lineHeight(capFont)
@@ -198,12 +225,36 @@ func (d *pdfDoc) legendHeight(f *doc.Figure) float64 {
 	return float64(len(f.Series))*lineHeight(font{sans, "", figPt}) + 2
 }
 
+// bandKeyLines is the key of plot p's bands unnamed in the plot, broken
+// into lines the plot's width: nil when there is none.
+func (d *pdfDoc) bandKeyLines(p plot) [][]word {
+	key := p.bandKey()
+	if key == nil {
+		return nil
+	}
+	small := font{sans, "", figPt}
+	return textLines(d, words(key, small, false), d.textWidth()-figLeft-figRight, small)
+}
+
+// bandKeyHeight is the height of plot p's bands' key below it and its
+// legend.
+func (d *pdfDoc) bandKeyHeight(p plot) float64 {
+	n := len(d.bandKeyLines(p))
+	if n == 0 {
+		return 0
+	}
+	return float64(n)*lineHeight(font{sans, "", figPt}) + 2
+}
+
 // figureHeight is the height figure f takes on its page, which it is
 // kept whole on, below above millimetres of headings: the drawing, its
 // legend and its caption.
 func (d *pdfDoc) figureHeight(f *doc.Figure, above float64) float64 {
 	capFont, capLines := d.figureCaption(f)
 	h := figH + d.legendHeight(f)
+	if f.Boxes == nil && len(f.Bands) > 0 {
+		h += d.bandKeyHeight(layout(f))
+	}
 	if f.Boxes != nil {
 		h = d.boxesScale(f, above)*float64(f.Boxes.Height) + 4
 	}

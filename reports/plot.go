@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"fmt"
 	"math"
 
 	"memsym/doc"
@@ -20,8 +21,10 @@ type plot struct {
 	// stands, its bottom as a fraction of the plot's height: 0 on the x
 	// axis, where a guide is named unless a mark is there.
 	guideLabels []float64
-	// bandLabels says which of fig.Bands may be named, where the name
-	// fits: a band whose name a mark's label would cover is not.
+	// bandLabels says which of fig.Bands are named in the band, the same
+	// in every format: those whose name fits in the band on the narrowest
+	// axis a figure is drawn with and that no mark's label covers. The
+	// others are named in the key (bandKey).
 	bandLabels []bool
 	// symbols lists, for each line of a figure with a legend, the points
 	// that carry its series' symbol (symbolOf), by index.
@@ -123,7 +126,8 @@ func layout(f *doc.Figure) plot {
 	if f.LogX {
 		p.x = newLogAxis(xlo, xhi, false)
 	} else {
-		p.x = newAxis(xlo, xhi, false)
+		// The x axis ends with the data, not at a round value past it.
+		p.x = newAxis(xlo, xhi, false).endAt(xhi)
 	}
 	if f.LogY {
 		p.y = newLogAxis(smallestPositiveY(f), yhi.Mul(poly.Int(2)), f.YBytes)
@@ -389,6 +393,11 @@ func (p *plot) namesBoxes() []box {
 	return out
 }
 
+// pinReach is how far, as a fraction of the plot's height, a mark's
+// label is moved from its mark, where the curves cross beside it, to be
+// clear of them: the line that ties it to its mark stays short.
+const pinReach = 0.3
+
 // liftSteps is each lift a mark's label is tried at, when it is clear of
 // the other labels nowhere beside its mark: a third of a line at a time,
 // up to the plot's height.
@@ -415,8 +424,10 @@ func lifted(order []placement) []placement {
 // placeMarks finds where each mark's label goes: of above-left,
 // above-right, below-right and below-left, the first whose box stays in
 // the plot, as wide as the widest backend draws it, and meets no earlier
-// label, no band's or guide's name and no curve; else the first that
-// meets no earlier label and no name; else the first of them moved
+// label, no band's or guide's name and no curve; else the first of them
+// moved from its mark, no further than pinReach, that meets none of them
+// (the formats tie it to its mark by a line); else the first that meets
+// no earlier label and no name; else the first of them moved
 // further from its mark, as little as it takes, that meets none (so that
 // labels of marks close together stack); else the first in the plot clear
 // of the names. A band whose name a mark's label would still cover, as
@@ -484,19 +495,31 @@ func (p *plot) placeMarks() {
 		// label, so that it never runs past the y axis into its
 		// ticks' numbers.
 		inPlot := func(pl placement) bool { return inside(reach(x, y, w, pl)) }
+		// Clear of the curves means as wide as the widest backend draws
+		// the label, so that no curve runs through it drawn at its widest.
 		full := func(pl placement) bool {
-			b := markLabelBox(x, y, w, pl)
+			b := reach(x, y, w, pl)
 			return inPlot(pl) && offNames(pl) && apart(b) && offCurves(b, curves)
 		}
+		// Moved from its mark, tied to it by a line, no further than
+		// pinReach, where the lines cross close to a mark (a crossover).
+		pinned := func(order []placement) []placement {
+			var out []placement
+			for _, pl := range lifted(order) {
+				if pl.lift <= pinReach {
+					out = append(out, pl)
+				}
+			}
+			return out
+		}
 		labels := func(pl placement) bool {
-			b := markLabelBox(x, y, w, pl)
-			return inPlot(pl) && offNames(pl) && apart(b)
+			return inPlot(pl) && offNames(pl) && apart(reach(x, y, w, pl))
 		}
 		plotted := func(pl placement) bool { return inPlot(pl) && offNames(pl) }
 		for _, tier := range []struct {
 			order []placement
 			ok    func(placement) bool
-		}{{side, full}, {side, labels}, {order, full}, {order, labels}, {lifted(side), labels}, {lifted(order), labels}, {order, plotted}} {
+		}{{side, full}, {pinned(side), full}, {side, labels}, {order, full}, {pinned(order), full}, {order, labels}, {lifted(side), labels}, {lifted(order), labels}, {order, plotted}} {
 			for _, pl := range tier.order {
 				if tier.ok(pl) {
 					chosen, found = pl, true
@@ -510,13 +533,13 @@ func (p *plot) placeMarks() {
 		if !found {
 			chosen = placement{left: x > 0.5, below: y > 0.5}
 		}
-		boxes = append(boxes, markLabelBox(x, y, w, chosen))
+		boxes = append(boxes, reach(x, y, w, chosen))
 		p.marks = append(p.marks, chosen)
 	}
 	p.bandLabels = make([]bool, len(p.fig.Bands))
 	for i := range p.fig.Bands {
 		b, ok := p.bandLabelBox(i)
-		p.bandLabels[i] = ok
+		p.bandLabels[i] = ok && b[2]-b[0] >= bandNameShare(p.fig.Bands[i].Label)
 		for k, m := range p.fig.Marks {
 			w := labelChar * float64(len([]rune(doc.PlainText(m.Label, " "))))
 			if reach(p.x.frac(m.At.X), p.y.frac(m.At.Y), w, p.marks[k]).meets(b) {
@@ -524,6 +547,62 @@ func (p *plot) placeMarks() {
 			}
 		}
 	}
+}
+
+// narrowestAxis is, in points, about the narrowest axis a figure is drawn
+// with: a figure set in half of a page's text, as two side by side in a
+// paper's figure are; bandNameChar is, in points, at least the width of a
+// character of a band's name in TikZ's \tiny sans serif, the widest the
+// formats draw it beside their axis' width.
+const (
+	narrowestAxis = 115.0
+	bandNameChar  = 3.0
+)
+
+// bandNameShare is the least share of the axis' width in which a band's
+// name fits on the narrowest axis, its node's inner sep of 1pt on each
+// side with it.
+func bandNameShare(name string) float64 {
+	return (float64(len([]rune(name)))*bandNameChar + 2) / narrowestAxis
+}
+
+// bandKeyMost is the most bands a key names; it counts the rest.
+const bandKeyMost = 12
+
+// bandKey is the key below the plot that names the bands not named in
+// them, each with where it is ("embed (operation 1)"), in order: nil when
+// every band with a name is named in it. A band outside the axis is left
+// out, and past bandKeyMost of them the rest are counted.
+func (p *plot) bandKey() []doc.Inline {
+	var out []doc.Inline
+	n := 0
+	for i, b := range p.fig.Bands {
+		if _, ok := p.bandLabelBox(i); !ok || p.bandLabels[i] {
+			continue
+		}
+		n++
+		if n > bandKeyMost {
+			continue
+		}
+		if n == 1 {
+			out = append(out, doc.Text("Bands unnamed in the plot: "))
+		} else {
+			out = append(out, doc.Text(", "))
+		}
+		out = append(out, doc.Text(b.Label))
+		if len(b.Where) > 0 {
+			out = append(out, doc.Text(" ("))
+			out = append(out, b.Where...)
+			out = append(out, doc.Text(")"))
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	if n > bandKeyMost {
+		out = append(out, doc.Text(fmt.Sprintf(" and %d more", n-bandKeyMost)))
+	}
+	return append(out, doc.Text("."))
 }
 
 // curveFracs is each line's points as fractions of the plot.

@@ -37,6 +37,9 @@ func figureSVG(f *doc.Figure) []byte {
 	if p.legend {
 		height += float64(len(f.Series))*svgLegendLine + 6
 	}
+	keyTop := height
+	key := svgKeyLines(p.bandKey())
+	height += float64(len(key)) * svgLegendLine
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %s %s" width="%s" height="%s" %s font-size="12">`+"\n",
 		px(svgW), px(height), px(svgW), px(height), svgFont)
 	fmt.Fprintf(&b, "<title>%s</title>\n<desc>%s</desc>\n", esc(doc.PlainText(f.Caption, doc.ThinSpace)), writtenBy)
@@ -50,7 +53,7 @@ func figureSVG(f *doc.Figure) []byte {
 			c := bandFill
 			fmt.Fprintf(&b, `<rect x="%s" y="%s" width="%s" height="%s" fill="rgb(%d,%d,%d)"/>`+"\n", px(x0), px(svgTop), px(x1-x0), px(svgPlotH), c[0], c[1], c[2])
 		}
-		if w := float64(utf8.RuneCountInString(band.Label)) * 6.2; p.bandLabels[i] && w+4 < x1-x0 {
+		if p.bandLabels[i] {
 			fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="middle" font-size="10" fill="#555">%s</text>`+"\n", px((x0+x1)/2), px(svgTop+12), esc(band.Label))
 		}
 	}
@@ -110,6 +113,15 @@ func figureSVG(f *doc.Figure) []byte {
 			ly = y + 18
 		}
 		ly -= pl.rise() * svgPlotH
+		if pl.rise() != 0 {
+			// A label moved from its mark, tied to it by a thin line to
+			// its near corner.
+			cy := ly + 3
+			if pl.below {
+				cy = ly - 12
+			}
+			fmt.Fprintf(&b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#666" stroke-width="0.6"/>`+"\n", px(x), px(y), px(lx), px(cy))
+		}
 		// A white halo, as the TikZ has a white box, so that a trace under
 		// the label does not run through its letters.
 		fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="%s" font-weight="bold" stroke="white" stroke-width="3" stroke-linejoin="round" paint-order="stroke">%s</text>`+"\n", px(lx), px(ly), anchor, svgInlines(m.Label))
@@ -125,8 +137,43 @@ func figureSVG(f *doc.Figure) []byte {
 			fmt.Fprintf(&b, `<text x="%s" y="%s">%s</text>`+"\n", px(svgLeft+36), px(y), esc(legendText(s)))
 		}
 	}
+	// The bands unnamed in the plot, named below it.
+	for i, l := range key {
+		fmt.Fprintf(&b, `<text x="%s" y="%s" font-size="11">%s</text>`+"\n", px(svgLeft), px(keyTop+float64(i+1)*svgLegendLine-4), svgInlines(l))
+	}
 	b.WriteString("</svg>\n")
 	return b.Bytes()
+}
+
+// svgKeyLines breaks a key into lines the plot's width, at its text's
+// spaces, by an estimate of its characters' width.
+func svgKeyLines(key []doc.Inline) [][]doc.Inline {
+	perLine := int(svgPlotW) * 10 / 62
+	var out [][]doc.Inline
+	var line []doc.Inline
+	n := 0
+	for _, in := range key {
+		t, ok := in.(doc.Text)
+		if !ok {
+			line = append(line, in)
+			n += utf8.RuneCountInString(doc.PlainText([]doc.Inline{in}, " "))
+			continue
+		}
+		for k, w := range strings.SplitAfter(string(t), " ") {
+			if w == "" {
+				continue
+			}
+			if n+utf8.RuneCountInString(w) > perLine && n > 0 && k > 0 {
+				out, line, n = append(out, line), nil, 0
+			}
+			line = append(line, doc.Text(w))
+			n += utf8.RuneCountInString(w)
+		}
+	}
+	if len(line) > 0 {
+		out = append(out, line)
+	}
+	return out
 }
 
 // writtenBy marks every file memsym writes, for its reader. (A later run

@@ -43,14 +43,30 @@ func (tikzRenderer) Render(d *doc.Document, dir string, o Options) ([]string, er
 // \memsymfit{width}{\centering or \raggedright}{text} sets text as it
 // is, or, when it is longer than the width, in lines the width long whose
 // last's baseline is the box's, so that they stack upwards (pgfplots
-// fixes a legend entry's depth, not its height); and
-// \memsymband{axis width}{share}{name} sets a band's name when it fits in
-// the band, share of the axis wide, with its node's inner xsep of 1pt, and
-// nothing otherwise, as the SVG and the PDF leave out a name too long.
+// fixes a legend entry's depth, not its height); and \memsymmark, a
+// mark's label (tikzMarkMacro).
 const tikzFitMacros = "\\def\\memsymfit#1#2#3{\\setbox0=\\hbox{#3}\\dimen0=#1\\relax%\n" +
 	"  \\ifdim\\wd0>\\dimen0 \\vbox{\\hsize=\\dimen0 #2\\noindent#3\\par}\\else\\box0 \\fi}%\n" +
-	"\\def\\memsymband#1#2#3{\\setbox0=\\hbox{#3}\\dimen0=#1\\relax\\dimen0=#2\\dimen0 \\advance\\dimen0 by -2pt\\relax%\n" +
-	"  \\ifdim\\wd0>\\dimen0 \\else\\box0 \\fi}%\n"
+	tikzMarkMacro
+
+// tikzMarkMacro is the macro a mark's label is set with, so that it
+// stays inside the axis whatever its width:
+// \memsymmark{axis width}{mark's share of it from the left}{l or r}{north
+// or south}{options}{coordinates}{text} sets the node of text at the
+// mark, on the side the layout chose (l: its east anchor at the mark, the
+// label to the left), or, when the label (its text in \scriptsize and
+// the node's inner sep of 2.5pt on each side, measured outside the
+// picture, where TikZ sets no font) is wider than the room on
+// that side of the mark and fits on the other, on the other; where it
+// fits on neither, it starts at the y axis. North or south is the
+// anchor's: a label below its mark or above. The node is written out
+// with its anchor and shift decided, as pgfplots draws a node after the
+// axis' body has run.
+const tikzMarkMacro = "\\def\\memsymmark#1#2#3#4#5#6#7{\\pgfinterruptpicture\\global\\setbox1=\\hbox{\\scriptsize#7}\\endpgfinterruptpicture\\dimen0=\\wd1 \\advance\\dimen0 by 5pt\\relax%\n" +
+	"  \\dimen2=#1\\relax\\dimen2=#2\\dimen2 \\dimen4=#1\\relax\\advance\\dimen4 by -\\dimen2 \\dimen6=0pt\\relax%\n" +
+	"  \\if l#3\\def\\memsymside{east}\\ifdim\\dimen0>\\dimen2 \\def\\memsymside{west}\\ifdim\\dimen0>\\dimen4 \\dimen6=-\\dimen2 \\fi\\fi%\n" +
+	"  \\else\\def\\memsymside{west}\\ifdim\\dimen0>\\dimen4 \\ifdim\\dimen0>\\dimen2 \\dimen6=-\\dimen2 \\else\\def\\memsymside{east}\\fi\\fi\\fi%\n" +
+	"  \\edef\\memsymnext{\\noexpand\\node[anchor=#4 \\memsymside, xshift=\\the\\dimen6, \\unexpanded{font=\\scriptsize, inner sep=2.5pt#5}] at (axis cs:#6) {\\unexpanded{#7}};}\\memsymnext}%\n"
 
 // standaloneWidth is the column a figure compiled alone is drawn for: a
 // two-column paper's (252pt in IEEE's, 241pt in ACM's).
@@ -80,7 +96,7 @@ func tikzFigure(f *doc.Figure, o Options) []byte {
 	b.WriteString("\\def\\memsymfigure#1{%\n")
 	sparse := sparseTicks(&b, p.x)
 	b.WriteString("\\begin{tikzpicture}\n\\begin{axis}[\n")
-	b.WriteString("  scale only axis, width=#1, height=0.5\\columnwidth, clip=false,\n")
+	b.WriteString("  name=memsymaxis, scale only axis, width=#1, height=0.5\\columnwidth, clip=false,\n")
 	// The y axis' label, turned along the axis, is never longer than it.
 	fmt.Fprintf(&b, "  xlabel={%s}, ylabel={\\memsymfit{0.5\\columnwidth}{\\centering}{%s}},\n", latexInlines(axisLabel(p.x, f.XLabel)), latexInlines(axisLabel(p.y, f.YLabel)))
 	if p.x.log {
@@ -124,13 +140,13 @@ func tikzFigure(f *doc.Figure, o Options) []byte {
 		if i%2 == 0 {
 			fmt.Fprintf(&b, "\\fill[black!7] (axis cs:%s,%s) rectangle (axis cs:%s,%s);\n", x0, coord(p.y.lo), x1, coord(p.y.hi))
 		}
-		// A name goes in its band where TeX finds it fits, in a narrow
-		// sans-serif as in the SVG and the PDF; a band too narrow for it
-		// even on a page's width gets no node.
-		if p.bandLabels[i] && share(i)*widestAxis >= bandNameLeast(band.Label) {
+		// A name goes in its band where the layout found it fits, in a
+		// narrow sans-serif as in the SVG and the PDF; the others are in
+		// the key below the plot.
+		if p.bandLabels[i] {
 			from, to := p.clampX(band.From), p.clampX(band.To)
 			mid := from.Add(to).Quo(poly.Int(2))
-			fmt.Fprintf(&b, "\\node[anchor=north, font=\\tiny\\sffamily, text=black!60, inner xsep=1pt, inner ysep=2pt] at (axis cs:%s,%s) {\\memsymband{#1}{%.6f}{%s}};\n", coord(mid), coord(p.y.hi), share(i), texEscape(band.Label))
+			fmt.Fprintf(&b, "\\node[anchor=north, font=\\tiny\\sffamily, text=black!60, inner xsep=1pt, inner ysep=2pt] at (axis cs:%s,%s) {%s};\n", coord(mid), coord(p.y.hi), texEscape(band.Label))
 		}
 	}
 	for i, g := range f.Guides {
@@ -147,21 +163,29 @@ func tikzFigure(f *doc.Figure, o Options) []byte {
 	// under the curves and the label's text over them, so that a label
 	// where no placement is clear of the curves (placeMarks) hides none
 	// of them. The white is the label's node, its text a phantom.
+	// Each label is set by \memsymmark, which keeps it inside the axis
+	// however narrow the column is; one moved further from its mark is
+	// tied to it by a thin line.
 	markNode := func(k int, text string) string {
 		m := f.Marks[k]
 		pl := p.marks[k]
-		anchor := map[[2]bool]string{{false, false}: "south west", {true, false}: "south east", {false, true}: "north west", {true, true}: "north east"}[[2]bool{pl.left, pl.below}]
 		fill := ""
 		if text == "" {
 			fill, text = ", fill=white, fill opacity=0.8", "\\phantom{"+latexInlines(m.Label)+"}"
 		}
-		return fmt.Sprintf("\\node[anchor=%s, font=\\scriptsize, inner sep=2.5pt%s%s] at (axis cs:%s,%s) {%s};\n", anchor, fill, tikzShift(pl.rise()), coord(m.At.X), coord(m.At.Y), text)
+		side, vertical := map[bool]string{true: "l", false: "r"}[pl.left], map[bool]string{true: "north", false: "south"}[pl.below]
+		return fmt.Sprintf("\\memsymmark{#1}{%.6f}{%s}{%s}{%s%s}{%s,%s}{%s}%%\n", p.x.frac(m.At.X), side, vertical, fill, tikzShift(pl.rise()), coord(m.At.X), coord(m.At.Y), text)
 	}
 	if len(f.Marks) > 0 {
 		b.WriteString("% the white under the marks' labels, under the curves\n")
 	}
 	for k := range f.Marks {
 		b.WriteString(markNode(k, ""))
+	}
+	for k, m := range f.Marks {
+		if rise := p.marks[k].rise(); rise != 0 {
+			fmt.Fprintf(&b, "\\draw[black!60, very thin] (axis cs:%s,%s) -- ++(0pt,%.4f\\columnwidth);\n", coord(m.At.X), coord(m.At.Y), rise*0.5)
+		}
 	}
 	for i, s := range f.Series {
 		style := "thick"
@@ -202,7 +226,15 @@ func tikzFigure(f *doc.Figure, o Options) []byte {
 		fmt.Fprintf(&b, "\\draw[fill=white] (axis cs:%s,%s) circle[radius=1.6pt];\n", coord(m.At.X), coord(m.At.Y))
 		b.WriteString(markNode(k, latexInlines(m.Label)))
 	}
-	b.WriteString("\\end{axis}\n\\end{tikzpicture}}%\n")
+	b.WriteString("\\end{axis}\n")
+	if key := p.bandKey(); key != nil {
+		// The bands unnamed in the plot, named below it, as wide as the
+		// axis.
+		b.WriteString("\\node[anchor=north west, inner sep=0pt, yshift=-3pt, text width=#1, align=left, font=\\scriptsize] at (current bounding box.south -| memsymaxis.south west) {")
+		b.WriteString(latexInlines(key))
+		b.WriteString("};\n")
+	}
+	b.WriteString("\\end{tikzpicture}}%\n")
 	// The measuring picture is drawn with TikZ's externalization off, in
 	// a group: with \tikzexternalize in the paper it would otherwise be
 	// a picture of its own, and a job that exports another picture puts
@@ -229,15 +261,6 @@ func tikzShift(rise float64) string {
 	}
 	return fmt.Sprintf(", yshift=%.4f\\columnwidth", rise*0.5)
 }
-
-// widestAxis is, in points, wider than any axis a figure is drawn with:
-// a page's text, 7 inches.
-const widestAxis = 7 * 72.27
-
-// bandNameLeast is, in points, less than the least width in which
-// \memsymband sets a band's name: a point a character, narrower than any
-// character in \tiny, and the node's inner xsep on each side.
-func bandNameLeast(name string) float64 { return float64(len([]rune(name))) + 2 }
 
 // legendSample is the width of a legend entry's line and the space
 // around it.
@@ -527,6 +550,12 @@ func tikzFormulas(d *doc.Document, o Options) []byte {
 		}
 	}
 	for _, l := range largest {
+		if len(l.of) == 1 {
+			// One candidate is the peak itself, no largest of one.
+			fmt.Fprintf(&defs, "%% %s: its one candidate\n", texComment(l.label))
+			fmt.Fprintf(&defs, "\\memsym@define%s{%s}\n", names[l.key], l.of[0])
+			continue
+		}
 		// A line may break after each candidate's comma, as after a +.
 		fmt.Fprintf(&defs, "%% %s: the largest of the candidates\n", texComment(l.label))
 		fmt.Fprintf(&defs, "\\memsym@define%s{\\max\\{%s\\}}\n", names[l.key], strings.Join(l.of, ",\\allowbreak\\ "))

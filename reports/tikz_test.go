@@ -653,3 +653,13 @@ func TestTikZTickLabelsAtHalfWidth(t *testing.T) {
 		t.Errorf("at half width, want the labels %q in:\n%s", want, flat)
 	}
 }
+
+// With one candidate the peak is that candidate's polynomial, no largest
+// of one: conv-same's \memsymPeak is \memsymPeakA.
+func TestTikZOneCandidatePeak(t *testing.T) {
+	d := explain.Chapter(input(t, "conv-same"))
+	got := string(tikzFormulas(d, Options{}))
+	if !strings.Contains(got, "\\memsym@define\\memsymPeak{\\memsymPeakA}") || strings.Contains(got, "\\max") {
+		t.Errorf("the peak of one candidate is not that candidate:\n%s", got)
+	}
+}
