@@ -24,11 +24,18 @@ func KillGroup(p *os.Process) { syscall.Kill(-p.Pid, syscall.SIGKILL) }
 // termGroup asks every process of p's group to end.
 func termGroup(p *os.Process) { syscall.Kill(-p.Pid, syscall.SIGTERM) }
 
-// groupAlive reports whether some process of p's group is left, a zombie
-// not yet waited for among them.
+// groupAlive reports whether some process of p's group is left that has
+// not exited. A zombie, exited but not yet waited for, is not: one the
+// recorder's shell left when it was stopped has gone to init (or the
+// nearest subreaper), which reaps it when it will, and it holds nothing.
+// Where the processes cannot be listed (no /proc), a zombie counts.
 func groupAlive(p *os.Process) bool {
 	err := syscall.Kill(-p.Pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
+	if err != nil && !errors.Is(err, syscall.EPERM) {
+		return false
+	}
+	running, ok := groupRunning(p.Pid)
+	return running || !ok
 }
 
 // resignal sends sig to memsym itself, its handler reset.
