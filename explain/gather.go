@@ -58,13 +58,22 @@ func Gather(ctx context.Context, r *Request) (*Content, error) {
 	if r.Along != "" && !contains(m.Vars, r.Along) {
 		return nil, &source.UsageError{Msg: fmt.Sprintf("--along %s: no dimension %s (the dimensions are %s)", r.Along, r.Along, wordsList(m.Vars))}
 	}
-	if r.At != nil && len(m.Vars) > 0 {
+	counts := r.At != nil && len(m.Vars) > 0
+	c.Crossovers, err = Crossovers(m, r.Along, r.At)
+	if err == nil {
+		// The points recorded below, known before any is: recorded at
+		// once where the source can (torch's import paid once a
+		// process), each Record below then reading its own.
+		source.Prefetch(ctx, r.Source, prefetched(m, r, c.Crossovers, counts))
+	}
+	crossErr := err
+	if counts {
 		if c.Counted, err = r.Source.Record(ctx, r.At); err != nil {
 			return nil, err
 		}
 	}
-	if c.Crossovers, err = Crossovers(m, r.Along, r.At); err != nil {
-		return nil, err
+	if crossErr != nil {
+		return nil, crossErr
 	}
 	c.Confirmed, c.Unconfirmed, err = confirm(ctx, m, r.Source, c.Crossovers, r.At, r.Confirm)
 	if err != nil {
@@ -101,12 +110,33 @@ func Gather(ctx context.Context, r *Request) (*Content, error) {
 		if o.Crossovers == nil {
 			continue
 		}
+		if r.Confirm && len(o.Crossovers.Segments) >= 2 {
+			source.Prefetch(ctx, src, om.ConfirmPoints(src, o.Crossovers, om.ConfirmBase(o.Crossovers, within(om, r.At))))
+		}
 		if o.Confirmed, o.Unconfirmed, err = confirm(ctx, om, src, o.Crossovers, r.At, r.Confirm); err != nil {
 			return nil, err
 		}
 		c.Elsewhere = append(c.Elsewhere, o)
 	}
 	return c, nil
+}
+
+// prefetched returns the points Gather records r's source at once the
+// model m is built, in the order it records them: the point counted
+// (when counts), both sides of each of the crossovers cross (when
+// confirmed) and the points off the grid checked.
+func prefetched(m *model.Model, r *Request, cross *model.Crossovers, counts bool) []record.Point {
+	var points []record.Point
+	if counts {
+		points = append(points, r.At)
+	}
+	if r.Confirm && cross != nil && len(cross.Segments) >= 2 {
+		points = append(points, m.ConfirmPoints(r.Source, cross, m.ConfirmBase(cross, within(m, r.At)))...)
+	}
+	if r.Verify > 0 {
+		points = append(points, m.VerifyPoints(r.Source, r.Verify, 1)...)
+	}
+	return points
 }
 
 // confirm records src on both sides of each of c's crossovers, or says

@@ -122,6 +122,57 @@ func (m *Model) differs(rec *record.Recording, name string, p record.Point) stri
 // a point whose recording fails is returned Unrecorded.
 func (m *Model) Confirm(ctx context.Context, src source.Source, c *Crossovers, base record.Point) ([]Confirmation, error) {
 	var out []Confirmation
+	for _, side := range confirmSides(c, base) {
+		p := side.point
+		if why := source.Limit(src, p); why != nil {
+			return nil, &NotRunningError{Point: p, Program: src.Name(), Err: why}
+		}
+		want, err := m.Cands[side.holder].Poly.EvalInt(p.Map())
+		if err != nil {
+			return nil, err
+		}
+		rec, failed, err := confirming(ctx, src, p)
+		if err != nil {
+			return nil, err
+		}
+		if failed != nil {
+			out = append(out, Confirmation{Point: p, Predicted: side.holder, PredictedPeak: want, Unrecorded: failed})
+			continue
+		}
+		counts := count.At(rec)
+		out = append(out, Confirmation{Point: p, Predicted: side.holder, PredictedPeak: want, Peak: counts.Peak, PeakOp: counts.PeakOp, Differs: m.differs(rec, src.Name(), p)})
+	}
+	return out, nil
+}
+
+// ConfirmPoints returns the points Confirm records src at to confirm c,
+// the other dimensions at base's values, in the order it records them:
+// those before the first where the program does not run, where Confirm
+// stops. A source that records several points at once can record them
+// ahead of Confirm (source.Prefetcher).
+func (m *Model) ConfirmPoints(src source.Source, c *Crossovers, base record.Point) []record.Point {
+	var out []record.Point
+	for _, side := range confirmSides(c, base) {
+		if source.Limit(src, side.point) != nil {
+			break
+		}
+		out = append(out, side.point)
+	}
+	return out
+}
+
+// confirmSide is a point beside a crossover and the candidate predicted to
+// hold the peak there.
+type confirmSide struct {
+	point  record.Point
+	holder int
+}
+
+// confirmSides returns both sides of each of c's crossovers, the other
+// dimensions at base's values, each point once, in order: the points
+// Confirm records.
+func confirmSides(c *Crossovers, base record.Point) []confirmSide {
+	var out []confirmSide
 	for i := 1; i < len(c.Segments); i++ {
 		x := c.Segments[i].From
 		for _, side := range []struct {
@@ -129,32 +180,16 @@ func (m *Model) Confirm(ctx context.Context, src source.Source, c *Crossovers, b
 			holder int
 		}{{x - 1, c.Segments[i-1].Holder}, {x, c.Segments[i].Holder}} {
 			p := base.With(c.Dim, side.x)
-			if slices.ContainsFunc(out, func(c Confirmation) bool { return c.Point.Equal(p) }) {
+			if slices.ContainsFunc(out, func(s confirmSide) bool { return s.point.Equal(p) }) {
 				// A stretch of one value is the right side of one
 				// crossover and the left of the next, with one holder:
 				// recorded and listed once.
 				continue
 			}
-			if why := source.Limit(src, p); why != nil {
-				return nil, &NotRunningError{Point: p, Program: src.Name(), Err: why}
-			}
-			want, err := m.Cands[side.holder].Poly.EvalInt(p.Map())
-			if err != nil {
-				return nil, err
-			}
-			rec, failed, err := confirming(ctx, src, p)
-			if err != nil {
-				return nil, err
-			}
-			if failed != nil {
-				out = append(out, Confirmation{Point: p, Predicted: side.holder, PredictedPeak: want, Unrecorded: failed})
-				continue
-			}
-			counts := count.At(rec)
-			out = append(out, Confirmation{Point: p, Predicted: side.holder, PredictedPeak: want, Peak: counts.Peak, PeakOp: counts.PeakOp, Differs: m.differs(rec, src.Name(), p)})
+			out = append(out, confirmSide{point: p, holder: side.holder})
 		}
 	}
-	return out, nil
+	return out
 }
 
 func contains(list []string, s string) bool {

@@ -63,8 +63,15 @@ func (m *Model) CheckRecording(rec *record.Recording, name string) error {
 // Verify checks the model at n points off the grid chosen by FreshPoints
 // from seed, where src's program runs, recording each afresh.
 func (m *Model) Verify(ctx context.Context, src source.Source, n int, seed uint64) []Check {
+	return m.CheckEach(ctx, src, m.VerifyPoints(src, n, seed))
+}
+
+// VerifyPoints returns the points Verify records src at, in the order it
+// records them: a source that records several points at once can record
+// them ahead of Verify (source.Prefetcher).
+func (m *Model) VerifyPoints(src source.Source, n int, seed uint64) []record.Point {
 	points, _ := m.freshPoints(src, n, seed, false)
-	return m.CheckEach(ctx, src, points)
+	return points
 }
 
 // CheckEach checks the model at each of points, recording each afresh.

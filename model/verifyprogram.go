@@ -40,8 +40,8 @@ func (e VerifyExpectation) refusal() string {
 // (FreshPoints, from seed), recording each afresh. openErr, when not nil,
 // is why src could not be opened (src is then nil), and is judged as a
 // failure to build. A failure to build is the program's failure, at the
-// check point it happened at where it did one (with a word on memsym's
-// own check points, which --check does not replace), or its expected
+// check point it happened at where it did one (the source's message
+// says when memsym chose that check point, and what to do), or its expected
 // refusal where memsym must refuse to model the program (want.Program's
 // RefusalWith); a program memsym must refuse but models fails, saying
 // what this run showed, and so does one where no fresh point was found.
@@ -70,8 +70,6 @@ func VerifyProgram(ctx context.Context, src source.Source, spec source.Spec, ope
 		switch {
 		case expected != "":
 			r.Refused = oneLine(err)
-		case atCheck && c.Recording && c.Chosen:
-			r.Failed = oneLine(err) + "; " + c.Point.String() + " is a check point of memsym's own choosing, which --check adds to but does not replace: give smaller --grid values, whose check points the recorder can record"
 		default:
 			r.Failed = oneLine(err)
 		}

@@ -99,7 +99,7 @@ func TestVerifyProgramFailsAtChosenCheckPoint(t *testing.T) {
 	}
 
 	r := verify(source.Spec{Grid: []source.GridDim{grid}})
-	failed := fmt.Sprintf("the recorder at %s failed (exit status 3); its standard error ends: boom at B=%d; %s is a check point of memsym's own choosing, which --check adds to but does not replace: give smaller --grid values, whose check points the recorder can record", c, b, c)
+	failed := fmt.Sprintf("the recorder at the check point memsym chose, %s, failed (exit status 3); its standard error ends: boom at B=%d; --check adds to memsym's check points but does not replace them: give smaller --grid values, whose check points the recorder can record", c, b)
 	if !record.Point(r.At).Equal(c) || r.Failed != failed {
 		t.Errorf("at %v, failed:\n%s\nwant at %s:\n%s", r.At, r.Failed, c, failed)
 	}

@@ -85,6 +85,12 @@ func (c *Command) Line(point record.Point) (string, error) {
 // stopped at once, and that error is Run's; a watch's, which says the
 // output is no recording, is returned as it is, however the command exited.
 func (c *Command) Run(ctx context.Context, point record.Point, out io.Writer) error {
+	return c.run(ctx, point, point.String(), "", out)
+}
+
+// run is Run, its messages naming the point as at does, and those of a
+// command that failed or ran out of time ending with note (pointWords).
+func (c *Command) run(ctx context.Context, point record.Point, at, note string, out io.Writer) error {
 	line, err := c.Line(point)
 	if err != nil {
 		return err
@@ -97,7 +103,6 @@ func (c *Command) Run(ctx context.Context, point record.Point, out io.Writer) er
 	}
 	tail := &tailBuffer{max: 2000}
 	err = runGroup(ctx, exec.Command("sh", "-c", line), out, tail)
-	at := point.String()
 	var bad *badOutput
 	switch {
 	case err == nil:
@@ -107,7 +112,7 @@ func (c *Command) Run(ctx context.Context, point record.Point, out io.Writer) er
 	case parent.Err() != nil:
 		return fmt.Errorf("the recorder at %s was stopped: %w", at, parent.Err())
 	case ctx.Err() == context.DeadlineExceeded:
-		return fmt.Errorf("the recorder at %s did not finish within %s and was stopped%s", at, c.Timeout, tail.quote())
+		return fmt.Errorf("the recorder at %s did not finish within %s and was stopped%s%s", at, c.Timeout, tail.quote(), note)
 	case errors.Is(err, exec.ErrNotFound):
 		return fmt.Errorf("the recorder at %s cannot be run: no sh on this machine", at)
 	}
@@ -117,9 +122,9 @@ func (c *Command) Run(ctx context.Context, point record.Point, out io.Writer) er
 		if exit.ExitCode() == 127 {
 			why = "exit status 127: the shell found no such command"
 		}
-		return fmt.Errorf("the recorder at %s failed (%s)%s", at, why, tail.quote())
+		return fmt.Errorf("the recorder at %s failed (%s)%s%s", at, why, tail.quote(), note)
 	}
-	return fmt.Errorf("the recorder at %s: %v%s", at, err, tail.quote())
+	return fmt.Errorf("the recorder at %s: %v%s", strings.TrimSuffix(at, ","), err, tail.quote())
 }
 
 // tailBuffer keeps the last max bytes written to it.

@@ -24,6 +24,7 @@ type Recorder struct {
 	// Progress, when set, is told of each point recorded.
 	Progress func(done, total int)
 	scratch
+	kept kept // what Prefetch recorded
 }
 
 // DefaultJobs is the number of recorder commands run at once when none is
@@ -66,7 +67,7 @@ func (s *Recorder) Recordings(ctx context.Context, spec Spec) (*Recordings, erro
 	}
 	grid := pl.Points()
 	all := append(append([]record.Point(nil), grid...), pl.Checks...)
-	paths, err := s.runAll(ctx, all, dir)
+	paths, err := s.runAll(ctx, all, pl.Checks[:pl.Defaults], dir)
 	if err != nil {
 		return nil, err
 	}
@@ -94,8 +95,42 @@ func (s *Recorder) Recordings(ctx context.Context, spec Spec) (*Recordings, erro
 // Record runs the command once at p and reads what it writes, which waits
 // in a file of the temporary folder, not in memory, until the command has
 // ended; the command is stopped as soon as its output can no longer be a
-// recording (watch).
+// recording (watch). What Prefetch recorded at p is read instead.
 func (s *Recorder) Record(ctx context.Context, p record.Point) (*record.Recording, error) {
+	if kp, last, ok := s.kept.take(p); ok {
+		if kp.err != nil {
+			return nil, kp.err
+		}
+		f, err := os.Open(kp.path)
+		if err != nil {
+			return nil, err
+		}
+		defer func() {
+			f.Close()
+			if last {
+				os.Remove(kp.path)
+			}
+		}()
+		return readAt(f, pointName("recorder", p), p)
+	}
+	f, err := s.run(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		f.Close()
+		os.Remove(f.Name())
+	}()
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return readAt(f, pointName("recorder", p), p)
+}
+
+// run runs the command once at p, as Record does, into a file of the
+// temporary folder, and returns the file, open; nil on failure, when the
+// file is removed.
+func (s *Recorder) run(ctx context.Context, p record.Point) (*os.File, error) {
 	dir, err := s.folder()
 	if err != nil {
 		return nil, err
@@ -104,18 +139,39 @@ func (s *Recorder) Record(ctx context.Context, p record.Point) (*record.Recordin
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		f.Close()
-		os.Remove(f.Name())
-	}()
 	name := pointName("recorder", p)
 	if err := s.Cmd.Run(ctx, p, &watch{dst: f, name: name, first: readFirst(name, p)}); err != nil {
+		f.Close()
+		os.Remove(f.Name())
 		return nil, err
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, err
-	}
-	return readAt(f, name, p)
+	return f, nil
+}
+
+// Prefetch runs the command at each of points, as many at once as Jobs
+// allows, and keeps each one's recording, or its failure, for the Record
+// call that asks for it (Prefetcher). A command stopped because ctx is
+// done keeps nothing: Record runs it again.
+func (s *Recorder) Prefetch(ctx context.Context, points []record.Point) {
+	fresh, uses := s.kept.want(points)
+	runJobs(ctx, len(fresh), s.Jobs, nil, func(ctx context.Context, i int) error {
+		p := fresh[i]
+		f, err := s.run(ctx, p)
+		if ctx.Err() != nil {
+			if f != nil {
+				f.Close()
+				os.Remove(f.Name())
+			}
+			return nil
+		}
+		kp := keptPoint{err: err, uses: uses[p.Key()]}
+		if f != nil {
+			kp.path = f.Name()
+			f.Close()
+		}
+		s.kept.put(p, kp)
+		return nil
+	})
 }
 
 // readFirst checks the first record of a recording made at p, named name,
@@ -158,7 +214,7 @@ func gridFirst(name string, p record.Point) func(r *record.Record) error {
 // first point that fails in points' order (the grid's, then the check
 // points'), the same however the commands are timed; the points after it
 // are stopped.
-func (s *Recorder) runAll(ctx context.Context, points []record.Point, dir string) ([]string, error) {
+func (s *Recorder) runAll(ctx context.Context, points, chosen []record.Point, dir string) ([]string, error) {
 	paths := make([]string, len(points))
 	for i := range points {
 		paths[i] = filepath.Join(dir, fmt.Sprintf("point-%d.jsonl", i))
@@ -168,13 +224,15 @@ func (s *Recorder) runAll(ctx context.Context, points []record.Point, dir string
 		if err != nil {
 			return err
 		}
-		name := pointName("recorder", points[i])
-		err = s.Cmd.Run(ctx, points[i], &watch{dst: f, name: name, first: gridFirst(name, points[i])})
+		p := points[i]
+		name := pointName("recorder", p)
+		at, note := pointWords(p, chosen)
+		err = s.Cmd.run(ctx, p, at, note, &watch{dst: f, name: name, first: gridFirst(name, p)})
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
 		if err != nil {
-			return &PointError{Point: points[i], Err: err}
+			return &PointError{Point: p, Err: err}
 		}
 		return nil
 	})

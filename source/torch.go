@@ -34,6 +34,7 @@ type Torch struct {
 	// Progress, when set, is told of each batch recorded.
 	Progress func(done, total int)
 	scratch
+	kept kept // what Prefetch recorded
 }
 
 func (s *Torch) Name() string {
@@ -74,7 +75,7 @@ func (s *Torch) Recordings(ctx context.Context, spec Spec) (*Recordings, error) 
 	}
 	grid := pl.Points()
 	all := append(append([]record.Point(nil), grid...), pl.Checks...)
-	out, err := s.recordAll(ctx, all)
+	out, err := s.recordAll(ctx, all, pl.Checks[:pl.Defaults], false)
 	if err != nil {
 		return nil, err
 	}
@@ -98,16 +99,23 @@ func (s *Torch) Recordings(ctx context.Context, spec Spec) (*Recordings, error) 
 	return recs, nil
 }
 
-// Record records one point in a process of its own.
+// Record records one point in a process of its own, or reads what
+// Prefetch recorded there.
 func (s *Torch) Record(ctx context.Context, p record.Point) (*record.Recording, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	out, err := s.recordAll(ctx, []record.Point{p})
-	if err != nil {
-		return nil, err
+	path := ""
+	if kp, _, ok := s.kept.take(p); ok {
+		path = kp.path
+	} else {
+		out, err := s.recordAll(ctx, []record.Point{p}, nil, false)
+		if err != nil {
+			return nil, err
+		}
+		path = filepath.Join(out, p.Key()+".jsonl")
 	}
-	f, err := os.Open(filepath.Join(out, p.Key()+".jsonl"))
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("the PyTorch recorder wrote no recording at %s", p)
 	}
@@ -115,9 +123,38 @@ func (s *Torch) Record(ctx context.Context, p record.Point) (*record.Recording, 
 	return readAt(f, pointName(s.Name(), p), p)
 }
 
+// Prefetch records points in as few processes as Jobs allows, all at
+// once, and keeps each recording made for the Record call that asks for
+// it (Prefetcher). A point where its process failed, or that its process
+// did not reach, keeps nothing: Record records it in a process of its
+// own, and fails there as it would have without Prefetch.
+func (s *Torch) Prefetch(ctx context.Context, points []record.Point) {
+	if s.check() != nil {
+		return
+	}
+	fresh, uses := s.kept.want(points)
+	if len(fresh) == 0 {
+		return
+	}
+	out, _ := s.recordAll(ctx, fresh, nil, true)
+	if out == "" || ctx.Err() != nil {
+		return
+	}
+	for _, p := range fresh {
+		if recorded(out, p) {
+			s.kept.put(p, keptPoint{path: filepath.Join(out, p.Key()+".jsonl"), uses: uses[p.Key()]})
+		}
+	}
+}
+
 // recordAll records the points, split in batches over the jobs, into a new
-// folder of the source's temporary folder, and returns that folder.
-func (s *Torch) recordAll(ctx context.Context, points []record.Point) (string, error) {
+// folder of the source's temporary folder, and returns that folder. A
+// failure at one of chosen, the check points memsym chose, is said to be
+// there (pointWords). A batch's failure stops the others, and is
+// returned, unless each is to go on alone (apart): then the error
+// returned is only that of making the folder, and the folder is "" when
+// that failed.
+func (s *Torch) recordAll(ctx context.Context, points, chosen []record.Point, apart bool) (string, error) {
 	py, err := Python()
 	if err != nil {
 		return "", err
@@ -141,19 +178,27 @@ func (s *Torch) recordAll(ctx context.Context, points []record.Point) (string, e
 	}
 	jobs = min(jobs, len(points))
 	// One process a batch, every batch at once: torch's import is paid once
-	// a process.
+	// a process. The batches are runs of points in order, so that the
+	// failure returned, the first batch's that fails (runJobs) at the
+	// first of its points that fails, is at the first point that fails
+	// in points' order, however the processes are timed.
 	err = runJobs(ctx, jobs, jobs, s.Progress, func(ctx context.Context, j int) error {
-		var batch []record.Point
-		for i := j; i < len(points); i += jobs {
-			batch = append(batch, points[i])
+		batch := points[j*len(points)/jobs : (j+1)*len(points)/jobs]
+		err := s.run(ctx, py, batch, chosen, out)
+		if apart {
+			return nil
 		}
-		return s.run(ctx, py, batch, out)
+		return err
 	})
 	return out, err
 }
 
-// run records one batch of points in one process.
-func (s *Torch) run(ctx context.Context, py string, batch []record.Point, out string) error {
+// run records one batch of points in one process, into the folder out.
+// The recorder records them in order, writing each one's recording there
+// once it is made: where it fails, the first point of the batch without
+// one is where it failed, and a failure there is a *PointError; the
+// points after it it never reached.
+func (s *Torch) run(ctx context.Context, py string, batch, chosen []record.Point, out string) error {
 	// The points and the folder by memsym's own flags, after the user's:
 	// the recorder refuses the user's --at, -o and --out-dir under memsym.
 	line := shellQuote(py) + " -m " + torch.Package + " " + s.Args
@@ -179,20 +224,19 @@ func (s *Torch) run(ctx context.Context, py string, batch []record.Point, out st
 		if parent.Err() != nil {
 			return parent.Err()
 		}
-		at := batch[0].String()
-		if len(batch) > 1 {
-			at += fmt.Sprintf(" and %d more points", len(batch)-1)
+		made := 0 // the points recorded, before the one it was at
+		for made < len(batch) && recorded(out, batch[made]) {
+			made++
 		}
-		// A batch of one point failed there; a larger batch, at one of
-		// its points, which the recorder does not say.
-		atPoint := func(err error) error {
-			if len(batch) == 1 {
-				return &PointError{Point: batch[0], Err: err}
-			}
-			return err
-		}
+		p := batch[min(made, len(batch)-1)]
+		at, note := pointWords(p, chosen)
 		if ctx.Err() == context.DeadlineExceeded {
-			return atPoint(fmt.Errorf("the PyTorch recorder at %s did not finish within %s and was stopped%s", at, s.Timeout, tail.quote()))
+			// The limit is the process's, which was recording p.
+			took := ""
+			if len(batch) > 1 {
+				took = fmt.Sprintf(" (its process, which records %d points in turn, had recorded %d of them)", len(batch), made)
+			}
+			return &PointError{Point: p, Err: fmt.Errorf("the PyTorch recorder at %s did not finish within %s and was stopped%s%s%s", at, s.Timeout, took, tail.quote(), note)}
 		}
 		// Exit status 2 with the recorder's mark is a mistake in the
 		// command line, which it says in one line: memsym's usage error.
@@ -210,9 +254,20 @@ func (s *Torch) run(ctx context.Context, py string, batch []record.Point, out st
 				return noTorch(py, msg)
 			}
 		}
-		return atPoint(fmt.Errorf("the PyTorch recorder at %s failed (%v)%s", at, err, tail.quote()))
+		if made == len(batch) && len(batch) > 1 {
+			// Every point recorded, and then it failed: at none of them.
+			return fmt.Errorf("the PyTorch recorder at %s and %d more points failed after recording them all (%v)%s", batch[0], len(batch)-1, err, tail.quote())
+		}
+		return &PointError{Point: p, Err: fmt.Errorf("the PyTorch recorder at %s failed (%v)%s%s", at, err, tail.quote(), note)}
 	}
 	return nil
+}
+
+// recorded reports whether the recorder wrote p's recording into out: it
+// writes each whole, under its name, once it is made.
+func recorded(out string, p record.Point) bool {
+	_, err := os.Stat(filepath.Join(out, p.Key()+".jsonl"))
+	return err == nil
 }
 
 // lastLine returns the last non-empty line of b, trimmed.

@@ -105,7 +105,7 @@ func TestTorchTimeout(t *testing.T) {
 	}
 	start := time.Now()
 	_, errs, code := runCLI("symbolic", "--torch", hang+":build", "--grid", "B=2,3,4", "--grid", "T=16,32,48", "--jobs", "1", "--timeout", "2s")
-	want := "memsym: the PyTorch recorder at B = 2, T = 16 and 10 more points did not finish within 2s and was stopped, writing nothing to its standard error\n"
+	want := "memsym: the PyTorch recorder at B = 2, T = 16 did not finish within 2s and was stopped (its process, which records 11 points in turn, had recorded 0 of them), writing nothing to its standard error\n"
 	if code != 1 || errs != want {
 		t.Errorf("a model that hangs: exit %d, stderr %q, want %q", code, errs, want)
 	}
@@ -296,7 +296,7 @@ func TestTorchRefusals(t *testing.T) {
 		at   string
 	}{
 		{[]string{"record", "--torch", auto + ":cpu", "--dim", "B=2"}, "B = 2"},
-		{[]string{"symbolic", "--torch", auto + ":cpu --step adamw", "--grid", "B=2,3,4", "--jobs", "1"}, "B = 2 and 4 more points"},
+		{[]string{"symbolic", "--torch", auto + ":cpu --step adamw", "--grid", "B=2,3,4", "--jobs", "1"}, "B = 2"},
 	} {
 		want := "memsym: the PyTorch recorder at " + c.at + " failed (exit status 1); its standard error ends: memsym_torch: " + refusal
 		if _, errs, code := runCLI(c.args...); code != 1 || errs != want {
@@ -314,4 +314,41 @@ func mustPython(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return py
+}
+
+// TestTorchFailureNamesItsPoint: a model that fails at one point is said
+// to fail there, not at the first point its process was given (those
+// before it were recorded, those after it never reached), however many
+// processes record the grid; one that fails at a check point memsym chose
+// is said to, with what to do.
+func TestTorchFailureNamesItsPoint(t *testing.T) {
+	needTorch(t)
+	t.Setenv("TMPDIR", t.TempDir())
+	model := filepath.Join(t.TempDir(), "limits.py")
+	src := "import torch\n\n" +
+		"def at32(B, T):\n    if T == 32:\n        raise ValueError('boom at T=32')\n    return torch.nn.Linear(8, 8), torch.randn(B, T, 8)\n\n" +
+		"def upto64(B, T):\n    if T > 64:\n        raise ValueError('T too large')\n    return torch.nn.Linear(8, 8), torch.randn(B, T, 8)\n"
+	if err := os.WriteFile(model, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	grid := []string{"--grid", "B=2,3,4", "--grid", "T=16,32,48"}
+	checks, err := source.DefaultChecks([][3]int64{{2, 3, 4}, {16, 32, 48}}, []string{"B", "T"}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, jobs := range []string{"1", "2", "3"} {
+		args := append([]string{"symbolic", "--jobs", jobs, "--torch", model + ":at32"}, grid...)
+		want := "memsym: the PyTorch recorder at B = 2, T = 32 failed (exit status 1); its standard error ends: memsym_torch: " + model + ":5: at32 at B = 2, T = 32 raised ValueError: boom at T=32\n"
+		if _, errs, code := runCLI(args...); code != 1 || errs != want {
+			t.Errorf("--jobs %s, failing at T = 32: exit %d, stderr\n%q\nwant\n%q", jobs, code, errs, want)
+		}
+		args = append([]string{"symbolic", "--jobs", jobs, "--torch", model + ":upto64"}, grid...)
+		c := checks[0].String()
+		want = "memsym: the PyTorch recorder at the check point memsym chose, " + c + ", failed (exit status 1); its standard error ends: memsym_torch: " + model + ":10: upto64 at " + c + " raised ValueError: T too large" +
+			"; --check adds to memsym's check points but does not replace them: give smaller --grid values, whose check points the recorder can record\n"
+		if _, errs, code := runCLI(args...); code != 1 || errs != want {
+			t.Errorf("--jobs %s, failing past T = 64: exit %d, stderr\n%q\nwant\n%q", jobs, code, errs, want)
+		}
+	}
+	noLeftovers(t)
 }

@@ -269,8 +269,8 @@ func TestVerifyCheckPoints(t *testing.T) {
 	c := defaults[0].String()
 	out, errs, code := runCLI(args...)
 	want := "program   point" + strings.Repeat(" ", len(c)+len(" (check point)")-len("point")+2) + "result\n" +
-		"recorder  " + c + " (check point)  FAILED: the recorder at " + c + " failed (exit status 3); its standard error ends: boom at T=" + fmt.Sprint(defaults[0][1].Value) +
-		"; " + c + " is a check point of memsym's own choosing, which --check adds to but does not replace: give smaller --grid values, whose check points the recorder can record\n" +
+		"recorder  " + c + " (check point)  FAILED: the recorder at the check point memsym chose, " + c + ", failed (exit status 3); its standard error ends: boom at T=" + fmt.Sprint(defaults[0][1].Value) +
+		"; --check adds to memsym's check points but does not replace them: give smaller --grid values, whose check points the recorder can record\n" +
 		"1 program: 0 points checked, 0 refused as expected, 1 failed\n"
 	if code != 1 || errs != "memsym: verify: 1 failure\n" || out != want {
 		t.Errorf("exit %d, stderr %q:\n%s\nwant:\n%s", code, errs, out, want)
