@@ -137,20 +137,25 @@ func (u Units) BudgetBeside(budget poly.Rat, needs ...poly.Rat) string {
 	if short == "" || name == short {
 		return name // exact in its unit, or no unit to write
 	}
-	var figures []poly.Rat
+	var figures, values []poly.Rat
 	var sides []int
 	for _, x := range needs {
 		if f, err := readFigure(u.ApproxBeside(x, budget)); err == nil {
-			figures, sides = append(figures, f), append(sides, budget.Cmp(x))
+			figures, values, sides = append(figures, f), append(values, x), append(sides, budget.Cmp(x))
 		}
 	}
+	// The budget's figure falls on the budget's side of each need's figure
+	// and of the need itself, so that the need's figure, written with as
+	// many digits as the budget's (ApproxAmong), can fall on the need's
+	// side of it: a budget of 74.506 GiB (74.5058060 GiB) beside needs of
+	// 74.50583 GiB would read as more than them.
 	reads := func(s string) bool {
 		b, err := readFigure(s)
 		if err != nil {
 			return false
 		}
 		for i, f := range figures {
-			if sides[i] != 0 && b.Cmp(f) != sides[i] {
+			if sides[i] != 0 && (b.Cmp(f) != sides[i] || b.Cmp(values[i]) != sides[i]) {
 				return false
 			}
 		}
@@ -165,6 +170,72 @@ func (u Units) BudgetBeside(budget poly.Rat, needs ...poly.Rat) string {
 		}
 	}
 	return name
+}
+
+// ApproxAmong is ApproxBeside for needs x written in a row beside the
+// budget as BudgetBeside(budget, row...) writes it, row holding every need
+// of the row: x's figure also takes as many significant digits as the
+// budget's figure shows, and falls on x's side of that figure, not on it.
+// Beside a budget of 22.35 GiB (23998129766.4 bytes), needs of 23996025920
+// bytes are "22.348 GiB", not "22.3 GiB", which reads as 50 MiB of room
+// where there are 2 MB, nor "22.35 GiB", the budget's own figure.
+func (u Units) ApproxAmong(x, budget poly.Rat, row ...poly.Rat) string {
+	first := u.ApproxBeside(x, budget)
+	want := x.Cmp(budget)
+	if first == "" || want == 0 {
+		return first
+	}
+	label := u.BudgetBeside(budget, row...)
+	shown := label
+	if i := strings.LastIndex(label, "("); i >= 0 {
+		shown = strings.TrimSuffix(label[i+1:], ")")
+	}
+	fig, err := readFigure(shown)
+	if err != nil {
+		return first
+	}
+	for digits := max(significantDigits(first), significantDigits(shown)); digits <= maxDigits; digits++ {
+		s := u.approx(x, digits)
+		back, err := readFigure(s)
+		if err != nil {
+			return first
+		}
+		if back.Cmp(budget) == want && back.Cmp(fig) == want {
+			return s
+		}
+	}
+	return first // not told apart in maxDigits: the bytes beside it are
+}
+
+// BytesAmong is Bytes with ApproxAmong's figure.
+func (u Units) BytesAmong(x, budget poly.Rat, row ...poly.Rat) string {
+	s := u.Bytes(x)
+	if a := u.Approx(x); a != "" {
+		if b := u.ApproxAmong(x, budget, row...); b != a {
+			s = strings.TrimSuffix(s, "("+a+")") + "(" + b + ")"
+		}
+	}
+	return s
+}
+
+// significantDigits counts the significant digits of a figure Approx
+// writes: 3 in "0.977 MiB", 4 in "22.35 GiB".
+func significantDigits(s string) int {
+	n, leading := 0, true
+	for _, r := range s {
+		if r == ' ' {
+			break
+		}
+		if r < '0' || r > '9' {
+			continue
+		}
+		if leading && r == '0' {
+			continue
+		}
+		leading = false
+		n++
+	}
+	return n
 }
 
 // readFigure reads back a figure that Approx writes, "74.5 GiB".

@@ -205,16 +205,53 @@ func TestBudgetBeside(t *testing.T) {
 	}{
 		{gib("80"), []poly.Rat{gib("79.999")}, "80 GiB"},
 		{poly.Int(80_000_000_000), nil, "80000000000 bytes (74.5 GiB)"},
-		// The budget is 74.50580596… GiB; needs written "74.5058 GiB"
-		// (74.505805…, they fit) and "74.51 GiB" (74.505815…, they do
-		// not) put it between them, at five digits.
-		{poly.Int(80_000_000_000), []poly.Rat{poly.Int(79_999_999_000), poly.Int(80_000_010_000)}, "80000000000 bytes (74.506 GiB)"},
+		// The budget is 74.50580596… GiB; needs of 74.505805… GiB (they
+		// fit) and 74.505815… GiB (they do not) put it between them, at
+		// seven digits: at five, 74.506 GiB, it would read as more than
+		// the needs that do not fit, whatever their digits.
+		{poly.Int(80_000_000_000), []poly.Rat{poly.Int(79_999_999_000), poly.Int(80_000_010_000)}, "80000000000 bytes (74.50581 GiB)"},
 		// 37.25290298… GiB beside needs written "37.253 GiB" that do not
 		// fit: "37.3 GiB" would read as more than them.
 		{poly.Int(40_000_000_000), []poly.Rat{poly.Int(40_000_100_000)}, "40000000000 bytes (37.25 GiB)"},
 	} {
 		if got := IEC.BudgetBeside(c.budget, c.needs...); got != c.want {
 			t.Errorf("BudgetBeside(%s, %v) = %q, want %q", c.budget, c.needs, got, c.want)
+		}
+	}
+}
+
+// TestApproxAmong: needs in a row take as many digits as the budget's
+// figure beside them shows, and fall on their side of it: under a budget
+// of 22.35 GiB, needs 2 MB below it were "22.3 GiB" (50 MiB of room, it
+// read) and, under 24 GB (22.352 GiB), needs 1.5 MB below it "22.35 GiB".
+func TestApproxAmong(t *testing.T) {
+	gib := func(s string) poly.Rat { return bigRat(t, s).Mul(poly.Int(1 << 30)) }
+	for _, c := range []struct {
+		budget poly.Rat
+		row    []poly.Rat
+		want   []string
+	}{
+		{gib("22.35"), []poly.Rat{poly.Int(23996025920), poly.Int(23998504448)}, []string{"22.348 GiB", "22.3503 GiB"}},
+		{poly.Int(24_000_000_000), []poly.Rat{poly.Int(23998504448), poly.Int(24000983104)}, []string{"22.350 GiB", "22.353 GiB"}},
+		// An exact budget shows two digits: the needs keep ApproxBeside's.
+		{gib("24"), []poly.Rat{poly.Int(25767447104), poly.Int(25770015488)}, []string{"23.998 GiB", "24.0002 GiB"}},
+	} {
+		label := IEC.BudgetBeside(c.budget, c.row...)
+		i := strings.LastIndex(label, "(")
+		shown, err := ParseSize(strings.ReplaceAll(strings.TrimSuffix(label[i+1:], ")"), " ", ""))
+		if err != nil {
+			t.Fatalf("budget %q: %v", label, err)
+		}
+		for j, x := range c.row {
+			got := IEC.ApproxAmong(x, c.budget, c.row...)
+			if got != c.want[j] {
+				t.Errorf("ApproxAmong(%s, %s) = %q beside %q, want %q", x, c.budget, got, label, c.want[j])
+			}
+			back, err := ParseSize(strings.ReplaceAll(got, " ", ""))
+			if side := x.Cmp(c.budget); err != nil || back.Cmp(c.budget) != side || (i >= 0 && back.Cmp(shown) != side) ||
+				significantDigits(got) < significantDigits(label[i+1:]) {
+				t.Errorf("ApproxAmong(%s, %s) = %q does not read on its side of %q", x, c.budget, got, label)
+			}
 		}
 	}
 }

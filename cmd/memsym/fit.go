@@ -203,6 +203,10 @@ func parseBudgets(args []string) ([]poly.Rat, error) {
 	var out []poly.Rat
 	for _, a := range args {
 		for _, s := range strings.Split(a, ",") {
+			if strings.TrimSpace(s) == "" {
+				// Quoted as typed: the item itself shows nothing.
+				return nil, usagef("--budget %q: an empty item: expected a size such as 80GiB, or several joined by commas (24GiB,40GiB)", a)
+			}
 			b, err := doc.ParseSize(s)
 			if err != nil {
 				return nil, usagef("--budget %s: %v", strings.TrimSpace(s), err)
@@ -316,14 +320,15 @@ func runsFrom(m *model.Model, src source.Source, along string, fixed map[string]
 
 // needsCells writes needs as a table's two cells, bytes and their units,
 // the units with the digits it takes to fall on the needs' side of the
-// budget (doc.Units.ApproxBeside); for needs the model does not give (nil:
-// some buffer's bytes are negative there, the polynomials not the
-// program's), says so.
-func needsCells(x *poly.Rat, budget poly.Rat, units doc.Units) []string {
+// budget and of the budget's figure in the row, whose needs are row, and
+// no fewer than that figure's (doc.Units.ApproxAmong); for needs the model
+// does not give (nil: some buffer's bytes are negative there, the
+// polynomials not the program's), says so.
+func needsCells(x *poly.Rat, budget poly.Rat, units doc.Units, row ...*poly.Rat) []string {
 	if x == nil {
 		return []string{"not the program's", ""}
 	}
-	a := units.ApproxBeside(*x, budget)
+	a := units.ApproxAmong(*x, budget, present(row)...)
 	if a != "" {
 		a = "(" + a + ")"
 	}
@@ -385,8 +390,8 @@ func fitTable(title string, answers []fitAnswer, w fitWords, units doc.Units) st
 		switch f.Kind {
 		case model.FitsUpTo:
 			row = append(row, fmt.Sprint(f.Largest))
-			row = append(row, needsCells(a.at, f.Budget, units)...)
-			row = append(row, needsCells(a.past, f.Budget, units)...)
+			row = append(row, needsCells(a.at, f.Budget, units, a.at, a.past)...)
+			row = append(row, needsCells(a.past, f.Budget, units, a.at, a.past)...)
 			row = append(row, bindsCell(a))
 			if a.binds > 0 && !containsInt(ops, a.binds) {
 				ops = append(ops, a.binds)
@@ -554,13 +559,18 @@ func budgetName(x poly.Rat, units doc.Units) string { return units.Budget(x) }
 // budgetLabel is budgetName for a budget written beside needs
 // (doc.Units.BudgetBeside); nil needs are left out.
 func budgetLabel(budget poly.Rat, units doc.Units, needs ...*poly.Rat) string {
-	var present []poly.Rat
+	return units.BudgetBeside(budget, present(needs)...)
+}
+
+// present returns the needs that are not nil.
+func present(needs []*poly.Rat) []poly.Rat {
+	var out []poly.Rat
 	for _, x := range needs {
 		if x != nil {
-			present = append(present, *x)
+			out = append(out, *x)
 		}
 	}
-	return units.BudgetBeside(budget, present...)
+	return out
 }
 
 // needsOf returns the needs of t, nil for none.
@@ -597,7 +607,7 @@ func fitConfirmText(f *model.Fit, checks []model.FitCheck, w fitWords, units doc
 		if !c.OK(f.Budget) {
 			var diffs []string
 			if !c.Needs.Equal(c.Predicted) {
-				diffs = append(diffs, "the model predicts "+units.BytesBeside(c.Predicted, f.Budget))
+				diffs = append(diffs, "the model predicts "+units.BytesAmong(c.Predicted, f.Budget, present(predicted)...))
 			}
 			if c.PeakOp != c.PredictedOp {
 				diffs = append(diffs, fmt.Sprintf("the model puts the peak at operation %d", c.PredictedOp))
@@ -615,7 +625,7 @@ func fitConfirmText(f *model.Fit, checks []model.FitCheck, w fitWords, units doc
 			peak = "no operations"
 		}
 		fmt.Fprintf(&b, "%s at %s: recorded %s %s, %s, %s %s, %s\n",
-			lead, c.Point, w.what, units.BytesBeside(c.Needs, f.Budget), peak, side, budget, verdict)
+			lead, c.Point, w.what, units.BytesAmong(c.Needs, f.Budget, present(predicted)...), peak, side, budget, verdict)
 	}
 	return b.String()
 }

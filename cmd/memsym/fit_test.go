@@ -100,6 +100,9 @@ func TestFitRefusals(t *testing.T) {
 		{[]string{"--budget", "80G", "--along", "T", "--at", "B=8"}, `memsym: --budget 80G: "G" may mean GB (powers of 1000) or GiB (powers of 1024): say which`},
 		{[]string{"--budget", "1GiB", "--along", "T", "--at", "B=8,T=3"}, "memsym: --at B=8,T=3: T is the dimension gone along: give only the others a value"},
 		{[]string{"--budget", "1GiB", "--along", "T", "--at", "B=0"}, "memsym: --at B=0: dimensions are integers of at least 1"},
+		// An empty item quotes what was typed: before, "--budget : expected a size".
+		{[]string{"--budget", "24GiB,", "--along", "T", "--at", "B=8"}, `memsym: --budget "24GiB,": an empty item: expected a size such as 80GiB, or several joined by commas (24GiB,40GiB)`},
+		{[]string{"--budget", ",24GiB", "--along", "T", "--at", "B=8"}, `memsym: --budget ",24GiB": an empty item: expected a size such as 80GiB, or several joined by commas (24GiB,40GiB)`},
 	} {
 		out, errs, code := runCLI(append([]string{"fit", "--program", "gpt-course"}, c.args...)...)
 		if code != 2 || out != "" || errs != c.want+"\n" {
@@ -291,16 +294,18 @@ func TestFitNotesNameBudgets(t *testing.T) {
 
 // TestFitBudgetFigure: a budget not exact in the units (80GB in binary
 // units) is written with the digits its figure needs to fall between the
-// needs' figures beside it, as the needs fall beside the budget: needs of
-// 74.5058 GiB that fit are not shown under "74.5 GiB", nor needs of
-// 37.253 GiB that do not fit under "37.3 GiB".
+// needs beside it, and the needs with as many digits as the budget's
+// figure, each on its side of it: before, needs of 74.50583 GiB that do
+// not fit read "74.51 GiB" beside a budget of "74.506 GiB" (74.50581 GiB),
+// which is more than they are, and needs of 37.25289 GiB "37.25 GiB" beside
+// "37.2529 GiB", fewer digits than the budget's.
 func TestFitBudgetFigure(t *testing.T) {
 	out := mustRunCLI(t, "fit", "--program", "gpt-course", "--along", "B", "--at", "T=16", "--budget", "80GB,40GB", "--confirm")
 	checkLinesInOrder(t, out, []string{
-		"  80000000000 bytes (74.506 GiB)     1083176  79999951872 bytes  (74.5058 GiB)  80000025728 bytes  (74.51 GiB)   operation 19",
-		"  40000000000 bytes (37.2529 GiB)     541582  39999985408 bytes  (37.25 GiB)    40000059264 bytes  (37.253 GiB)  operation 19",
-		"confirmed at B = 1083176, T = 16: recorded needs 79999951872 bytes (74.5058 GiB), the peak at operation 19, fits 80000000000 bytes (74.506 GiB), as predicted",
-		"confirmed at B = 541583, T = 16: recorded needs 40000059264 bytes (37.253 GiB), the peak at operation 19, does not fit 40000000000 bytes (37.2529 GiB), as predicted",
+		"  80000000000 bytes (74.50581 GiB)    1083176  79999951872 bytes  (74.50576 GiB)  80000025728 bytes  (74.50583 GiB)  operation 19",
+		"  40000000000 bytes (37.2529 GiB)      541582  39999985408 bytes  (37.25289 GiB)  40000059264 bytes  (37.2530 GiB)   operation 19",
+		"confirmed at B = 1083176, T = 16: recorded needs 79999951872 bytes (74.50576 GiB), the peak at operation 19, fits 80000000000 bytes (74.50581 GiB), as predicted",
+		"confirmed at B = 541583, T = 16: recorded needs 40000059264 bytes (37.2530 GiB), the peak at operation 19, does not fit 40000000000 bytes (37.2529 GiB), as predicted",
 	})
 }
 
