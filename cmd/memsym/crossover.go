@@ -51,6 +51,9 @@ func crossoverCmd(stdout, stderr io.Writer, args []string) error {
 	if *confirm && len(files) > 0 {
 		return usagef("--confirm records new points: use it with --program, --recorder or --torch")
 	}
+	sf.before = func(dims []string, _ bool) error {
+		return beforeAlong(dims, *along, at, ", so nothing crosses over")
+	}
 	m, src, err := buildModel(&sf, files, stderr)
 	defer src.Close()
 	if err != nil {
@@ -125,7 +128,7 @@ func crossovers(m *model.Model, src source.Source, along string, at assignments)
 	if !contains(m.Vars, along) {
 		return nil, usagef("--along %s: no dimension %s (the dimensions are %s)", along, along, strings.Join(m.Vars, ", "))
 	}
-	if err := checkOthers(m, along, at); err != nil {
+	if err := checkOthers(m.Vars, along, at); err != nil {
 		return nil, err
 	}
 	if err := at.atLeastOne(); err != nil {
@@ -154,13 +157,13 @@ func crossovers(m *model.Model, src source.Source, along string, at assignments)
 
 // checkOthers checks that each of at names a dimension of the model other
 // than along, in the order given, as fit's --at is checked.
-func checkOthers(m *model.Model, along string, at assignments) error {
+func checkOthers(dims []string, along string, at assignments) error {
 	for _, a := range at {
 		switch {
 		case a.name == along:
 			return usagef("--at %s=%d: %s is the dimension gone along: give only the others a value", a.name, a.value, along)
-		case !contains(m.Vars, a.name):
-			return usagef("--at %s=%d: no dimension %s (the dimensions are %s)", a.name, a.value, a.name, strings.Join(m.Vars, ", "))
+		case !contains(dims, a.name):
+			return usagef("--at %s=%d: no dimension %s (the dimensions are %s)", a.name, a.value, a.name, strings.Join(dims, ", "))
 		}
 	}
 	return nil

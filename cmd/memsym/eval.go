@@ -85,6 +85,12 @@ func evalCmd(stdout, stderr io.Writer, args []string) error {
 			return usagef("eval needs --at %s, a value for each dimension, or --along DIM", hint)
 		}
 	}
+	sf.before = func(dims []string, _ bool) error {
+		if *along != "" {
+			return beforeAlong(dims, *along, at, "")
+		}
+		return beforePoint(dims, at)
+	}
 	m, src, err := buildModel(&sf, files, stderr)
 	defer src.Close()
 	if err != nil {
@@ -204,7 +210,7 @@ func evalAlong(stdout io.Writer, m *model.Model, src source.Source, along string
 		return usagef("--along %s: no dimension %s (the dimensions are %s)", along, along, strings.Join(m.Vars, ", "))
 	}
 	fixed := at.values()
-	if err := checkOthers(m, along, at); err != nil {
+	if err := checkOthers(m.Vars, along, at); err != nil {
 		return err
 	}
 	if err := at.atLeastOne(); err != nil {

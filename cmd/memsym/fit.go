@@ -76,6 +76,7 @@ func fitCmd(stdout, stderr io.Writer, args []string) error {
 	if *confirm && len(files) > 0 {
 		return usagef("--confirm records new points: use it with --program, --recorder or --torch")
 	}
+	sf.before = func(dims []string, slow bool) error { return beforeLine(dims, *along, at, slow) }
 	if step.step {
 		return fitStep(stdout, stderr, &step, &sf, files, budgets, *along, at, *confirm, *asJSON, *units)
 	}

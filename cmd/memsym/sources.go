@@ -26,6 +26,10 @@ type sourceFlags struct {
 	grid     gridFlag
 	checks   listFlag
 	fs       *flag.FlagSet // where they were registered, to see which were given
+	// before, when set, checks the command's flags against the source's
+	// dimensions before anything is recorded (checkBefore); slow is true
+	// where recording the grid takes long (a recorder's, PyTorch's).
+	before func(dims []string, slow bool) error
 }
 
 // notWithFiles refuses the flags that recording files have no use for:

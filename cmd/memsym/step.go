@@ -311,6 +311,9 @@ func buildModelOf(sf *sourceFlags, files []string, stderr io.Writer, step *progr
 	if err != nil {
 		return nil, &source.Files{}, err // nothing to close
 	}
+	if err := sf.checkBefore(src, spec); err != nil {
+		return nil, src, err
+	}
 	if ps, ok := src.(*source.Program); ok && step != nil {
 		ps.P = step
 	}

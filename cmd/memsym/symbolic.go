@@ -51,6 +51,9 @@ func buildModel(sf *sourceFlags, files []string, stderr io.Writer) (*model.Model
 	if err != nil {
 		return nil, &source.Files{}, err // nothing to close
 	}
+	if err := sf.checkBefore(src, spec); err != nil {
+		return nil, src, err
+	}
 	m, err := model.Build(context.Background(), src, spec)
 	return m, src, err
 }
