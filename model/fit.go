@@ -629,11 +629,20 @@ type FitCheck struct {
 	Unrecorded error
 }
 
-// OK reports whether the recording agrees: the model's there, with the
-// same needs and peak operation as the model's, on the same side of the
-// budget.
+// OK reports whether the recording confirms the answer: its needs are the
+// model's there, to the byte, on the same side of the budget. That is what
+// a fit says at the point; where the peak lies is not. A recording whose
+// operations are not the model's (Differs), as PyTorch's at a size of 1
+// are not those of a grid from 2, or whose peak lies at another operation
+// (PeakOp), confirms the needs all the same, and Noted says so.
 func (c *FitCheck) OK(budget poly.Rat) bool {
-	return c.Unrecorded == nil && c.Differs == "" && c.Needs.Equal(c.Predicted) && c.PeakOp == c.PredictedOp && (c.Needs.Cmp(budget) <= 0) == c.Fits
+	return c.Unrecorded == nil && c.Needs.Equal(c.Predicted) && (c.Needs.Cmp(budget) <= 0) == c.Fits
+}
+
+// Noted reports whether a recording that confirms the answer (OK) differs
+// from the model otherwise: its operations, or its peak's operation.
+func (c *FitCheck) Noted(budget poly.Rat) bool {
+	return c.OK(budget) && (c.Differs != "" || c.PeakOp != c.PredictedOp)
 }
 
 // Contradicting counts the checks whose recording, made, does not agree

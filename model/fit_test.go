@@ -260,14 +260,22 @@ func TestContradicting(t *testing.T) {
 		agree,
 		{Needs: poly.Int(1100), Predicted: poly.Int(1100), PeakOp: 3, PredictedOp: 3, Fits: false}, // agrees: does not fit
 		{Needs: poly.Int(901), Predicted: poly.Int(900), PeakOp: 3, PredictedOp: 3, Fits: true},    // other needs
-		{Needs: poly.Int(900), Predicted: poly.Int(900), PeakOp: 4, PredictedOp: 3, Fits: true},    // another peak operation
 		{Needs: poly.Int(1001), Predicted: poly.Int(1001), PeakOp: 3, PredictedOp: 3, Fits: true},  // said to fit, does not
+		// The needs and the side confirm the answer; the peak's place and
+		// operations that differ are noted, not contradictions.
+		{Needs: poly.Int(900), Predicted: poly.Int(900), PeakOp: 4, PredictedOp: 3, Fits: true},
+		{Needs: poly.Int(900), Predicted: poly.Int(900), PeakOp: 3, PredictedOp: 3, Fits: true, Differs: "record 9 differs"},
 	}
-	if n := Contradicting(checks, budget); n != 3 {
-		t.Errorf("Contradicting = %d, want 3", n)
+	if n := Contradicting(checks, budget); n != 2 {
+		t.Errorf("Contradicting = %d, want 2", n)
 	}
 	if n := Contradicting(checks[:2], budget); n != 0 {
 		t.Errorf("Contradicting of agreeing checks = %d, want 0", n)
+	}
+	for i, c := range checks {
+		if noted := c.Noted(budget); noted != (i >= 4) {
+			t.Errorf("check %d: noted %v", i, noted)
+		}
 	}
 }
 

@@ -582,6 +582,29 @@ func needsOf(t *model.Terms) *poly.Rat {
 	return &t.Needs
 }
 
+// fitCheckNote says how a recording that confirms an answer, its needs
+// the predicted ones on the predicted side, differs from the model all the
+// same: its operations (as PyTorch's at a size of 1 differ from those of a
+// grid from 2), or where its peak lies. The answer rests on the needs
+// alone, so this is a note, not a contradiction.
+func fitCheckNote(c *model.FitCheck, w fitWords) string {
+	where := ""
+	if c.PeakOp != c.PredictedOp {
+		where = fmt.Sprintf(", its peak at operation %d, not %d", c.PeakOp, c.PredictedOp)
+	}
+	if c.Differs == "" {
+		return fmt.Sprintf("  note: the recording at %s has%s; the answer rests on the %s, as predicted\n", c.Point, strings.TrimPrefix(where, ","), w.what)
+	}
+	// What differs, without the grid's advice, which speaks of a grid
+	// refused, not of a recording beside a model.
+	differs, _, _ := strings.Cut(c.Differs, "; "+interpWhyOps)
+	return fmt.Sprintf("  note: the recording at %s has operations the model's grid did not have%s; the answer rests on the %s, as predicted: %s\n", c.Point, where, w.what, differs)
+}
+
+// interpWhyOps begins the advice a grid refused for operations that
+// differ ends with.
+const interpWhyOps = "a dimension that changes the operations"
+
 // fitConfirmText says, for each recording made to confirm a fit, what it
 // needs and whether that is as predicted.
 func fitConfirmText(f *model.Fit, checks []model.FitCheck, w fitWords, units doc.Units) string {
@@ -627,6 +650,9 @@ func fitConfirmText(f *model.Fit, checks []model.FitCheck, w fitWords, units doc
 		}
 		fmt.Fprintf(&b, "%s at %s: recorded %s %s, %s, %s %s, %s\n",
 			lead, c.Point, w.what, units.BytesAmong(c.Needs, f.Budget, present(predicted)...), peak, side, budget, verdict)
+		if c.Noted(f.Budget) {
+			b.WriteString(fitCheckNote(c, w))
+		}
 	}
 	return b.String()
 }
