@@ -197,16 +197,25 @@ func (w *walker) declared(id int64) string {
 
 // differ reports that the recording read differs from the structure.
 func (w *walker) differ(line, stLine int, what, want, got string) error {
-	why := whyOps
 	if len(w.st.rec.Header.Dims) == 0 {
-		why = "a program without dimensions records the same operations every time"
+		return w.differWhy(line, stLine, what, want, got, "a program without dimensions records the same operations every time")
 	}
-	return w.differWhy(line, stLine, what, want, got, why)
+	return &opsDiffer{head: w.differHead(line, stLine, what, want, got), why: whyOps}
 }
 
+// opsDiffer is a refusal of recordings whose operations differ: where,
+// then the advice, which Build may put more precisely (sizeOne).
+type opsDiffer struct{ head, why string }
+
+func (e *opsDiffer) Error() string { return e.head + "; " + e.why }
+
 func (w *walker) differWhy(line, stLine int, what, want, got, why string) error {
-	return fmt.Errorf("%s and %s differ: %s %s at %s but %s at %s; %s",
-		at(w.name, line), at(w.st.name, stLine), what, want, w.st.point, got, w.point, why)
+	return fmt.Errorf("%s; %s", w.differHead(line, stLine, what, want, got), why)
+}
+
+func (w *walker) differHead(line, stLine int, what, want, got string) string {
+	return fmt.Sprintf("%s and %s differ: %s %s at %s but %s at %s",
+		at(w.name, line), at(w.st.name, stLine), what, want, w.st.point, got, w.point)
 }
 
 // describe says what the structure's record n is, n being the record about

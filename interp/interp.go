@@ -160,6 +160,11 @@ func Build(grid []Source, checks []Source) (*Model, error) {
 		return nil, err
 	}
 	m, err := buildGrid(g, grid, checks)
+	if d, ok := err.(*opsDiffer); ok {
+		if set := sizeOne(g, grid); set != nil {
+			return nil, &opsDiffer{head: d.head, why: whySizeOne(g, set)}
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -352,3 +352,22 @@ func TestTorchFailureNamesItsPoint(t *testing.T) {
 	}
 	noLeftovers(t)
 }
+
+// fit --confirm at B = 1 on a grid from B = 2: PyTorch records other
+// operations at a size of 1 (a view where it copies at 2 and more), with
+// the needs the model predicts. The answer is confirmed, the operations
+// and the peak's place noted; before, the recordings "contradicted the
+// fit" (exit 1) though their needs were the predicted ones to the byte.
+func TestTorchFitConfirmAtOne(t *testing.T) {
+	needTorch(t)
+	t.Setenv("TMPDIR", t.TempDir())
+	model, err := filepath.Abs("../../docs/examples/tinylm.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := runCLI("fit", "--confirm", "--budget", "1GiB", "--along", "T", "--at", "B=1", "--torch", model+":build", "--grid", "B=2,3,4", "--grid", "T=16,32,48")
+	if code != 0 || stderr != "" || strings.Contains(out, "NOT as predicted") || strings.Count(out, "\nconfirmed at B = 1, T = ") != 2 ||
+		!strings.Contains(out, "\n  note: the recording at B = 1, T = ") || !strings.Contains(out, "has operations the model's grid did not have") {
+		t.Errorf("fit --confirm at B = 1: exit %d\n%s\n%s", code, out, stderr)
+	}
+}
