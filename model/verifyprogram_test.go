@@ -99,7 +99,7 @@ func TestVerifyProgramFailsAtChosenCheckPoint(t *testing.T) {
 	}
 
 	r := verify(source.Spec{Grid: []source.GridDim{grid}})
-	failed := fmt.Sprintf("the recorder at the check point memsym chose, %s, failed (exit status 3); its standard error ends: boom at B=%d; --check adds to memsym's check points but does not replace them: give smaller --grid values, whose check points the recorder can record", c, b)
+	failed := fmt.Sprintf("the recorder at the check point memsym chose, %s, failed (exit status 3); its standard error ends: boom at B=%d; to check elsewhere, give --no-default-checks with --check points the recorder can record, or smaller --grid values, whose check points are smaller", c, b)
 	if !record.Point(r.At).Equal(c) || r.Failed != failed {
 		t.Errorf("at %v, failed:\n%s\nwant at %s:\n%s", r.At, r.Failed, c, failed)
 	}

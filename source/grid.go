@@ -40,8 +40,8 @@ func (p *Plan) Points() []record.Point {
 // defaults (three values per dimension, or none) and spec, whose grid
 // overrides them. The check points are two by default, own (a point the
 // source itself proposes, or nil) and those of DefaultChecks, and spec's
-// checks are added to them: a check point given can only add to what is
-// checked, never take the defaults' place.
+// checks are added to them: a check point given adds to what is checked,
+// and takes the defaults' place only where spec.NoDefaultChecks says so.
 func plan(vars []string, defGrid map[string][3]int64, own record.Point, spec Spec) (*Plan, error) {
 	values := make(map[string][3]int64)
 	for k, v := range defGrid {
@@ -63,11 +63,14 @@ func plan(vars []string, defGrid map[string][3]int64, own record.Point, spec Spe
 		}
 		p.Values = append(p.Values, g)
 	}
-	defaults, err := DefaultChecks(p.Values, vars, 2)
-	if err != nil {
-		return nil, err
+	var defaults []record.Point
+	if !spec.NoDefaultChecks {
+		var err error
+		if defaults, err = DefaultChecks(p.Values, vars, 2); err != nil {
+			return nil, err
+		}
 	}
-	if own != nil && !onGrid(own, p.Values) {
+	if own != nil && !onGrid(own, p.Values) && !spec.NoDefaultChecks {
 		// The source's own point first, then the one further out; but
 		// not where a grid given in its place has one of its values (a
 		// check point must be off the grid in every dimension).

@@ -95,7 +95,7 @@ func (k *kept) take(p record.Point) (kp keptPoint, last, ok bool) {
 
 // chosenNote is what a failure at a check point memsym chose ends with:
 // what the user can do about it.
-const chosenNote = "; --check adds to memsym's check points but does not replace them: give smaller --grid values, whose check points the recorder can record"
+const chosenNote = "; to check elsewhere, give --no-default-checks with --check points the recorder can record, or smaller --grid values, whose check points are smaller"
 
 // pointWords names p in a message that goes on with a verb, "B = 2,
 // T = 16"; a check point memsym chose (one of chosen) is said to be,

@@ -103,7 +103,7 @@ func TestTorchFailureAtChosenCheck(t *testing.T) {
 		src.Close()
 		c := checks[0].String()
 		want := "the PyTorch recorder at the check point memsym chose, " + c + ", failed (exit status 1); its standard error ends: memsym_torch: model.py:3: build at " + c + " raised ValueError: too large" +
-			"; --check adds to memsym's check points but does not replace them: give smaller --grid values, whose check points the recorder can record"
+			"; to check elsewhere, give --no-default-checks with --check points the recorder can record, or smaller --grid values, whose check points are smaller"
 		if err == nil || err.Error() != want {
 			t.Errorf("--jobs %d: %v\nwant %s", jobs, err, want)
 		}

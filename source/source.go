@@ -44,6 +44,9 @@ type Spec struct {
 	// Checks are check points off the grid, checked besides the
 	// defaults.
 	Checks []record.Point
+	// NoDefaultChecks leaves the source's own check points out: only
+	// Checks are checked, for a recorder that runs at some sizes only.
+	NoDefaultChecks bool
 }
 
 // GridDim is one dimension's three grid values, distinct.

@@ -398,3 +398,32 @@ func TestStepFitNamesItsCheck(t *testing.T) {
 		t.Errorf("no %q in:\n%s", want, out)
 	}
 }
+
+// TestRecorderNoDefaultChecks: a recorder that runs at some sizes only (a
+// tiled executor's) cannot record memsym's own check points; the refusal
+// says which flag leaves them out, and with --no-default-checks only the
+// --check points given are recorded and checked.
+func TestRecorderNoDefaultChecks(t *testing.T) {
+	dir := t.TempDir()
+	recordGrid(t, dir, []int64{16, 32, 48}, []int64{256, 512, 768})
+	recordGrid(t, dir, []int64{64}, []int64{1024}) // the one check point given; none of memsym's own
+	t.Setenv("TMPDIR", t.TempDir())
+	rec := []string{"symbolic", "--recorder", fakeRecorder(t, dir), "--grid", "B=16,32,48", "--grid", "T=256,512,768", "--check", "B=64,T=1024"}
+	_, errs, code := runCLI(rec...)
+	if code != 1 || !strings.HasPrefix(errs, "memsym: the recorder at the check point memsym chose, B = 65, T = 1025, failed") ||
+		!strings.HasSuffix(errs, "; to check elsewhere, give --no-default-checks with --check points the recorder can record, or smaller --grid values, whose check points are smaller\n") {
+		t.Errorf("without --no-default-checks: exit %d, stderr %q", code, errs)
+	}
+	noLeftovers(t)
+	got := mustRunCLI(t, append(rec, "--no-default-checks")...)
+	head, _, _ := strings.Cut(got, "\n")
+	if !strings.HasSuffix(head, "interpolated on B ∈ {16, 32, 48}, T ∈ {256, 512, 768}, checked at B = 64, T = 1024") {
+		t.Errorf("with --no-default-checks: %s", head)
+	}
+	noLeftovers(t)
+	// Recording files have no check points of memsym's own to leave out.
+	if _, errs, code := runCLI("symbolic", "--no-default-checks", filepath.Join(dir, "b16-t256.jsonl")); code != 2 ||
+		errs != "memsym: --no-default-checks goes with --program, --recorder or --torch; recording files carry their own points and constants, and run no recorder\n" {
+		t.Errorf("with files: exit %d, stderr %q", code, errs)
+	}
+}

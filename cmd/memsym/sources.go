@@ -25,7 +25,9 @@ type sourceFlags struct {
 	consts   assignments
 	grid     gridFlag
 	checks   listFlag
-	fs       *flag.FlagSet // where they were registered, to see which were given
+	// noDefaults leaves memsym's own check points out (--no-default-checks).
+	noDefaults bool
+	fs         *flag.FlagSet // where they were registered, to see which were given
 	// before, when set, checks the command's flags against the source's
 	// dimensions before anything is recorded (checkBefore); slow is true
 	// where recording the grid takes long (a recorder's, PyTorch's).
@@ -40,9 +42,11 @@ func (s *sourceFlags) notWithFiles() error {
 		"const":   "--program",
 		"jobs":    "--recorder or --torch",
 		"timeout": "--recorder or --torch",
+
+		"no-default-checks": "--program, --recorder or --torch",
 	}
-	set := map[string]bool{"grid": len(s.grid) > 0, "const": len(s.consts) > 0}
-	for _, name := range []string{"grid", "const", "jobs", "timeout"} {
+	set := map[string]bool{"grid": len(s.grid) > 0, "const": len(s.consts) > 0, "no-default-checks": s.noDefaults}
+	for _, name := range []string{"grid", "const", "jobs", "timeout", "no-default-checks"} {
 		if set[name] || s.fs != nil && given(s.fs, name) {
 			return usagef("--%s goes with %s; recording files carry their own points and constants, and run no recorder", name, with[name])
 		}
@@ -53,6 +57,7 @@ func (s *sourceFlags) notWithFiles() error {
 func (s *sourceFlags) register(fs *flag.FlagSet) {
 	s.registerSources(fs)
 	fs.Var(&s.checks, "check", "a check point off the grid: `B=65,T=1025` with --program, --recorder or --torch, else a recording file (repeatable)")
+	fs.BoolVar(&s.noDefaults, "no-default-checks", false, "check at the --check points given only, not at memsym's own (with --program, --recorder or --torch): for a recorder that runs at some sizes only")
 }
 
 // registerSources registers the flags of register but --check, for a
@@ -174,6 +179,7 @@ func (s *sourceFlags) open(files []string, stderr io.Writer) (source.Source, sou
 		}
 		spec.Checks = append(spec.Checks, p)
 	}
+	spec.NoDefaultChecks = s.noDefaults
 	// Refused for every source that records: a value that cannot be is a
 	// mistake anywhere (and --program refuses them given at all, below).
 	if s.timeout < 0 {

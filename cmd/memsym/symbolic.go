@@ -33,7 +33,8 @@ files off it), from --recorder COMMAND run at each point, or from a bundled
 --program. With --recorder or --torch the model is checked at two points off
 the grid by default, chosen to share no divisor with the grid's steps; with
 --program at the program's own check point (memsym programs lists it) and
-the second such point.
+the second such point. --no-default-checks leaves those out, for a recorder
+that runs at some sizes only: then only the --check points given are checked.
 
 With --step, a training step's model (docs/step.md): of recordings of a step,
 or of a bundled program's step under --remat, --optimizer and --types; with

@@ -345,7 +345,7 @@ func TestTorchFailureNamesItsPoint(t *testing.T) {
 		args = append([]string{"symbolic", "--jobs", jobs, "--torch", model + ":upto64"}, grid...)
 		c := checks[0].String()
 		want = "memsym: the PyTorch recorder at the check point memsym chose, " + c + ", failed (exit status 1); its standard error ends: memsym_torch: " + model + ":10: upto64 at " + c + " raised ValueError: T too large" +
-			"; --check adds to memsym's check points but does not replace them: give smaller --grid values, whose check points the recorder can record\n"
+			"; to check elsewhere, give --no-default-checks with --check points the recorder can record, or smaller --grid values, whose check points are smaller\n"
 		if _, errs, code := runCLI(args...); code != 1 || errs != want {
 			t.Errorf("--jobs %s, failing past T = 64: exit %d, stderr\n%q\nwant\n%q", jobs, code, errs, want)
 		}

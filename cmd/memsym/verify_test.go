@@ -270,7 +270,7 @@ func TestVerifyCheckPoints(t *testing.T) {
 	out, errs, code := runCLI(args...)
 	want := "program   point" + strings.Repeat(" ", len(c)+len(" (check point)")-len("point")+2) + "result\n" +
 		"recorder  " + c + " (check point)  FAILED: the recorder at the check point memsym chose, " + c + ", failed (exit status 3); its standard error ends: boom at T=" + fmt.Sprint(defaults[0][1].Value) +
-		"; --check adds to memsym's check points but does not replace them: give smaller --grid values, whose check points the recorder can record\n" +
+		"; to check elsewhere, give --no-default-checks with --check points the recorder can record, or smaller --grid values, whose check points are smaller\n" +
 		"1 program: 0 points checked, 0 refused as expected, 1 failed\n"
 	if code != 1 || errs != "memsym: verify: 1 failure\n" || out != want {
 		t.Errorf("exit %d, stderr %q:\n%s\nwant:\n%s", code, errs, out, want)
