@@ -11,6 +11,7 @@ import (
 	"io"
 	"maps"
 	"strings"
+	"sync"
 
 	"memsym/internal/ending"
 	"memsym/interp"
@@ -90,13 +91,17 @@ func pointName(maker string, p record.Point) string {
 }
 
 // scratch is a source's temporary folder, made on first use and removed
-// whole by Close, or by a signal that ends memsym first (ending).
+// whole by Close, or by a signal that ends memsym first (ending). The
+// recordings made at once (Prefetch) ask for it together.
 type scratch struct {
+	mu  sync.Mutex
 	dir string
 	tmp *ending.Dir
 }
 
 func (s *scratch) folder() (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.tmp == nil {
 		d, err := ending.MkdirTemp("memsym-recordings-")
 		if err != nil {
@@ -108,6 +113,8 @@ func (s *scratch) folder() (string, error) {
 }
 
 func (s *scratch) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.tmp == nil {
 		return nil
 	}
