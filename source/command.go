@@ -85,15 +85,21 @@ func (c *Command) Line(point record.Point) (string, error) {
 // stopped at once, and that error is Run's; a watch's, which says the
 // output is no recording, is returned as it is, however the command exited.
 func (c *Command) Run(ctx context.Context, point record.Point, out io.Writer) error {
-	return c.run(ctx, point, point.String(), "", out)
+	_, err := c.run(ctx, point, point.String(), "", out)
+	return err
 }
 
 // run is Run, its messages naming the point as at does, and those of a
 // command that failed or ran out of time ending with note (pointWords).
-func (c *Command) run(ctx context.Context, point record.Point, at, note string, out io.Writer) error {
+// It returns the end of the command's standard error too, kept as a
+// failure's is (at most a few thousand bytes, however much it wrote):
+// what a command that succeeded wrote there is the note's to say
+// (stderrNotes).
+func (c *Command) run(ctx context.Context, point record.Point, at, note string, out io.Writer) (*tailBuffer, error) {
+	tail := &tailBuffer{max: tailMax}
 	line, err := c.Line(point)
 	if err != nil {
-		return err
+		return tail, err
 	}
 	parent := ctx
 	if c.Timeout > 0 {
@@ -101,20 +107,19 @@ func (c *Command) run(ctx context.Context, point record.Point, at, note string, 
 		ctx, cancel = context.WithTimeout(ctx, c.Timeout)
 		defer cancel()
 	}
-	tail := &tailBuffer{max: 2000}
 	err = runGroup(ctx, exec.Command("sh", "-c", line), out, tail)
 	var bad *badOutput
 	switch {
 	case err == nil:
-		return nil
+		return tail, nil
 	case errors.As(err, &bad):
-		return bad.err
+		return tail, bad.err
 	case parent.Err() != nil:
-		return fmt.Errorf("the recorder at %s was stopped: %w", at, parent.Err())
+		return tail, fmt.Errorf("the recorder at %s was stopped: %w", at, parent.Err())
 	case ctx.Err() == context.DeadlineExceeded:
-		return fmt.Errorf("the recorder at %s did not finish within %s and was stopped%s%s", at, c.Timeout, tail.quote(), note)
+		return tail, fmt.Errorf("the recorder at %s did not finish within %s and was stopped%s%s", at, c.Timeout, tail.quote(), note)
 	case errors.Is(err, exec.ErrNotFound):
-		return fmt.Errorf("the recorder at %s cannot be run: no sh on this machine", at)
+		return tail, fmt.Errorf("the recorder at %s cannot be run: no sh on this machine", at)
 	}
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
@@ -122,12 +127,17 @@ func (c *Command) run(ctx context.Context, point record.Point, at, note string, 
 		if exit.ExitCode() == 127 {
 			why = "exit status 127: the shell found no such command"
 		}
-		return fmt.Errorf("the recorder at %s failed (%s)%s%s", at, why, tail.quote(), note)
+		return tail, fmt.Errorf("the recorder at %s failed (%s)%s%s", at, why, tail.quote(), note)
 	}
-	return fmt.Errorf("the recorder at %s: %v%s", strings.TrimSuffix(at, ","), err, tail.quote())
+	return tail, fmt.Errorf("the recorder at %s: %v%s", strings.TrimSuffix(at, ","), err, tail.quote())
 }
 
-// tailBuffer keeps the last max bytes written to it.
+// tailMax is how many bytes of the end of a recorder's standard error are
+// quoted, at most.
+const tailMax = 2000
+
+// tailBuffer keeps the last max bytes written to it (and at most twice
+// that at any time, however much is written).
 type tailBuffer struct {
 	buf []byte
 	max int
@@ -146,13 +156,25 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 // quote returns the end of what was written, as "; its standard error
 // ends: ..." on one line, or a note that nothing was.
 func (t *tailBuffer) quote() string {
+	s := t.text()
+	if s == "" {
+		return ", writing nothing to its standard error"
+	}
+	return fmt.Sprintf("; its standard error ends: %s", s)
+}
+
+// text returns the end of what was written on one line, at most its last
+// max bytes and 5 lines, those before cut off said with "…", each line
+// shown as a message may show it (shown) and joined by " | "; "" when
+// nothing but blanks was written.
+func (t *tailBuffer) text() string {
 	b := t.buf
 	if len(b) > t.max {
 		b, t.cut = b[len(b)-t.max:], true
 	}
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
-		return ", writing nothing to its standard error"
+		return ""
 	}
 	s := strings.ToValidUTF8(string(b), "?")
 	lines := strings.Split(s, "\n")
@@ -166,7 +188,7 @@ func (t *tailBuffer) quote() string {
 	if t.cut {
 		s = "…" + s
 	}
-	return fmt.Sprintf("; its standard error ends: %s", s)
+	return s
 }
 
 // shown is a line of a command's output as a message may show it: a tab as

@@ -210,3 +210,89 @@ printf '{"memsym": 1, "dims": {"B": %s}}\n{"result": []}\n' $1
 		t.Errorf("%d runs, want 4", n)
 	}
 }
+
+// The note on a recorder's standard error counts every run that succeeded,
+// the grid's, Prefetch's and Record's (a point Prefetch kept is not run
+// again, nor counted again), and quotes the first that wrote there in the
+// order the points were asked for, not the first to end: a slow one
+// before fast ones. A run that failed is not counted: its failure quotes
+// its standard error.
+func TestRecorderNoteCountsEveryRun(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	cmd := recorderScript(t, `case " $SLOW " in *" $1 "*) sleep 0.5 ;; esac
+case " $WARN " in *" $1 "*) echo "warning: slow at B=$1" >&2 ;; esac
+if [ $1 = 9 ]; then echo too large >&2; exit 3; fi
+printf '{"memsym": 1, "dims": {"B": %s}}\n{"result": []}\n' $1
+`)
+	ctx := context.Background()
+	spec := Spec{Grid: []GridDim{{Name: "B", Values: [3]int64{1, 2, 3}}}, Checks: []record.Point{pointB(10)}, NoDefaultChecks: true}
+	for _, c := range []struct {
+		warn, slow string
+		want       string
+	}{
+		{"", "", ""},
+		{"2 3 5 6", "2", "the recorder wrote to its standard error at 4 of the 7 points it recorded; at B = 2 it ends: warning: slow at B=2"},
+		{"10 6 5", "10", "the recorder wrote to its standard error at 3 of the 7 points it recorded; at B = 10 it ends: warning: slow at B=10"},
+		{"6 5 7 9", "6", "the recorder wrote to its standard error at 3 of the 7 points it recorded; at B = 6 it ends: warning: slow at B=6"},
+		{"7", "", "the recorder wrote to its standard error at 1 of the 7 points it recorded; at B = 7 it ends: warning: slow at B=7"},
+	} {
+		t.Setenv("WARN", c.warn)
+		t.Setenv("SLOW", c.slow)
+		var notes []string
+		src := &Recorder{Cmd: cmd, Jobs: 4, Note: func(msg string) { notes = append(notes, msg) }}
+		if _, err := src.Recordings(ctx, spec); err != nil {
+			t.Fatal(err)
+		}
+		src.Prefetch(ctx, []record.Point{pointB(6), pointB(5), pointB(9)})
+		for _, b := range []int64{5, 7} {
+			if _, err := src.Record(ctx, pointB(b)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := src.Record(ctx, pointB(9)); err == nil {
+			t.Fatal("Record at B = 9 did not fail")
+		}
+		if err := src.Close(); err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		if c.want != "" {
+			want = []string{c.want}
+		}
+		if strings.Join(notes, "\n") != strings.Join(want, "\n") || len(notes) != len(want) {
+			t.Errorf("warning at %q, slow at %q: notes %q, want %q", c.warn, c.slow, notes, want)
+		}
+		// Said once.
+		src.Close()
+		if len(notes) != len(want) {
+			t.Errorf("warning at %q: Close said it again: %q", c.warn, notes)
+		}
+	}
+}
+
+// The PyTorch recorder's note counts its processes, naming the first
+// process's points, whichever ends first.
+func TestTorchNote(t *testing.T) {
+	fakeTorch(t, "")
+	ctx := context.Background()
+	spec := Spec{Grid: []GridDim{{Name: "B", Values: [3]int64{1, 2, 3}}}, Checks: []record.Point{pointB(10), pointB(11)}, NoDefaultChecks: true}
+	var notes []string
+	src := &Torch{Args: "model.py:build", Jobs: 2, Note: func(msg string) { notes = append(notes, msg) }}
+	// The fake Python's processes write nothing to their standard error:
+	// the one given B = 1 first, slow, writes there; so does the other.
+	py := os.Getenv("MEMSYM_PYTHON")
+	wrap := filepath.Join(t.TempDir(), "python")
+	script := "#!/bin/sh\ncase \" $* \" in *\" --memsym-at B=1 \"*) sleep 0.5; echo 'first process' >&2 ;; *) echo 'second process' >&2 ;; esac\nexec " + shellQuote(py) + " \"$@\"\n"
+	if err := os.WriteFile(wrap, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("MEMSYM_PYTHON", wrap)
+	if _, err := src.Recordings(ctx, spec); err != nil {
+		t.Fatal(err)
+	}
+	src.Close()
+	want := "the PyTorch recorder wrote to its standard error in both processes it ran; in the one recording B = 1 and 1 more point it ends: first process"
+	if len(notes) != 1 || notes[0] != want {
+		t.Errorf("notes %q, want %q", notes, want)
+	}
+}

@@ -23,8 +23,16 @@ type Recorder struct {
 	Jobs int
 	// Progress, when set, is told of each point recorded.
 	Progress func(done, total int)
+	// Note, when set, is given by Close the note on what the command
+	// wrote to its standard error at the points it recorded, exiting
+	// with 0 (its warnings): one line, the first such point in the
+	// order the points were asked for named, and the end of what it
+	// wrote there quoted as a failure's is. It is not called when the
+	// command wrote nothing there at any point.
+	Note func(msg string)
 	scratch
-	kept kept // what Prefetch recorded
+	kept  kept // what Prefetch recorded
+	notes stderrNotes
 }
 
 // DefaultJobs is the number of recorder commands run at once when none is
@@ -32,6 +40,15 @@ type Recorder struct {
 func DefaultJobs() int { return min(runtime.NumCPU(), 4) }
 
 func (s *Recorder) Name() string { return "recorder" }
+
+// Close gives the note on the command's standard error (Note), and
+// removes what recording left behind.
+func (s *Recorder) Close() error {
+	if msg := recorderNote(&s.notes); msg != "" && s.Note != nil {
+		s.Note(msg)
+	}
+	return s.scratch.Close()
+}
 
 // Plan returns the grid spec gives, which must name every placeholder of the
 // command, and the check points: spec's, or two from DefaultChecks.
@@ -113,10 +130,12 @@ func (s *Recorder) Record(ctx context.Context, p record.Point) (*record.Recordin
 		}()
 		return readAt(f, pointName("recorder", p), p)
 	}
-	f, err := s.run(ctx, p)
+	ord := s.notes.reserve(1)
+	f, tail, err := s.run(ctx, p)
 	if err != nil {
 		return nil, err
 	}
+	s.notes.add(ord, p.String(), 0, tail)
 	defer func() {
 		f.Close()
 		os.Remove(f.Name())
@@ -128,24 +147,26 @@ func (s *Recorder) Record(ctx context.Context, p record.Point) (*record.Recordin
 }
 
 // run runs the command once at p, as Record does, into a file of the
-// temporary folder, and returns the file, open; nil on failure, when the
-// file is removed.
-func (s *Recorder) run(ctx context.Context, p record.Point) (*os.File, error) {
+// temporary folder, and returns the file, open, and the end of the
+// command's standard error; the file is nil on failure, when it is
+// removed.
+func (s *Recorder) run(ctx context.Context, p record.Point) (*os.File, *tailBuffer, error) {
 	dir, err := s.folder()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	f, err := os.CreateTemp(dir, "record-*.jsonl")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	name := pointName("recorder", p)
-	if err := s.Cmd.Run(ctx, p, &watch{dst: f, name: name, first: readFirst(name, p)}); err != nil {
+	tail, err := s.Cmd.run(ctx, p, p.String(), "", &watch{dst: f, name: name, first: readFirst(name, p)})
+	if err != nil {
 		f.Close()
 		os.Remove(f.Name())
-		return nil, err
+		return nil, tail, err
 	}
-	return f, nil
+	return f, tail, nil
 }
 
 // Prefetch runs the command at each of points, as many at once as Jobs
@@ -154,9 +175,10 @@ func (s *Recorder) run(ctx context.Context, p record.Point) (*os.File, error) {
 // done keeps nothing: Record runs it again.
 func (s *Recorder) Prefetch(ctx context.Context, points []record.Point) {
 	fresh, uses := s.kept.want(points)
+	ord := s.notes.reserve(len(fresh))
 	runJobs(ctx, len(fresh), s.Jobs, nil, func(ctx context.Context, i int) error {
 		p := fresh[i]
-		f, err := s.run(ctx, p)
+		f, tail, err := s.run(ctx, p)
 		if ctx.Err() != nil {
 			if f != nil {
 				f.Close()
@@ -168,6 +190,7 @@ func (s *Recorder) Prefetch(ctx context.Context, points []record.Point) {
 		if f != nil {
 			kp.path = f.Name()
 			f.Close()
+			s.notes.add(ord+i, p.String(), 0, tail)
 		}
 		s.kept.put(p, kp)
 		return nil
@@ -216,6 +239,7 @@ func gridFirst(name string, p record.Point) func(r *record.Record) error {
 // are stopped.
 func (s *Recorder) runAll(ctx context.Context, points, chosen []record.Point, dir string) ([]string, error) {
 	paths := make([]string, len(points))
+	ord := s.notes.reserve(len(points))
 	for i := range points {
 		paths[i] = filepath.Join(dir, fmt.Sprintf("point-%d.jsonl", i))
 	}
@@ -227,13 +251,14 @@ func (s *Recorder) runAll(ctx context.Context, points, chosen []record.Point, di
 		p := points[i]
 		name := pointName("recorder", p)
 		at, note := pointWords(p, chosen)
-		err = s.Cmd.run(ctx, p, at, note, &watch{dst: f, name: name, first: gridFirst(name, p)})
+		tail, err := s.Cmd.run(ctx, p, at, note, &watch{dst: f, name: name, first: gridFirst(name, p)})
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
 		if err != nil {
 			return &PointError{Point: p, Err: err}
 		}
+		s.notes.add(ord+i, p.String(), 0, tail)
 		return nil
 	})
 	if err != nil {

@@ -33,13 +33,28 @@ type Torch struct {
 	Timeout time.Duration
 	// Progress, when set, is told of each batch recorded.
 	Progress func(done, total int)
+	// Note, when set, is given by Close the note on what the recorder's
+	// processes that succeeded wrote to their standard error (Python's
+	// warnings, the model's prints there): one line, as Recorder's,
+	// said of the processes, each of which records several points.
+	Note func(msg string)
 	scratch
-	kept kept // what Prefetch recorded
+	kept  kept // what Prefetch recorded
+	notes stderrNotes
 }
 
 func (s *Torch) Name() string {
 	spec, _, _ := strings.Cut(strings.TrimSpace(s.Args), " ")
 	return spec
+}
+
+// Close gives the note on the recorder's standard error (Note), and
+// removes what recording left behind.
+func (s *Torch) Close() error {
+	if msg := torchNote(&s.notes); msg != "" && s.Note != nil {
+		s.Note(msg)
+	}
+	return s.scratch.Close()
 }
 
 // check refuses arguments that do not begin FILE.py:FUNCTION, before any
@@ -177,14 +192,16 @@ func (s *Torch) recordAll(ctx context.Context, points, chosen []record.Point, ap
 		jobs = DefaultJobs()
 	}
 	jobs = min(jobs, len(points))
+	ord := s.notes.reserve(len(points))
 	// One process a batch, every batch at once: torch's import is paid once
 	// a process. The batches are runs of points in order, so that the
 	// failure returned, the first batch's that fails (runJobs) at the
 	// first of its points that fails, is at the first point that fails
 	// in points' order, however the processes are timed.
 	err = runJobs(ctx, jobs, jobs, s.Progress, func(ctx context.Context, j int) error {
-		batch := points[j*len(points)/jobs : (j+1)*len(points)/jobs]
-		err := s.run(ctx, py, batch, chosen, out)
+		from := j * len(points) / jobs
+		batch := points[from : (j+1)*len(points)/jobs]
+		err := s.run(ctx, py, batch, chosen, out, ord+from)
 		if apart {
 			return nil
 		}
@@ -197,8 +214,9 @@ func (s *Torch) recordAll(ctx context.Context, points, chosen []record.Point, ap
 // The recorder records them in order, writing each one's recording there
 // once it is made: where it fails, the first point of the batch without
 // one is where it failed, and a failure there is a *PointError; the
-// points after it it never reached.
-func (s *Torch) run(ctx context.Context, py string, batch, chosen []record.Point, out string) error {
+// points after it it never reached. A process that succeeds is counted
+// for the note on its standard error as the run ord.
+func (s *Torch) run(ctx context.Context, py string, batch, chosen []record.Point, out string, ord int) error {
 	// The points and the folder by memsym's own flags, after the user's:
 	// the recorder refuses the user's --at, -o and --out-dir under memsym.
 	line := shellQuote(py) + " -m " + torch.Package + " " + s.Args
@@ -210,7 +228,7 @@ func (s *Torch) run(ctx context.Context, py string, batch, chosen []record.Point
 	// MEMSYM_TORCH_DRIVER: the recorder's messages speak of memsym's
 	// flags (--grid), not its own (--dim).
 	cmd.Env = append(os.Environ(), "PYTHONPATH="+s.dir, "MEMSYM_TORCH_DRIVER=memsym")
-	tail := &tailBuffer{max: 2000}
+	tail := &tailBuffer{max: tailMax}
 	parent := ctx
 	if s.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -260,6 +278,7 @@ func (s *Torch) run(ctx context.Context, py string, batch, chosen []record.Point
 		}
 		return &PointError{Point: p, Err: fmt.Errorf("the PyTorch recorder at %s failed (%v)%s%s", at, err, tail.quote(), note)}
 	}
+	s.notes.add(ord, batch[0].String(), len(batch)-1, tail)
 	return nil
 }
 

@@ -73,7 +73,7 @@ func runRecord(stdout, stderr io.Writer, args []string) error {
 				return usagef("--dim %s=%d: expected an integer of at least 1, as every dimension is", d.Name, d.Value)
 			}
 		}
-		src := &source.Torch{Args: *torchArgs, Jobs: 1}
+		src := &source.Torch{Args: *torchArgs, Jobs: 1, Note: noteTo(stderr)}
 		defer src.Close()
 		rec, err := src.Record(context.Background(), dims.point())
 		if err != nil {

@@ -427,3 +427,48 @@ func TestRecorderNoDefaultChecks(t *testing.T) {
 		t.Errorf("with files: exit %d, stderr %q", code, errs)
 	}
 }
+
+// TestRecorderStderrNote: what a recorder that succeeds writes to its
+// standard error (an executor's warnings) is one note on memsym's, once
+// the points are recorded: at how many points it wrote there, the first of
+// them in the grid's order named, whatever --jobs and however the runs are
+// timed (the fake recorder warns later at B = 908, T = 256, the first,
+// than at the two after it), and the end of what it wrote there, a
+// terminal's escapes shown escaped. The output and the exit are those of
+// the same recorder silenced, which makes no note, --json's too; a flood
+// is quoted by its end only.
+func TestRecorderStderrNote(t *testing.T) {
+	dir := t.TempDir()
+	recordGrid(t, dir, []int64{16, 32, 908, 909}, []int64{256, 512, 768})
+	for _, b := range []int64{908, 909} {
+		for _, p := range defaultChecks(t, [][3]int64{{16, 32, b}, {256, 512, 768}}, []string{"B", "T"}) {
+			recordGrid(t, dir, []int64{p[0].Value}, []int64{p[1].Value})
+		}
+	}
+	t.Setenv("TMPDIR", t.TempDir())
+	rec := fakeRecorder(t, dir)
+	grid := []string{"--grid", "B=16,32,908", "--grid", "T=256,512,768"}
+	want := `memsym: note: the recorder wrote to its standard error at 3 of the 11 points it recorded; at B = 908, T = 256 it ends: fake-recorder: loading the model | \x1b[33mwarning\x1b[0m: no fused kernel at B=908, T=256, falling back to float32` + "\n"
+	for _, json := range [][]string{nil, {"--json"}} {
+		// The recorder silenced: nothing on memsym's standard error.
+		quiet := mustRunCLI(t, append(append([]string{"symbolic", "--recorder", rec + " 2>/dev/null"}, grid...), json...)...)
+		for _, jobs := range []string{"1", "4"} {
+			args := append(append([]string{"symbolic", "--recorder", rec, "--jobs", jobs}, grid...), json...)
+			out, errs, code := runCLI(args...)
+			if code != 0 || out != quiet || errs != want {
+				t.Errorf("%v: exit %d, stderr %q, want %q; stdout:\n%s\nwith the recorder silenced:\n%s", args, code, errs, want, out, quiet)
+			}
+			noLeftovers(t)
+		}
+	}
+
+	// 3000 lines, and the recorder succeeds: the end of them, cut as a
+	// failure's are.
+	_, errs, code := runCLI("symbolic", "--recorder", rec, "--grid", "B=16,32,909", "--grid", "T=256,512,768")
+	head := "memsym: note: the recorder wrote to its standard error at 3 of the 11 points it recorded; at B = 909, T = 256 it ends: …"
+	tail := "fake-recorder: debug 2998: a line of noise on the standard error | fake-recorder: debug 2999: a line of noise on the standard error\n"
+	if code != 0 || !strings.HasPrefix(errs, head) || !strings.HasSuffix(errs, tail) || strings.Count(errs, "\n") != 1 || len(errs) > 1200 {
+		t.Errorf("a flood: exit %d, stderr (%d bytes) %q", code, len(errs), errs)
+	}
+	noLeftovers(t)
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"regexp"
@@ -201,15 +202,23 @@ func (s *sourceFlags) open(files []string, stderr io.Writer) (source.Source, sou
 		return nil, spec, usagef("--const goes with --program; a recorder sets its own constants (--torch 'FILE.py:FUNCTION --const D=64')")
 	}
 	bar := newProgress(stderr, "recording")
+	note := noteTo(stderr)
 	if s.torch != "" {
-		return &source.Torch{Args: s.torch, Jobs: s.jobs, Timeout: s.timeout, Progress: bar.update}, spec, nil
+		return &source.Torch{Args: s.torch, Jobs: s.jobs, Timeout: s.timeout, Progress: bar.update, Note: note}, spec, nil
 	}
 	cmd, err := source.ParseCommand(s.recorder)
 	if err != nil {
 		return nil, spec, usagef("%v", err)
 	}
 	cmd.Timeout = s.timeout
-	return &source.Recorder{Cmd: cmd, Jobs: s.jobs, Progress: bar.update}, spec, nil
+	return &source.Recorder{Cmd: cmd, Jobs: s.jobs, Progress: bar.update, Note: note}, spec, nil
+}
+
+// noteTo returns a recorder's Note, which says on stderr, in one line
+// once the source is closed, what the recorder wrote to its standard error
+// where it succeeded (its warnings).
+func noteTo(stderr io.Writer) func(msg string) {
+	return func(msg string) { fmt.Fprintf(stderr, "memsym: note: %s\n", msg) }
 }
 
 // checkFile refuses a --check given beside recording files that names no

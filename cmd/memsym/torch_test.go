@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -370,4 +371,44 @@ func TestTorchFitConfirmAtOne(t *testing.T) {
 		!strings.Contains(out, "\n  note: the recording at B = 1, T = ") || !strings.Contains(out, "has operations the model's grid did not have") {
 		t.Errorf("fit --confirm at B = 1: exit %d\n%s\n%s", code, out, stderr)
 	}
+}
+
+// TestTorchStderrNote: a model that warns, recorded without failing, is
+// one note on memsym's standard error, said of the processes (each of
+// which records several points in turn, Python's warning said once a
+// process), the first process's named; the output is the model's as
+// without the warning, and the same model made quiet (PYTHONWARNINGS,
+// which the recorder's Python is given as memsym is) makes no note.
+func TestTorchStderrNote(t *testing.T) {
+	needTorch(t)
+	t.Setenv("TMPDIR", t.TempDir())
+	tinylm, err := filepath.Abs("../../docs/examples/tinylm.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	warns := filepath.Join(t.TempDir(), "warns.py")
+	src := "import importlib.util, warnings\n" +
+		"spec = importlib.util.spec_from_file_location('tinylm', " + strconv.Quote(tinylm) + ")\n" +
+		"tinylm = importlib.util.module_from_spec(spec)\n" +
+		"spec.loader.exec_module(tinylm)\n" +
+		"def build(B, T):\n" +
+		"    warnings.warn('no fused attention kernel, falling back')\n" +
+		"    return tinylm.build(B, T)\n"
+	if err := os.WriteFile(warns, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	grid := []string{"--grid", "B=2,3,4", "--grid", "T=16,32,48", "--jobs", "2"}
+	out, errs, code := runCLI(append([]string{"symbolic", "--torch", warns + ":build"}, grid...)...)
+	want := "memsym: note: the PyTorch recorder wrote to its standard error in both processes it ran; in the one recording B = 2, T = 16 and 4 more points it ends: " +
+		warns + ":6: UserWarning: no fused attention kernel, falling back |   warnings.warn('no fused attention kernel, falling back')\n"
+	quiet := mustRunCLI(t, append([]string{"symbolic", "--torch", tinylm + ":build"}, grid...)...)
+	if code != 0 || errs != want || out != quiet {
+		t.Errorf("a model that warns: exit %d, stderr %q, want %q; stdout:\n%s\nwithout the warning:\n%s", code, errs, want, out, quiet)
+	}
+	noLeftovers(t)
+	t.Setenv("PYTHONWARNINGS", "ignore")
+	if got := mustRunCLI(t, append([]string{"symbolic", "--torch", warns + ":build"}, grid...)...); got != quiet {
+		t.Errorf("a model that warns, with PYTHONWARNINGS=ignore:\n%s\nwithout the warning:\n%s", got, quiet)
+	}
+	noLeftovers(t)
 }

@@ -10,6 +10,10 @@
 #   905  hangs (until it is killed)
 #   906  writes 3000 lines to its standard error, then fails
 #   907  writes the recording made at B = 48 instead of its own
+#   908  succeeds, writing a warning to its standard error (two lines, one
+#        coloured by a terminal's escapes), later at T = 256 than at the
+#        other values of T
+#   909  succeeds, writing 3000 lines to its standard error
 #
 # It misbehaves only on the grid's T (at most 768), so that memsym's
 # default check points, further out, are recorded as usual.
@@ -32,5 +36,17 @@ case $B in
 	exit 1
 	;;
 907) exec cat "$dir/b48-t$T.jsonl" ;;
+908)
+	[ "$T" != 256 ] || sleep 1
+	echo "fake-recorder: loading the model" >&2
+	printf '\033[33mwarning\033[0m: no fused kernel at B=%s, T=%s, falling back to float32\n' "$B" "$T" >&2
+	;;
+909)
+	i=0
+	while [ $i -lt 3000 ]; do
+		echo "fake-recorder: debug $i: a line of noise on the standard error" >&2
+		i=$((i + 1))
+	done
+	;;
 esac
 exec cat "$dir/b$B-t$T.jsonl"
