@@ -47,7 +47,7 @@ func PlainText(inlines []Inline, sep string) string {
 		case Number:
 			b.WriteString(NumberText(in, sep))
 		case Formula:
-			b.WriteString(in.Poly.String())
+			b.WriteString(FormulaText(in.Poly, sep))
 		case Math:
 			b.WriteString(in.Plain(sep))
 		}

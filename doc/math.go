@@ -80,3 +80,68 @@ func (m Math) Plain(sep string) string {
 
 // superscriptDigits are ⁰ to ⁹.
 var superscriptDigits = [10]rune{'⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'}
+
+// FormulaText writes p as the chapter sets a formula in plain Unicode text:
+// in memsym's display notation (poly.Poly.String), its products with "·",
+// but an integer coefficient's digits grouped by sep as Group groups the
+// prose's numbers, from four digits on: "8 · B · T + 16 392 · T +
+// 1 858 125 824" where String writes "16392 · T + 1858125824". A fraction
+// stays numerator/denominator, never grouped, as Group writes one without
+// a decimal ("3/2 · T"), so that no coefficient reads as a decimal the
+// formula's other formats (LaTeX's \frac) do not show. The exponents are
+// superscripts and a negative term's sign the minus sign, "−", as String's.
+//
+// It is for reading: poly.Parse does not read the groups back, and what a
+// tool reads (memsym symbolic, the --json outputs) is String or ASCII.
+func FormulaText(p poly.Poly, sep string) string {
+	terms := p.Terms()
+	if len(terms) == 0 {
+		return "0"
+	}
+	vars := p.Vars()
+	var b strings.Builder
+	for i, t := range terms {
+		c := t.Coef
+		neg := c.Sign() < 0
+		if neg {
+			c = c.Neg()
+		}
+		switch {
+		case i == 0 && neg:
+			b.WriteString("−")
+		case neg:
+			b.WriteString(" − ")
+		case i > 0:
+			b.WriteString(" + ")
+		}
+		constant := true
+		for _, e := range t.Exp {
+			constant = constant && e == 0
+		}
+		first := true
+		if !c.Equal(poly.Int(1)) || constant {
+			if c.IsInt() {
+				b.WriteString(Group(c, sep))
+			} else {
+				b.WriteString(c.String())
+			}
+			first = false
+		}
+		for j, e := range t.Exp {
+			if e == 0 {
+				continue
+			}
+			if !first {
+				b.WriteString(" · ")
+			}
+			first = false
+			b.WriteString(vars[j])
+			if e > 1 {
+				for _, d := range strconv.Itoa(e) {
+					b.WriteRune(superscriptDigits[d-'0'])
+				}
+			}
+		}
+	}
+	return b.String()
+}

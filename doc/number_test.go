@@ -3,6 +3,7 @@ package doc
 import (
 	"math/big"
 	"math/rand"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -251,4 +252,54 @@ func FuzzGroup(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A formula's integer coefficients are grouped as Group groups the prose's
+// numbers, from four digits on, its fractions and its notation otherwise
+// String's: with the separators taken out, it is String exactly.
+func TestFormulaText(t *testing.T) {
+	for _, c := range []struct{ in, sep, want string }{
+		{"8*B*T + 16392*T + 1858125824", ThinSpace, "8 · B · T + 16\u2009392 · T + 1\u2009858\u2009125\u2009824"},
+		{"81920*B*T + 4*T^2 + 16384*T", NarrowNoBreakSpace, "81\u202f920 · B · T + 4 · T² + 16\u202f384 · T"},
+		{"48*B*T^2 + 1024*B*T + 999*T", " ", "48 · B · T² + 1 024 · B · T + 999 · T"},
+		{"-1000*T + 3/2*B - 12345/2", ThinSpace, "−1\u2009000 · T + 3/2 · B − 12345/2"},
+		{"B*T - 1", ThinSpace, "B · T − 1"},
+		{"-T^12", ThinSpace, "−T¹²"},
+		{"1000000", ThinSpace, "1\u2009000\u2009000"},
+		{"0", ThinSpace, "0"},
+	} {
+		p, err := poly.Parse(c.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := FormulaText(p, c.sep)
+		if got != c.want {
+			t.Errorf("FormulaText(%s, %q) = %q, want %q", c.in, c.sep, got, c.want)
+		}
+		if plain := FormulaText(p, ""); plain != p.String() {
+			t.Errorf("FormulaText(%s, \"\") = %q, String %q", c.in, plain, p.String())
+		}
+	}
+	r := rand.New(rand.NewSource(7))
+	for i := 0; i < 500; i++ {
+		var terms []string
+		for j := 0; j < 1+r.Intn(4); j++ {
+			term := strconv.FormatInt(r.Int63n(int64(1)<<uint(1+r.Intn(40))), 10)
+			if r.Intn(4) == 0 {
+				term = "-" + term
+			}
+			if r.Intn(5) == 0 {
+				term += "/" + strconv.Itoa(2+r.Intn(9))
+			}
+			term += "*B^" + strconv.Itoa(r.Intn(3)) + "*T^" + strconv.Itoa(r.Intn(3))
+			terms = append(terms, term)
+		}
+		p, err := poly.Parse(strings.ReplaceAll(strings.Join(terms, " + "), "+ -", "- "))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := strings.ReplaceAll(FormulaText(p, ThinSpace), ThinSpace, ""), p.String(); got != want {
+			t.Fatalf("FormulaText of %s, its groups joined, = %q, want String's %q", strings.Join(terms, " + "), got, want)
+		}
+	}
 }

@@ -62,14 +62,14 @@ func TestChapterSentences(t *testing.T) {
 		"Of the 149 504 bytes (146 KiB) live at the peak, blocks ×2 made 147 456 (98.6 %), blocks.ff.up 131 072 of them.",
 		// One model: the polynomials at D = 64, whose crossover the seed
 		// gives at T = 75.
-		"| 3 | 4608 · B · T + 8 · T² | 19, Linear.apply/%5 in blocks[0].ff.up | the feed-forward's up xW and up (B · T · 4D reals each) |",
+		"| 3 | 4 608 · B · T + 8 · T² | 19, Linear.apply/%5 in blocks[0].ff.up | the feed-forward's up xW and up (B · T · 4D reals each) |",
 		"Along T, for every B ≥ 1, memsym found exactly which candidate holds the peak",
-		"- T = 1 to 74: candidate 3, 4608 · B · T + 8 · T²;",
-		"- T ≥ 75: candidate 2, 48 · B · T² + 1024 · B · T + 8 · T².",
+		"- T = 1 to 74: candidate 3, 4 608 · B · T + 8 · T²;",
+		"- T ≥ 75: candidate 2, 48 · B · T² + 1 024 · B · T + 8 · T².",
 		"| B = 2, T = 74 | 725 792 bytes (709 KiB) at operation 19 | 725 792 bytes (709 KiB) at operation 19, candidate 3 | agrees |",
 		// And at the course's constants, T = 150.
 		"At D = 384, H = 6, L = 6, memsym built a model of its own the same way, its polynomials checked against recordings at (B = 64, T = 1 024) and (B = 115, T = 1 795).",
-		"- T ≥ 150: 144 · B · T² + 6144 · B · T + 8 · T², at operation 12",
+		"- T ≥ 150: 144 · B · T² + 6 144 · B · T + 8 · T², at operation 12",
 		"| B = 2, T = 150 | 8 503 200 bytes (8.11 MiB) at operation 12 | 8 503 200 bytes (8.11 MiB) at operation 12 | agrees |",
 		"mark 75:738600 \"T = 75\"",
 		"mark 16:149504 \"counted\"",
@@ -385,7 +385,7 @@ func TestCandidateNames(t *testing.T) {
 		{"llama2-7b-block", "the feed-forward's gate, up and swiglu (B · T · F reals each)"},
 		{"mlp-train-step", "d weight in layers[0].grad (I · W reals)"},
 		{"decode-kv-cache", "At every candidate, k cache and v cache (eight buffers of 64 · B · H · (P + 1) reals each) are live, larger than what some others hold; so the table names each candidate by its largest buffer of those not live at every candidate."},
-		{"decode-kv-cache", "| 3 | 8192 · B · P + 73216 · B | 80, Linear.apply/%4 in head | the head's logits (B · V reals) |"},
+		{"decode-kv-cache", "| 3 | 8 192 · B · P + 73 216 · B | 80, Linear.apply/%4 in head | the head's logits (B · V reals) |"},
 		{"conv-same", "padded in convs[1] (B · C · (N + 2)² reals)"},
 	} {
 		if got := text(t, c.program); !strings.Contains(got, c.want) {
@@ -406,7 +406,7 @@ func TestExcessFigure(t *testing.T) {
 	if want := "[figure excess:"; !strings.Contains(got, want) {
 		t.Errorf("the KV-cache decoder's chapter has no excess figure")
 	}
-	if want := "The candidates' excess over their common term, 8192 · B · P + 9248 · B, along P at B = 4"; !strings.Contains(got, want) {
+	if want := "The candidates' excess over their common term, 8 192 · B · P + 9 248 · B, along P at B = 4"; !strings.Contains(got, want) {
 		t.Errorf("the KV-cache decoder's chapter lacks %q", want)
 	}
 	if strings.Contains(text(t, "gpt-course"), "[figure excess:") {

@@ -64,7 +64,9 @@ func prose(d *doc.Document) (text []string, cells [][][]string) {
 			for _, r := range append(append([][]doc.Cell{b.Header}, b.Rows...), b.Foot...) {
 				for i, c := range r {
 					if i < len(columns) {
-						columns[i] = append(columns[i], doc.PlainText(c, " "))
+						// Numbers ungrouped, a number one word, as
+						// sameAsAbove counts a cell's words.
+						columns[i] = append(columns[i], doc.PlainText(c, ""))
 					}
 				}
 			}

@@ -121,12 +121,13 @@ func dropEmptyColumns(t *doc.Table) {
 
 // sameAsAbove writes, in each column but the first, a cell of six words
 // or more that an earlier row of the column holds as "same as" that
-// row's first cell: "same as the parameters".
+// row's first cell: "same as the parameters". A number is one word, its
+// digits' groups not counted apart: "3072 · T + 85745664" is five.
 func sameAsAbove(t *doc.Table) {
 	for j := 1; j < len(t.Header); j++ {
 		first := map[string]int{}
 		for i, r := range t.Rows {
-			text := doc.PlainText(r[j], " ")
+			text := doc.PlainText(r[j], "")
 			if len(strings.Fields(text)) < 6 {
 				continue
 			}

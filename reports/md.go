@@ -181,8 +181,9 @@ func mdRuns(ins []doc.Inline, cell bool) string {
 			b.WriteString(mdEscape(doc.NumberText(in, doc.NarrowNoBreakSpace)))
 		case doc.Formula:
 			// Its variables in italics, as a Math's are and as the PDF
-			// and LaTeX set them: 16 · *B* · *T²*.
-			for i, tok := range strings.Split(in.Poly.String(), " ") {
+			// and LaTeX set them, its coefficients' digits grouped as
+			// the prose's numbers are: 16 392 · *B* · *T²*.
+			for i, tok := range strings.Split(doc.FormulaText(in.Poly, doc.NarrowNoBreakSpace), " ") {
 				if i > 0 {
 					b.WriteByte(' ')
 				}

@@ -92,6 +92,10 @@ func TestMarkdownEscapes(t *testing.T) {
 		{[]doc.Inline{doc.Number{Value: bigInt(3238627392), Human: true}}, "3.2 GB"},
 		{[]doc.Inline{doc.Math{doc.V("T"), doc.S("="), doc.NInt(1024)}}, "*T* = 1\u202f024"},
 		{[]doc.Inline{doc.Math{doc.V("B"), doc.S(","), doc.VExp("T", 2), doc.S("≥"), doc.NInt(1)}}, "*B*, *T²* ≥ 1"},
+		// A formula's coefficients grouped as the prose's numbers are,
+		// from four digits on; a fraction as it is.
+		{[]doc.Inline{doc.Formula{Poly: mustParse(t, "8*B*T + 16392*T - 1858125824")}}, "8 · *B* · *T* + 16\u202f392 · *T* − 1\u202f858\u202f125\u202f824"},
+		{[]doc.Inline{doc.Formula{Poly: mustParse(t, "-1024*T^2 + 999*T + 3/2")}}, "−1\u202f024 · *T²* + 999 · *T* + 3/2"},
 	} {
 		if got := mdInlines(c.in); got != c.want {
 			t.Errorf("mdInlines(%v) = %q, want %q", c.in, got, c.want)
@@ -175,7 +179,7 @@ func TestHTMLPage(t *testing.T) {
 			t.Errorf("%d of %s in the page, want %d", got, c.what, c.n)
 		}
 	}
-	for _, want := range []string{"<!DOCTYPE html>", "<code>GPT.apply</code>", "48 · B · T² + 1024 · B · T + 8 · T²", "149\u202f504", "<em>T</em> = 75", "\u2003\u2003<code>blocks.ln1</code>", "<strong>the peak: the sum of the unindented shares</strong>", ">blocks ×2</text>", ">98.6%</text>", `content="` + writtenBy + `"`, "</html>"} {
+	for _, want := range []string{"<!DOCTYPE html>", "<code>GPT.apply</code>", "48 · B · T² + 1\u2009024 · B · T + 8 · T²", "48 · <em>B</em> · <em>T²</em> + 1\u202f024 · <em>B</em> · <em>T</em> + 8 · <em>T²</em>", "149\u202f504", "<em>T</em> = 75", "\u2003\u2003<code>blocks.ln1</code>", "<strong>the peak: the sum of the unindented shares</strong>", ">blocks ×2</text>", ">98.6%</text>", `content="` + writtenBy + `"`, "</html>"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q", want)
 		}
@@ -233,4 +237,14 @@ func TestVisible(t *testing.T) {
 			t.Errorf("Visible(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// mustParse reads a polynomial in memsym's machine notation.
+func mustParse(t *testing.T, s string) poly.Poly {
+	t.Helper()
+	p, err := poly.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -102,8 +102,8 @@ func TestPDFText(t *testing.T) {
 		"B ∈ {16, 32, 48}",
 		"Table 13.1. The counts at B = 2, T = 16.",
 		"Figure 13.1. Live bytes at each of the 45 operations",
-		"48 · B · T2 + 1024 · B · T + 8 · T2",
-		"4608 · B · T + 8 · T2",
+		"48 · B · T2 + 1 024 · B · T + 8 · T2",
+		"4 608 · B · T + 8 · T2",
 		"peak, operation 19", "T = 75", "counted",
 		// The calls as boxes: a title and a per cent on a box's header.
 		"Figure 13.2. The calls of GPT.apply as boxes", "own operations 1.4%", "blocks ×2 98.6%", "up 87.7%",
@@ -380,7 +380,8 @@ func TestPDFHeadingsKeptWithWhatFollows(t *testing.T) {
 
 // The PDF's text, as pdftotext reads it (and as a reader copying from it
 // gets it), holds each of the chapter's formulas exactly, its exponents
-// the superscript characters the Markdown writes: "48 · B · T² + …". They
+// the superscript characters the Markdown writes and its coefficients'
+// digits grouped as the prose's numbers are: "48 · B · T² + 12 288 · …". They
 // were once digits drawn raised, which pdftotext put on the line above,
 // leaving "48 · B · T + 12288 · B · T + 8 · T", another polynomial. The
 // course GPT at six blocks, its step stored and recomputed, as a tester
@@ -405,7 +406,7 @@ func TestPDFFormulasReadBack(t *testing.T) {
 	flat, layout := read("-raw"), read("-layout")
 	squared := 0
 	for _, f := range d.Formulas {
-		want := strings.Join(strings.Fields(strings.NewReplacer("\u2009", " ", "\u202f", " ").Replace(f.Poly.String())), " ")
+		want := strings.Join(strings.Fields(strings.NewReplacer("\u2009", " ", "\u202f", " ").Replace(doc.FormulaText(f.Poly, doc.ThinSpace))), " ")
 		if strings.ContainsRune(want, '²') {
 			squared++
 		}
@@ -416,7 +417,7 @@ func TestPDFFormulasReadBack(t *testing.T) {
 	if squared == 0 {
 		t.Errorf("no formula has an exponent: nothing is checked")
 	}
-	for _, want := range []string{"48 · B · T² + 12288 · B · T + 8 · T²", "144 · B · T² + 6144 · B · T + 8 · T²"} {
+	for _, want := range []string{"48 · B · T² + 12 288 · B · T + 8 · T²", "144 · B · T² + 6 144 · B · T + 8 · T²"} {
 		if !strings.Contains(layout, want) {
 			t.Errorf("the PDF's text, laid out, lacks %q", want)
 		}

@@ -175,7 +175,8 @@ func cellText(c doc.Cell) string {
 		case doc.Code:
 			b.WriteString(string(in))
 		case doc.Formula:
-			b.WriteString(in.Poly.String())
+			// Its digits' groups apart, as pdftotext reads them.
+			b.WriteString(doc.FormulaText(in.Poly, " "))
 		}
 		b.WriteString(" ")
 	}

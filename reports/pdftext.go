@@ -92,7 +92,10 @@ func words(ins []doc.Inline, base font, keepFormulas bool) []word {
 		case doc.Code:
 			add(piece{text: string(in), font: font{mono, "", base.size * 0.95}})
 		case doc.Formula:
-			for i, tok := range strings.Split(in.Poly.String(), " ") {
+			// Its coefficients' digits grouped by thin spaces, as the
+			// prose's numbers are: a line breaks at a + or a −, never
+			// inside a coefficient.
+			for i, tok := range strings.Split(doc.FormulaText(in.Poly, doc.ThinSpace), " ") {
 				if i > 0 {
 					if !keepFormulas && (tok == "+" || tok == "−") {
 						pending = true

@@ -262,13 +262,14 @@ func mathPieces(m doc.Math, sep string) []mathPiece {
 	return out
 }
 
-// legendText is a series' label with its formula: "candidate 2:
-// probabilities: 144 · B · T² + …".
+// legendText is a series' label with its formula, its coefficients'
+// digits grouped by thin spaces as the prose's numbers are: "candidate 2:
+// probabilities: 144 · B · T² + 12 288 · B · T + …".
 func legendText(s doc.Series) string {
 	if s.Formula == nil {
 		return s.Label
 	}
-	return s.Label + ", " + s.Formula.String()
+	return s.Label + ", " + doc.FormulaText(*s.Formula, doc.ThinSpace)
 }
 
 // esc writes s as XML text: markup characters escaped, and characters XML

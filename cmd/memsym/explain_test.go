@@ -88,16 +88,16 @@ func TestExplainCourseGPT(t *testing.T) {
 
 	md := plainThinSpaces(files["chapter13.md"])
 	for _, want := range []string{
-		"*D* = 64, *H* = 2, *L* = 2",  // the one set of constants
-		"149 504",                     // the peak at D = 64, B = 2, T = 16
-		"903 424",                     // the inputs there
-		"1 052 928",                   // what is needed there
-		"4608 · *B* · *T* + 8 · *T²*", // the feed-forward's candidate at D = 64
-		"48 · *B* · *T²* + 1024 · *B* · *T* + 8 · *T²*",
+		"*D* = 64, *H* = 2, *L* = 2",   // the one set of constants
+		"149 504",                      // the peak at D = 64, B = 2, T = 16
+		"903 424",                      // the inputs there
+		"1 052 928",                    // what is needed there
+		"4 608 · *B* · *T* + 8 · *T²*", // the feed-forward's candidate at D = 64, grouped as the prose
+		"48 · *B* · *T²* + 1 024 · *B* · *T* + 8 · *T²*",
 		"*T* ≥ 75", // its crossover
 		"| *B* = 2, *T* = 75 | 738 600 bytes (721 KiB) at operation 12 |", // confirmed
 		"*D* = 384, *H* = 6, *L* = 6",                                     // the course's constants
-		"*T* ≥ 150: 144 · *B* · *T²* + 6144 · *B* · *T* + 8 · *T²*",       // and its crossover
+		"*T* ≥ 150: 144 · *B* · *T²* + 6 144 · *B* · *T* + 8 · *T²*",      // and its crossover
 		"| *B* = 2, *T* = 150 | 8 503 200 bytes (8.11 MiB) at operation 12 |",
 		"| `mask` | `GPT.apply` |", // made by the entry itself
 	} {
@@ -145,10 +145,10 @@ func TestExplainLlama(t *testing.T) {
 		"57 016 320",    // the peak, at the SwiGLU
 		"1 921 439 744", // what is needed
 		"1.79 GiB",      // beside it
-		"81920 · *B* · *T* + 4 · *T²* + 16384 · *T*",
-		"128 · *B* · *T²* + 65536 · *B* · *T* + 4 · *T²*",
-		"256 · *B* · *T²* + 32768 · *B* · *T* + 4 · *T²*",
-		"148480 · *B* · *T*",
+		"81 920 · *B* · *T* + 4 · *T²* + 16 384 · *T*",
+		"128 · *B* · *T²* + 65 536 · *B* · *T* + 4 · *T²*",
+		"256 · *B* · *T²* + 32 768 · *B* · *T* + 4 · *T²*",
+		"148 480 · *B* · *T*",
 		"the feed-forward's `gate`, `up` and `swiglu`",
 		"Along *T*, at *B* = 1, memsym found",
 	} {
