@@ -468,12 +468,15 @@ var digitNames = []string{"Zero", "One", "Two", "Three", "Four", "Five", "Six", 
 // two of one file's macros share a name, and a paper that quotes the
 // macro a key of letters spells quotes that key's number.
 func macroNames(d *doc.Document, prefix string) map[string]string {
-	keys := []string{"FormulasID", "Peak"}
+	keys := []string{"FormulasID", "Peak", "PeakLines"}
 	for _, f := range d.Formulas {
 		if f.Of != "" {
-			keys = append(keys, f.Of)
+			keys = append(keys, f.Of, f.Of+"Lines")
 		}
 		keys = append(keys, f.Key)
+		if f.PlusPeak {
+			keys = append(keys, f.Key+"Lines")
+		}
 	}
 	for _, n := range d.Numbers {
 		keys = append(keys, n.Key)
@@ -521,6 +524,13 @@ const formulasDefine = "\\long\\gdef\\memsym@define#1#2{%\n" +
 // \input twice, but a file whose macros are defined already otherwise
 // (another program's, or another run's, under the same prefix) stops
 // pdflatex with an error that names --tex-prefix.
+//
+// Each largest-of (the peak, \PREFIXPeak) has a macro for a displayed
+// equation too, \PREFIXPeakLines, and what is needed \PREFIXNeedsLines:
+// the maximum's candidates one a line, in an array, which LaTeX has
+// without a package. A display does not break a formula across lines, and
+// the maximum of long candidates runs into the margin on one (the course
+// GPT's needs by 126 pt in an article's column).
 func tikzFormulas(d *doc.Document, o Options) []byte {
 	var defs bytes.Buffer
 	prefix := o.prefix()
@@ -532,6 +542,7 @@ func tikzFormulas(d *doc.Document, o Options) []byte {
 		of         []string
 	}
 	var largest []largestOf
+	var lines []string // the Lines macros, for a display
 	for _, f := range d.Formulas {
 		name := names[f.Key]
 		fmt.Fprintf(&defs, "%% %s\n", texComment(f.Label))
@@ -540,6 +551,11 @@ func tikzFormulas(d *doc.Document, o Options) []byte {
 			body += " + " + names["Peak"]
 		}
 		fmt.Fprintf(&defs, "\\memsym@define%s{%s}\n", name, body)
+		if f.PlusPeak {
+			lines = append(lines, names[f.Key+"Lines"])
+			fmt.Fprintf(&defs, "%% %s, the peak's candidates one a line, for a display\n", texComment(f.Label))
+			fmt.Fprintf(&defs, "\\memsym@define%s{%s + %s}\n", names[f.Key+"Lines"], texPoly(f.Poly), names["PeakLines"])
+		}
 		if f.Of != "" {
 			k := slices.IndexFunc(largest, func(l largestOf) bool { return l.key == f.Of })
 			if k < 0 {
@@ -550,15 +566,23 @@ func tikzFormulas(d *doc.Document, o Options) []byte {
 		}
 	}
 	for _, l := range largest {
+		lines = append(lines, names[l.key+"Lines"])
 		if len(l.of) == 1 {
-			// One candidate is the peak itself, no largest of one.
+			// One candidate is the peak itself, no largest of one, on
+			// one line in a display as in text.
 			fmt.Fprintf(&defs, "%% %s: its one candidate\n", texComment(l.label))
 			fmt.Fprintf(&defs, "\\memsym@define%s{%s}\n", names[l.key], l.of[0])
+			fmt.Fprintf(&defs, "%% %s, for a display: its one candidate\n", texComment(l.label))
+			fmt.Fprintf(&defs, "\\memsym@define%s{%s}\n", names[l.key+"Lines"], l.of[0])
 			continue
 		}
 		// A line may break after each candidate's comma, as after a +.
 		fmt.Fprintf(&defs, "%% %s: the largest of the candidates\n", texComment(l.label))
 		fmt.Fprintf(&defs, "\\memsym@define%s{\\max\\{%s\\}}\n", names[l.key], strings.Join(l.of, ",\\allowbreak\\ "))
+		// In a display, which never breaks a line, the candidates one
+		// a line in a column of LaTeX's own array, flush left.
+		fmt.Fprintf(&defs, "%% %s, for a display: the largest of the candidates, one a line\n", texComment(l.label))
+		fmt.Fprintf(&defs, "\\memsym@define%s{\\max\\left\\{\\begin{array}{@{}l@{}}%s\\end{array}\\right\\}}\n", names[l.key+"Lines"], strings.Join(l.of, ",\\\\[\\jot]"))
 	}
 	for _, n := range d.Numbers {
 		// A number goes anywhere, in text as in math: a fraction, such
@@ -574,6 +598,17 @@ func tikzFormulas(d *doc.Document, o Options) []byte {
 	fmt.Fprintf(&b, "%% %s: the formulas, in bytes, and the numbers of the memory chapter.\n", texComment(d.Title))
 	fmt.Fprintf(&b, "%% %s. \\input this file to define a macro for each; it needs no package.\n", writtenBy)
 	b.WriteString("% A formula's macro goes in math mode ($\\" + prefix + "Peak$); a number's anywhere.\n")
+	if len(lines) > 0 {
+		// A display never breaks a line: a maximum of long candidates
+		// runs into the margin there.
+		b.WriteString("% A displayed equation breaks no line, and a maximum of long candidates runs into\n")
+		verb := "set"
+		if len(lines) == 1 {
+			verb = "sets"
+		}
+		fmt.Fprintf(&b, "%% the margin there: in one, %s %s it one candidate a line,\n", doc.AndList(lines), verb)
+		fmt.Fprintf(&b, "%% as in \\[ %s \\] or \\begin{equation} %s \\end{equation}.\n", lines[len(lines)-1], lines[0])
+	}
 	b.WriteString("% \\input it twice and nothing changes; but a macro defined already otherwise, as\n")
 	b.WriteString("% another program's file under the same prefix defines it, stops LaTeX with an\n")
 	b.WriteString("% error: give each program's chapter its own prefix, memsym explain --tex-prefix.\n")

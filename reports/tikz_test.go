@@ -515,6 +515,10 @@ func TestTikZLargestOf(t *testing.T) {
 	for _, want := range []string{
 		"% the peak: the largest of the candidates\n\\memsym@define\\memsymPeak{\\max\\{\\memsymPeakA,\\allowbreak\\ \\memsymPeakB\\}}\n",
 		"% the training step's peak, storing: the largest of the candidates\n\\memsym@define\\memsymStepPeakStore{\\max\\{\\memsymStepPeakStoreA,\\allowbreak\\ \\memsymStepPeakStoreB\\}}\n",
+		// And for a display, one candidate a line.
+		"\\memsym@define\\memsymPeakLines{\\max\\left\\{\\begin{array}{@{}l@{}}\\memsymPeakA,\\\\[\\jot]\\memsymPeakB\\end{array}\\right\\}}\n",
+		"\\memsym@define\\memsymStepPeakStoreLines{\\max\\left\\{\\begin{array}{@{}l@{}}\\memsymStepPeakStoreA,\\\\[\\jot]\\memsymStepPeakStoreB\\end{array}\\right\\}}\n",
+		"% A displayed equation breaks no line, and a maximum of long candidates runs into\n% the margin there: in one, \\memsymPeakLines and \\memsymStepPeakStoreLines set it one candidate a line,\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in:\n%s", want, out)
@@ -655,11 +659,18 @@ func TestTikZTickLabelsAtHalfWidth(t *testing.T) {
 }
 
 // With one candidate the peak is that candidate's polynomial, no largest
-// of one: conv-same's \memsymPeak is \memsymPeakA.
+// of one: conv-same's \memsymPeak is \memsymPeakA, and so is its
+// \memsymPeakLines.
 func TestTikZOneCandidatePeak(t *testing.T) {
 	d := explain.Chapter(input(t, "conv-same"))
 	got := string(tikzFormulas(d, Options{}))
 	if !strings.Contains(got, "\\memsym@define\\memsymPeak{\\memsymPeakA}") || strings.Contains(got, "\\max") {
 		t.Errorf("the peak of one candidate is not that candidate:\n%s", got)
+	}
+	// In a display too: what is needed is the inputs and that candidate.
+	for _, want := range []string{"\\memsym@define\\memsymPeakLines{\\memsymPeakA}\n", " + \\memsymPeakLines}\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the formulas lack %q:\n%s", want, got)
+		}
 	}
 }

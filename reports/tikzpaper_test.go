@@ -16,6 +16,7 @@ import (
 	"memsym/doc"
 	"memsym/explain"
 	"memsym/internal/tooltest"
+	"memsym/poly"
 	"memsym/source"
 )
 
@@ -271,4 +272,119 @@ func absDiff(a, b int) int {
 		return b - a
 	}
 	return a - b
+}
+
+// A paper sets what a program needs, and its peak, in displayed equations
+// (equation and \[ \]) in a one-column article by the Lines macros, the
+// maximum's candidates one a line, with no overfull box: the course GPT's
+// and the Llama 2 block's, without a package and with amsmath. The same
+// display of \PREFIXNeeds, on one line, runs into the margin (the course
+// GPT's by some 70 pt here; in a paper's narrower column by more), so the
+// paper would show the overflow were the Lines macros one line too; and
+// the text read back is each program's inputs and candidates, in order,
+// each candidate a line of its own (the box as tall as their lines).
+func TestTikZLinesInDisplays(t *testing.T) {
+	tooltest.Need(t, "pdflatex", "the displayed formulas are not compiled into a paper")
+	tooltest.Need(t, "pdftotext", "the displayed formulas are not read back")
+	type program struct {
+		name, prefix string
+		inputs       poly.Poly
+		candidates   []poly.Poly
+	}
+	var progs []program
+	paper := t.TempDir()
+	for _, p := range []struct{ name, prefix string }{{"gpt-course", "gpt"}, {"llama2-7b-block", "llama"}} {
+		renderUnder(t, paper, p.name, p.prefix)
+		pr := program{name: p.name, prefix: p.prefix}
+		for _, f := range explain.Chapter(input(t, p.name)).Formulas {
+			switch {
+			case f.Of == "Peak":
+				pr.candidates = append(pr.candidates, f.Poly)
+			case f.PlusPeak:
+				pr.inputs = f.Poly
+			}
+		}
+		if len(pr.candidates) < 3 {
+			t.Fatalf("%s has %d candidates: a maximum of one or two tells little", p.name, len(pr.candidates))
+		}
+		progs = append(progs, pr)
+	}
+	// flat is what pdftotext reads of a formula, its spaces and markup
+	// gone, and the pieces of a tall brace, which it reads as characters
+	// of Unicode's private use: 48BT2+1024BT+8T2.
+	flat := func(s string) string {
+		s = strings.NewReplacer(`\,`, "", "{", "", "}", "", "^", "", `\max`, "max").Replace(plainSpaces(s))
+		return strings.Join(strings.Fields(strings.Map(func(r rune) rune {
+			if r >= 0xE000 && r <= 0xF8FF {
+				return -1
+			}
+			return r
+		}, s)), "")
+	}
+	write := func(name, preamble, body string) {
+		tex := "\\documentclass{article}\n" + preamble + "\\begin{document}\n" + body + "\\end{document}\n"
+		if err := os.WriteFile(filepath.Join(paper, name), []byte(tex), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	measured := regexp.MustCompile(`memsym-lines (\w+) ([0-9.]+)pt ([0-9.]+)pt ([0-9.]+)pt`)
+	for _, c := range []struct{ name, preamble string }{{"no package", ""}, {"amsmath", "\\usepackage{amsmath}\n"}} {
+		t.Run(c.name, func(t *testing.T) {
+			var body strings.Builder
+			for _, p := range progs {
+				fmt.Fprintf(&body, "\\input{%s/chapter13-formulas}\nWhat %s needs, in bytes:\n\\begin{equation}\n\\%sNeedsLines\n\\end{equation}\n", p.prefix, p.name, p.prefix)
+				fmt.Fprintf(&body, "and its peak:\n\\[ \\%sPeakLines \\]\n", p.prefix)
+				fmt.Fprintf(&body, "\\setbox0\\hbox{$\\displaystyle\\%sNeedsLines$}\\typeout{memsym-lines %s \\the\\ht0 \\space\\the\\dp0 \\space\\the\\baselineskip}\n", p.prefix, p.prefix)
+			}
+			file := strings.ReplaceAll(c.name, " ", "") + ".tex"
+			write(file, c.preamble, body.String())
+			log := pdflatex(t, paper, paper, file)
+			if o := overfull(log); o != "" {
+				t.Errorf("the displays run into the margin:\n%s", o)
+			}
+			text, err := exec.Command("pdftotext", "-enc", "UTF-8", "-raw", filepath.Join(paper, strings.TrimSuffix(file, ".tex")+".pdf"), "-").Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			read := flat(string(text))
+			for _, p := range progs {
+				cands := make([]string, len(p.candidates))
+				for i, q := range p.candidates {
+					cands[i] = texPoly(q)
+				}
+				peak := `\max` + strings.Join(cands, ",")
+				for _, want := range []string{flat(texPoly(p.inputs) + "+" + peak + "(" + map[string]string{"gpt": "1", "llama": "2"}[p.prefix] + ")"), flat(peak)} {
+					if !strings.Contains(read, want) {
+						t.Errorf("%s: the paper lacks %q in:\n%s", p.name, want, read)
+					}
+				}
+				found := false
+				for _, m := range measured.FindAllStringSubmatch(log, -1) {
+					if m[1] != p.prefix {
+						continue
+					}
+					found = true
+					ht, _ := strconv.ParseFloat(m[2], 64)
+					dp, _ := strconv.ParseFloat(m[3], 64)
+					line, _ := strconv.ParseFloat(m[4], 64)
+					if n := len(p.candidates); ht+dp < float64(n)*line {
+						t.Errorf("%s: \\%sNeedsLines is %.1f pt tall, less than its %d candidates' lines of %.1f pt", p.name, p.prefix, ht+dp, n, line)
+					}
+				}
+				if !found {
+					t.Errorf("%s: the log does not measure \\%sNeedsLines", p.name, p.prefix)
+				}
+			}
+		})
+	}
+	// The one-line macro in the same display runs over: the paper shows
+	// an overflow where there is one.
+	var body strings.Builder
+	for _, p := range progs {
+		fmt.Fprintf(&body, "\\input{%s/chapter13-formulas}\n\\begin{equation}\n\\%sNeeds\n\\end{equation}\n", p.prefix, p.prefix)
+	}
+	write("oneline.tex", "\\usepackage{amsmath}\n", body.String())
+	if o := overfull(pdflatex(t, paper, paper, "oneline.tex")); strings.Count(o, "Overfull \\hbox") != len(progs) {
+		t.Errorf("the one-line needs in displays: want an overfull box each, %d, the log says:\n%s", len(progs), o)
+	}
 }
