@@ -68,9 +68,19 @@ func exitCode(err error, stderr io.Writer) int {
 		}
 		return 2
 	}
-	fmt.Fprintf(stderr, "memsym: %v\n", err)
+	var shown *shownError
+	if !errors.As(err, &shown) {
+		fmt.Fprintf(stderr, "memsym: %v\n", err)
+	}
 	return 1
 }
+
+// shownError is a failure whose words a command has already printed, one
+// line each as they came (validate's, file by file): only the exit code is
+// left to give.
+type shownError struct{ failures int }
+
+func (e *shownError) Error() string { return fmt.Sprintf("%d failed", e.failures) }
 
 // run runs memsym with the given arguments (without the program's name).
 func run(stdout, stderr io.Writer, args []string) error {

@@ -39,18 +39,17 @@ func validateCmd(stdout, stderr io.Writer, args []string) error {
 	if n := slices.Index(files, "-"); n >= 0 && slices.Contains(files[n+1:], "-") {
 		return usagef("- is given twice: the standard input is one recording, read once")
 	}
-	// Every file is checked, each failure one line on stderr as they come;
-	// the last is returned, to be printed as any error is, for exit 1.
-	var failed error
+	// Every file is checked, each failure one line on stderr as it comes,
+	// in the files' order beside the ok lines on stdout; exit 1 if any
+	// failed.
+	failed := 0
 	for _, f := range files {
 		sum, err := record.ValidateFile(f)
 		if err != nil {
-			if failed != nil {
-				if _, werr := fmt.Fprintf(stderr, "memsym: %v\n", failed); werr != nil {
-					return werr
-				}
+			if _, werr := fmt.Fprintf(stderr, "memsym: %v\n", err); werr != nil {
+				return werr
 			}
-			failed = err
+			failed++
 			continue
 		}
 		name, parts := f, doc.Plural(sum.Buffers, "buffer", "buffers")
@@ -69,5 +68,8 @@ func validateCmd(stdout, stderr io.Writer, args []string) error {
 			return err
 		}
 	}
-	return failed
+	if failed > 0 {
+		return &shownError{failures: failed}
+	}
+	return nil
 }

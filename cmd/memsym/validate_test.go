@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -84,6 +85,34 @@ func TestValidate(t *testing.T) {
 		if !strings.HasPrefix(got[i], wants[i]) {
 			t.Errorf("error %d: %q, want it to start %q", i+1, got[i], wants[i])
 		}
+	}
+}
+
+// TestValidateInOrder: with stdout and stderr one stream, as in a CI log,
+// each file's line comes in the order the files were given, a failure as
+// it is found.
+func TestValidateInOrder(t *testing.T) {
+	good := filepath.Join("testdata", "record", "gpt-course.jsonl")
+	empty := filepath.Join(t.TempDir(), "empty.jsonl")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var both bytes.Buffer
+	code := exitCode(run(&both, &both, []string{"validate", good, empty, good, empty, good}), &both)
+	lines := strings.Split(strings.TrimSuffix(both.String(), "\n"), "\n")
+	var got []string
+	for _, l := range lines {
+		switch {
+		case strings.HasPrefix(l, good+": ok: "):
+			got = append(got, "ok")
+		case l == "memsym: "+empty+":1: the recording ends without the header and the result line {\"result\": [...]}":
+			got = append(got, "bad")
+		default:
+			got = append(got, l)
+		}
+	}
+	if want := []string{"ok", "bad", "ok", "bad", "ok"}; code != 1 || !slices.Equal(got, want) {
+		t.Errorf("exit %d, lines %q; want exit 1 and %q", code, got, want)
 	}
 }
 
