@@ -164,9 +164,11 @@ type SymbolicModel struct {
 	Inputs, Params, Outputs poly.Poly
 	// Growing names the first parameters whose bytes grow with a
 	// dimension (at most maxGrowing of them), in declaration order;
-	// GrowingCount counts them all.
+	// GrowingCount counts them all, and GrowingVars are the dimensions
+	// among their axes, in the order of the model's.
 	Growing      []*BufferName
 	GrowingCount int
+	GrowingVars  []string
 	// Fold is the dimension that counts blocks of operations ("" for
 	// none), whose recordings were aligned block by block; OpsAt is then
 	// the point of the recording whose Ops operations the candidates

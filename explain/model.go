@@ -323,8 +323,14 @@ func symbolicInput(m *model.Model, along string, at record.Point, cross *model.C
 			if s.GrowingCount++; len(s.Growing) < maxGrowing {
 				s.Growing = append(s.Growing, paramName(m, i))
 			}
+			for _, v := range m.Vars {
+				if m.Bytes(i).Degree(v) > 0 && !slices.Contains(s.GrowingVars, v) {
+					s.GrowingVars = append(s.GrowingVars, v)
+				}
+			}
 		}
 	}
+	slices.SortFunc(s.GrowingVars, func(a, b string) int { return slices.Index(m.Vars, a) - slices.Index(m.Vars, b) })
 	if cross == nil && len(m.Vars) > 0 {
 		var err error
 		if cross, err = Crossovers(m, along, at); err != nil {

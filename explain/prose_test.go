@@ -233,6 +233,9 @@ func TestGrowingParameters(t *testing.T) {
 		{"mlp-width", "The parameters grow with W: seven of them have W among their axes, weight in hidden[0] (I · W reals), bias in hidden[0] (W reals), weight in hidden[1] (W² reals) and four more."},
 		{"llama2-7b-block", "The parameters grow with T: one of them, table in rope (T · D reals), has T among its axes."},
 		{"conv-same", ""},
+		// L counts blocks: no parameter has it among its axes.
+		{"gpt-depth", "The parameters grow with T: one of them, the position embedding's weight (T · D reals), has T among its axes. They grow with L too: each of the L blocks holds its own."},
+		{"layers-as-dim", "The parameters grow with L: each of the L blocks holds its own."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.program, func(t *testing.T) {

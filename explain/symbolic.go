@@ -55,8 +55,8 @@ func (w *writer) asPolynomials() doc.Section {
 			{cell("the outputs"), cell(inOrder(sym.Outputs, in.Vars))},
 		},
 	})
-	if sym.GrowingCount > 0 {
-		s.Blocks = append(s.Blocks, para(growingWords(sym, in.Vars)...))
+	if sym.GrowingCount > 0 || sym.Fold != "" && sym.Params.Degree(sym.Fold) > 0 {
+		s.Blocks = append(s.Blocks, para(growingWords(sym)...))
 	}
 	if n := sym.Negative; n != nil {
 		s.Blocks = append(s.Blocks, para(negativeWords(n, in.Vars)...))
@@ -79,41 +79,51 @@ func (w *writer) asPolynomials() doc.Section {
 	return s
 }
 
-// growingWords says which parameters make the parameters' bytes grow with
-// a dimension, as a table of positions sized by the sequence does: "The
-// parameters grow with T: one of them, `table` in `rope` (T · D reals), has
-// T among its axes."
-func growingWords(sym *SymbolicModel, vars []string) []any {
-	var used []string
-	for _, v := range vars {
-		if sym.Params.Degree(v) > 0 {
-			used = append(used, v)
+// growingWords says why the parameters' bytes grow with a dimension: the
+// parameters with it among their axes, as a table of positions sized by the
+// sequence; and the fold's blocks, each holding its own, where they count
+// the blocks. "The parameters grow with T: one of them, `table` in `rope`
+// (T · D reals), has T among its axes."
+func growingWords(sym *SymbolicModel) []any {
+	byFold := sym.Fold != "" && sym.Params.Degree(sym.Fold) > 0 && !slices.Contains(sym.GrowingVars, sym.Fold)
+	var out []any
+	if sym.GrowingCount > 0 {
+		used := sym.GrowingVars
+		var names []any
+		for _, n := range sym.Growing {
+			names = append(names, bufferWords(n))
 		}
+		if more := sym.GrowingCount - len(sym.Growing); more > 0 {
+			names = append(names, doc.Spell(more)+" more")
+		}
+		dim := []any{variables(used)}
+		if len(used) > 1 {
+			dim = []any{"a dimension"}
+		}
+		out = append(out, "The parameters grow with ", variables(used), ": ")
+		if sym.GrowingCount == 1 {
+			out = append(out, "one of them, ")
+			out = append(out, names...)
+			out = append(out, ", has ")
+			out = append(out, dim...)
+			out = append(out, " among its axes.")
+		} else {
+			out = append(out, doc.Spell(sym.GrowingCount), " of them have ")
+			out = append(out, dim...)
+			out = append(out, " among their axes, ")
+			out = append(out, doc.Joined(", ", names...)...)
+			out = append(out, ".")
+		}
+		if !byFold {
+			return out
+		}
+		out = append(out, " ")
 	}
-	var names []any
-	for _, n := range sym.Growing {
-		names = append(names, bufferWords(n))
+	v := variables([]string{sym.Fold})
+	if sym.GrowingCount > 0 {
+		return append(out, "They grow with ", v, " too: each of the ", v, " blocks holds its own.")
 	}
-	if more := sym.GrowingCount - len(sym.Growing); more > 0 {
-		names = append(names, doc.Spell(more)+" more")
-	}
-	dim := []any{variables(used)}
-	if len(used) > 1 {
-		dim = []any{"a dimension"}
-	}
-	out := []any{"The parameters grow with ", variables(used), ": "}
-	if sym.GrowingCount == 1 {
-		out = append(out, "one of them, ")
-		out = append(out, names...)
-		out = append(out, ", has ")
-		out = append(out, dim...)
-		return append(out, " among its axes.")
-	}
-	out = append(out, doc.Spell(sym.GrowingCount), " of them have ")
-	out = append(out, dim...)
-	out = append(out, " among their axes, ")
-	out = append(out, doc.Joined(", ", names...)...)
-	return append(out, ".")
+	return append(out, "The parameters grow with ", v, ": each of the ", v, " blocks holds its own.")
 }
 
 // candidates says how the peak's candidates were found and what was shown
