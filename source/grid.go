@@ -92,6 +92,12 @@ func plan(vars []string, defGrid map[string][3]int64, own record.Point, spec Spe
 				return nil, usagef("--check %s: %s = %d is a value of the grid: a check point must be off the grid in every dimension, for an error term vanishes on a grid value", c.Key(), dim.Name, dim.Value)
 			}
 		}
+		// One of memsym's own, given too, is the user's: a failure there
+		// is not said to be at a point memsym chose.
+		if i := slices.IndexFunc(p.Checks[:p.Defaults], pt.Equal); i >= 0 {
+			p.Checks = slices.Delete(p.Checks, i, i+1)
+			p.Defaults--
+		}
 		if !slices.ContainsFunc(p.Checks, pt.Equal) {
 			p.Checks = append(p.Checks, pt)
 		}

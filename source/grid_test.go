@@ -76,7 +76,8 @@ func TestDefaultChecksCatchPadding(t *testing.T) {
 	}
 }
 
-// --check adds to the default check points; it never takes their place.
+// --check adds to the default check points; it takes their place only
+// with NoDefaultChecks.
 func TestChecksAddToDefaults(t *testing.T) {
 	src, err := NewProgram("gpt-course", nil)
 	if err != nil {
@@ -92,6 +93,30 @@ func TestChecksAddToDefaults(t *testing.T) {
 	}
 	if want := "B=64,T=1024 B=115,T=1795 B=50,T=1000"; strings.Join(got, " ") != want {
 		t.Errorf("checks %v, want %s", got, want)
+	}
+	// One of the defaults given too is the user's, not memsym's own; with
+	// NoDefaultChecks only the given ones are left.
+	for _, c := range []struct {
+		spec     Spec
+		want     string
+		defaults int
+	}{
+		{Spec{Checks: []record.Point{{{Name: "B", Value: 115}, {Name: "T", Value: 1795}}}}, "B=64,T=1024 B=115,T=1795", 1},
+		{Spec{Checks: []record.Point{{{Name: "B", Value: 64}, {Name: "T", Value: 1024}}}}, "B=115,T=1795 B=64,T=1024", 1},
+		{Spec{Checks: []record.Point{{{Name: "B", Value: 50}, {Name: "T", Value: 1000}}}, NoDefaultChecks: true}, "B=50,T=1000", 0},
+		{Spec{NoDefaultChecks: true}, "", 0},
+	} {
+		pl, err := src.Plan(c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, p := range pl.Checks {
+			got = append(got, p.Key())
+		}
+		if strings.Join(got, " ") != c.want || pl.Defaults != c.defaults {
+			t.Errorf("%+v: checks %v, %d of memsym's own; want %s, %d", c.spec, got, pl.Defaults, c.want, c.defaults)
+		}
 	}
 	if _, err := src.Plan(Spec{Checks: []record.Point{{{Name: "B", Value: 5}}}}); err == nil || !strings.Contains(err.Error(), "no value for T") {
 		t.Errorf("a check without T: %v", err)
