@@ -176,7 +176,7 @@ func TestFoldCourseGPTFromOne(t *testing.T) {
 	for _, want := range []string{
 		`check:33: operation 12 ("SelfAttention.apply/%21" in blocks[0].attn)`,
 		"at B = 5, T = 7, L = 5 the middle iterations of blocks step by equal bytes but the last does not",
-		"memsym models such blocks for every L ≥ 2", "(--grid L=2,3,4)",
+		"memsym models such blocks for every L ≥ 2", "(--grid L=2,3,4 where memsym records)",
 	} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("got  %v\nwant it to hold %s", err, want)
@@ -211,7 +211,7 @@ func TestFoldWideLastFromOne(t *testing.T) {
 	_, err := Build(gridSources(t, vars, blGrid, wide), []Source{pointSource(t, vars, []int64{5, 7}, wide)})
 	for _, want := range []string{
 		`buffer 4 "act" has 320 bytes at B = 5, L = 7 but the model gives `,
-		"the middle iterations of layers step by equal bytes but the last does not", "(--grid L=2,3,4)",
+		"the middle iterations of layers step by equal bytes but the last does not", "(--grid L=2,3,4 where memsym records)",
 	} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("got  %v\nwant it to hold %s", err, want)

@@ -166,7 +166,7 @@ func (f *fold) check(m *Model, src Source, dims []record.Dim) (*layout, error) {
 	// value is a block both first and last.
 	lastApart := func(why string) string {
 		if f.lastApart(l, c) {
-			return fmt.Sprintf("at %s the middle iterations of %s step by equal bytes but the last does not: the last block differs from the others (as when it is the last to read a buffer that every block reads, and frees it), and at %s = 1 the one block is both the first and the last, so no maximum of polynomials states the peak for every %s ≥ 1; memsym models such blocks for every %s ≥ 2, the first and the last standing apart, from the grid %s ∈ {2, 3, 4} (--grid %s=2,3,4)",
+			return fmt.Sprintf("at %s the middle iterations of %s step by equal bytes but the last does not: the last block differs from the others (as when it is the last to read a buffer that every block reads, and frees it), and at %s = 1 the one block is both the first and the last, so no maximum of polynomials states the peak for every %s ≥ 1; memsym models such blocks for every %s ≥ 2, the first and the last standing apart, from the grid %s ∈ {2, 3, 4} (--grid %s=2,3,4 where memsym records)",
 				point, f.prefix, f.dim, f.dim, f.dim, f.dim, f.dim)
 		}
 		return why

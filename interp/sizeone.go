@@ -110,12 +110,15 @@ func pointIndex(digits []byte) int {
 // whySizeOne is the advice for recordings that differ exactly where the
 // dimensions of set are 1: start them at 2.
 func whySizeOne(g *grid, set []int) string {
-	var at, flags []string
+	var at, grid, flags []string
 	for _, j := range set {
 		v := g.values[j]
 		at = append(at, g.vars[j]+" = 1")
+		grid = append(grid, fmt.Sprintf("%s ∈ {%d, %d, %d}", g.vars[j], v[0]+1, v[1]+1, v[2]+1))
 		flags = append(flags, fmt.Sprintf("--grid %s=%d,%d,%d", g.vars[j], v[0]+1, v[1]+1, v[2]+1))
 	}
-	return fmt.Sprintf("the points with %s are those whose operations differ, the others all agreeing: at a size of 1 a recorder may record other operations (PyTorch does, a reshape making a view where it copies at 2 and more), so start the grid at 2 (%s)",
-		strings.Join(at, " or "), strings.Join(flags, " "))
+	// Recording files are recorded again by their maker, the others by
+	// memsym given the flags: the advice says both.
+	return fmt.Sprintf("the points with %s are those whose operations differ, the others all agreeing: at a size of 1 a recorder may record other operations (PyTorch does, a reshape making a view where it copies at 2 and more), so start the grid at 2, %s (%s where memsym records)",
+		strings.Join(at, " or "), strings.Join(grid, ", "), strings.Join(flags, " "))
 }

@@ -30,7 +30,7 @@ func squeezing(diff func(b, t int64) bool) program {
 // operations otherwise: many grids start at 1 rightly.
 func TestSizeOneAdvice(t *testing.T) {
 	const why = "; a dimension that changes the operations (such as a fold's iteration count) cannot be interpolated: make it a constant"
-	const one = "at a size of 1 a recorder may record other operations (PyTorch does, a reshape making a view where it copies at 2 and more), so start the grid at 2 ("
+	const one = "at a size of 1 a recorder may record other operations (PyTorch does, a reshape making a view where it copies at 2 and more), so start the grid at 2, "
 	grid := [][3]int64{{1, 2, 3}, {4, 8, 12}}
 	for _, c := range []struct {
 		name string
@@ -38,8 +38,8 @@ func TestSizeOneAdvice(t *testing.T) {
 		diff func(b, t int64) bool
 		want string
 	}{
-		{"B = 1 alone", grid, func(b, t int64) bool { return b == 1 }, "; the points with B = 1 are those whose operations differ, the others all agreeing: " + one + "--grid B=2,3,4)"},
-		{"B = 1 or T = 1", [][3]int64{{1, 2, 3}, {1, 5, 9}}, func(b, t int64) bool { return b == 1 || t == 1 }, "; the points with B = 1 or T = 1 are those whose operations differ, the others all agreeing: " + one + "--grid B=2,3,4 --grid T=2,6,10)"},
+		{"B = 1 alone", grid, func(b, t int64) bool { return b == 1 }, "; the points with B = 1 are those whose operations differ, the others all agreeing: " + one + "B ∈ {2, 3, 4} (--grid B=2,3,4 where memsym records)"},
+		{"B = 1 or T = 1", [][3]int64{{1, 2, 3}, {1, 5, 9}}, func(b, t int64) bool { return b == 1 || t == 1 }, "; the points with B = 1 or T = 1 are those whose operations differ, the others all agreeing: " + one + "B ∈ {2, 3, 4}, T ∈ {2, 6, 10} (--grid B=2,3,4 --grid T=2,6,10 where memsym records)"},
 		// Not the size of 1 alone: B = 3 differs too, or only some of
 		// the points at B = 1 do, or the grid has no 1.
 		{"B = 3 too", grid, func(b, t int64) bool { return b != 2 }, why},
