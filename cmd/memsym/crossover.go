@@ -158,12 +158,13 @@ func crossovers(m *model.Model, src source.Source, along string, at assignments)
 // checkOthers checks that each of at names a dimension of the model other
 // than along, in the order given, as fit's --at is checked.
 func checkOthers(dims []string, along string, at assignments) error {
+	flag := "--at " + at.String() // whole, as fit says it
 	for _, a := range at {
 		switch {
 		case a.name == along:
-			return usagef("--at %s=%d: %s is the dimension gone along: give only the others a value", a.name, a.value, along)
+			return usagef("%s: %s is the dimension gone along: give only the others a value", flag, along)
 		case !contains(dims, a.name):
-			return usagef("--at %s=%d: no dimension %s (the dimensions are %s)", a.name, a.value, a.name, strings.Join(dims, ", "))
+			return usagef("%s: no dimension %s (the dimensions are %s)", flag, a.name, strings.Join(dims, ", "))
 		}
 	}
 	return nil

@@ -117,6 +117,7 @@ func TestEvalRefusals(t *testing.T) {
 		{[]string{"--at", "B=8,T=2,L=3"}, "memsym: --at B=8,L=3,T=2: no dimension L (the dimensions are B, T)"},
 		{[]string{"--along", "L"}, "memsym: --along L: no dimension L (the dimensions are B, T)"},
 		{[]string{"--along", "T", "--at", "T=3"}, "memsym: --at T=3: T is the dimension gone along: give only the others a value"},
+		{[]string{"--along", "T", "--at", "B=2,T=3"}, "memsym: --at B=2,T=3: T is the dimension gone along: give only the others a value"},
 		{[]string{"--along", "T", "--at", "L=3"}, "memsym: --at L=3: no dimension L (the dimensions are B, T)"},
 		{[]string{"--at", "B=9223372036854775808,T=1"}, `memsym: invalid value "B=9223372036854775808,T=1" for flag --at: B: 9223372036854775808 is too large: expected an integer from 1 to 9223372036854775807; memsym eval -h lists the flags`},
 		{[]string{"--at", "B=99999999999999999999999,T=1"}, `memsym: invalid value "B=99999999999999999999999,T=1" for flag --at: B: 99999999999999999999999 is too large: expected an integer from 1 to 9223372036854775807; memsym eval -h lists the flags`},
