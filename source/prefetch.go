@@ -14,9 +14,12 @@ import (
 // recorder command at each point at once, as many as its jobs allow.
 // Prefetch reports nothing: each Record call that follows for one of
 // points returns what Record would have returned without it, the
-// recording or the failure at that point, only sooner. A point listed
-// twice serves two Record calls; a point no Record asks for is recorded
-// for nothing, and Close removes it.
+// recording or the failure at that point, only sooner, or records it
+// then, where Prefetch did not. The points are listed in the order they
+// will be asked for: a failure at the first, which often ends the
+// caller's work, stops the recording of the others. A point listed twice
+// serves two Record calls; a point no Record asks for is recorded for
+// nothing, and Close removes it.
 type Prefetcher interface {
 	Source
 	Prefetch(ctx context.Context, points []record.Point)

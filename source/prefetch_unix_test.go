@@ -7,9 +7,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"memsym/record"
 )
@@ -18,8 +20,10 @@ import (
 // it records the points it is given in order, each into the folder as
 // memsym_torch names it, a recording of one buffer of B bytes, and fails
 // at a value of B listed in $FAKE_TORCH_FAIL, as memsym_torch fails at a
-// model's error, never reaching the points after it. Each process writes
-// the points it was given as one line of the log it returns.
+// model's error, never reaching the points after it, and hangs at one
+// listed in $FAKE_TORCH_SLOW, saying so on its standard error. Each
+// process writes the points it was given as one line of the log it
+// returns.
 func fakeTorch(t *testing.T, fail string) (log string) {
 	t.Helper()
 	dir := t.TempDir()
@@ -40,6 +44,10 @@ for at in $ats; do
 		echo "memsym_torch: model.py:3: build at B = $b raised ValueError: too large" >&2
 		exit 1 ;;
 	esac
+	case " $FAKE_TORCH_SLOW " in *" $b "*)
+		echo "memsym_torch: recording at B = $b" >&2
+		sleep 10 ;;
+	esac
 	printf '{"memsym": 1, "dims": {"B": %s}}\n{"buffer": 1, "dtype": "u8", "shape": [%s], "name": "x"}\n{"op": "F.apply", "writes": [1]}\n{"result": [1]}\n' $b $b > "$out/$at.jsonl"
 done
 `
@@ -49,6 +57,7 @@ done
 	}
 	t.Setenv("MEMSYM_PYTHON", py)
 	t.Setenv("FAKE_TORCH_FAIL", fail)
+	t.Setenv("FAKE_TORCH_SLOW", "")
 	t.Setenv("TMPDIR", t.TempDir())
 	return log
 }
@@ -120,19 +129,21 @@ func TestTorchFailureAtChosenCheck(t *testing.T) {
 
 // Prefetch records the points in as few processes as Jobs allows, and the
 // Record calls that follow read them, a point listed twice for two calls;
-// a point where its process failed, and those its process did not reach,
-// are recorded alone by Record, which fails there as it would have
-// without Prefetch.
+// a point where its process failed first is that failure, as Record
+// alone says it, and is not recorded again; one where it failed after
+// recording others, and those its process did not reach, are recorded
+// alone by Record, which fails there as it would have without Prefetch.
 func TestTorchPrefetch(t *testing.T) {
-	log := fakeTorch(t, "7")
+	log := fakeTorch(t, "6 7")
 	ctx := context.Background()
 
-	// Without Prefetch, what Record says at B = 7.
+	// Without Prefetch, what Record says at B = 6 and B = 7.
 	alone := &Torch{Args: "model.py:build", Jobs: 2}
-	_, wantErr := alone.Record(ctx, pointB(7))
+	_, want6 := alone.Record(ctx, pointB(6))
+	_, want7 := alone.Record(ctx, pointB(7))
 	alone.Close()
-	if wantErr == nil {
-		t.Fatal("Record at B = 7 did not fail")
+	if want6 == nil || want7 == nil {
+		t.Fatalf("Record at B = 6, 7 did not fail: %v, %v", want6, want7)
 	}
 	os.Remove(log)
 
@@ -142,17 +153,20 @@ func TestTorchPrefetch(t *testing.T) {
 	if got, want := processes(t, log), []string{"B=5 B=6", "B=7 B=8"}; strings.Join(got, "|") != strings.Join(want, "|") && strings.Join(got, "|") != want[1]+"|"+want[0] {
 		t.Fatalf("processes %q, want %q", got, want)
 	}
-	for _, b := range []int64{5, 6, 5} {
+	for _, b := range []int64{5, 5} {
 		rec, err := src.Record(ctx, pointB(b))
 		if err != nil || !rec.Header.Dims.Equal(pointB(b)) || len(rec.Buffers) != 1 {
 			t.Fatalf("Record at B = %d: %v", b, err)
 		}
 	}
+	if _, err := src.Record(ctx, pointB(7)); err == nil || err.Error() != want7.Error() {
+		t.Errorf("Record at B = 7, where its batch failed first: %v\nwant %v", err, want7)
+	}
 	if n := len(processes(t, log)); n != 2 {
 		t.Errorf("%d processes once the prefetched points were read, want 2", n)
 	}
-	if _, err := src.Record(ctx, pointB(7)); err == nil || err.Error() != wantErr.Error() {
-		t.Errorf("Record at B = 7, where its batch failed: %v\nwant %v", err, wantErr)
+	if _, err := src.Record(ctx, pointB(6)); err == nil || err.Error() != want6.Error() {
+		t.Errorf("Record at B = 6, where its batch failed after B = 5: %v\nwant %v", err, want6)
 	}
 	if _, err := src.Record(ctx, pointB(8)); err != nil {
 		t.Errorf("Record at B = 8, which its batch did not reach: %v", err)
@@ -161,8 +175,134 @@ func TestTorchPrefetch(t *testing.T) {
 	if _, err := src.Record(ctx, pointB(5)); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := processes(t, log)[2:], []string{"B=7", "B=8", "B=5"}; strings.Join(got, "|") != strings.Join(want, "|") {
+	if got, want := processes(t, log)[2:], []string{"B=6", "B=8", "B=5"}; strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("processes after the prefetched ones: %q, want %q", got, want)
+	}
+}
+
+// A process that runs out of time in a batch of Prefetch's keeps that
+// failure for the point it was recording, said as Record alone says it:
+// the point is not recorded again, its time run out a second time; the
+// points its process did not reach are, and succeed.
+func TestTorchPrefetchTimeout(t *testing.T) {
+	log := fakeTorch(t, "")
+	t.Setenv("FAKE_TORCH_SLOW", "6")
+	ctx := context.Background()
+	const timeout = time.Second
+
+	alone := &Torch{Args: "model.py:build", Timeout: timeout}
+	_, want := alone.Record(ctx, pointB(6))
+	alone.Close()
+	if want == nil || !strings.Contains(want.Error(), "did not finish within 1s") {
+		t.Fatalf("Record at B = 6: %v, want it to run out of time", want)
+	}
+	os.Remove(log)
+
+	// Out of time after recording B = 5, and at its first point.
+	for _, c := range []struct {
+		points []int64
+		procs  []string
+	}{
+		{[]int64{5, 6, 8}, []string{"B=5 B=6 B=8", "B=8"}},
+		{[]int64{6, 5, 8}, []string{"B=6 B=5 B=8", "B=5", "B=8"}},
+	} {
+		src := &Torch{Args: "model.py:build", Jobs: 1, Timeout: timeout}
+		var points []record.Point
+		for _, b := range c.points {
+			points = append(points, pointB(b))
+		}
+		src.Prefetch(ctx, points)
+		for _, b := range c.points {
+			_, err := src.Record(ctx, pointB(b))
+			if b == 6 {
+				var at *PointError
+				if err == nil || err.Error() != want.Error() || !errors.As(err, &at) || !at.Point.Equal(pointB(6)) {
+					t.Errorf("prefetched %v: Record at B = 6: %v\nwant %v", c.points, err, want)
+				}
+			} else if err != nil {
+				t.Errorf("prefetched %v: Record at B = %d: %v", c.points, b, err)
+			}
+		}
+		src.Close()
+		if got := processes(t, log); strings.Join(got, "|") != strings.Join(c.procs, "|") {
+			t.Errorf("prefetched %v: processes %q, want %q", c.points, got, c.procs)
+		}
+		os.Remove(log)
+	}
+}
+
+// A failure at the first point Prefetch is given stops its other
+// processes: the points they had not recorded are recorded by Record,
+// alone, when asked for.
+func TestTorchPrefetchStopsAtFirst(t *testing.T) {
+	log := fakeTorch(t, "7")
+	ctx := context.Background()
+	alone := &Torch{Args: "model.py:build"}
+	_, want := alone.Record(ctx, pointB(7))
+	alone.Close()
+	if want == nil {
+		t.Fatal("Record at B = 7 did not fail")
+	}
+	os.Remove(log)
+
+	// B = 9 hangs in the second process, until it is stopped.
+	t.Setenv("FAKE_TORCH_SLOW", "9")
+	src := &Torch{Args: "model.py:build", Jobs: 2}
+	defer src.Close()
+	src.Prefetch(ctx, []record.Point{pointB(7), pointB(5), pointB(9), pointB(8)})
+	t.Setenv("FAKE_TORCH_SLOW", "")
+	if _, err := src.Record(ctx, pointB(7)); err == nil || err.Error() != want.Error() {
+		t.Errorf("Record at B = 7: %v\nwant %v", err, want)
+	}
+	for _, b := range []int64{5, 9, 8} {
+		if _, err := src.Record(ctx, pointB(b)); err != nil {
+			t.Errorf("Record at B = %d: %v", b, err)
+		}
+	}
+	// The second process may not have started when the first failed.
+	got := processes(t, log)
+	if n := len(got); n < 4 || n > 5 || !slices.Contains(got[:n-3], "B=7 B=5") || n == 5 && !slices.Contains(got[:2], "B=9 B=8") || strings.Join(got[n-3:], "|") != "B=5|B=9|B=8" {
+		t.Errorf("processes %q, want those prefetched, then B=5, B=9 and B=8 each alone", got)
+	}
+}
+
+// A recorder command's Prefetch that fails at the first point stops the
+// commands at the others, and runs no more: Record runs them when asked.
+func TestRecorderPrefetchStopsAtFirst(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	log := filepath.Join(t.TempDir(), "runs")
+	cmd := recorderScript(t, `echo $1 >> `+shellQuote(log)+`
+if [ $1 = 7 ]; then echo too large >&2; exit 3; fi
+case " $SLOW " in *" $1 "*) sleep 10 ;; esac
+printf '{"memsym": 1, "dims": {"B": %s}}\n{"result": []}\n' $1
+`)
+	ctx := context.Background()
+	alone := &Recorder{Cmd: cmd}
+	_, want := alone.Record(ctx, pointB(7))
+	alone.Close()
+	if want == nil {
+		t.Fatal("Record at B = 7 did not fail")
+	}
+	os.Remove(log)
+
+	// B = 9 hangs, until it is stopped; B = 5 waits for a job.
+	t.Setenv("SLOW", "9")
+	src := &Recorder{Cmd: cmd, Jobs: 2}
+	defer src.Close()
+	src.Prefetch(ctx, []record.Point{pointB(7), pointB(9), pointB(5)})
+	t.Setenv("SLOW", "")
+	if _, err := src.Record(ctx, pointB(7)); err == nil || err.Error() != want.Error() {
+		t.Errorf("Record at B = 7: %v\nwant %v", err, want)
+	}
+	for _, b := range []int64{9, 5} {
+		if rec, err := src.Record(ctx, pointB(b)); err != nil || !rec.Header.Dims.Equal(pointB(b)) {
+			t.Errorf("Record at B = %d: %v", b, err)
+		}
+	}
+	// B = 9 may not have started when B = 7 failed.
+	got := processes(t, log)
+	if n := len(got); n < 3 || n > 4 || !slices.Contains(got[:n-2], "7") || n == 4 && !slices.Contains(got[:2], "9") || strings.Join(got[n-2:], "|") != "9|5" {
+		t.Errorf("runs %q, want 7 (and 9, stopped), then 9 and 5", got)
 	}
 }
 

@@ -171,10 +171,16 @@ func (s *Recorder) run(ctx context.Context, p record.Point) (*os.File, *tailBuff
 
 // Prefetch runs the command at each of points, as many at once as Jobs
 // allows, and keeps each one's recording, or its failure, for the Record
-// call that asks for it (Prefetcher). A command stopped because ctx is
-// done keeps nothing: Record runs it again.
+// call that asks for it (Prefetcher). A failure at the first of points,
+// which the caller asks for first, stops the commands at the others, and
+// runs no more: a command stopped, because of that or because ctx is
+// done, keeps nothing, and Record runs it again if it asks for it.
 func (s *Recorder) Prefetch(ctx context.Context, points []record.Point) {
 	fresh, uses := s.kept.want(points)
+	if len(fresh) == 0 {
+		return
+	}
+	stopFirst := fresh[0].Equal(points[0])
 	ord := s.notes.reserve(len(fresh))
 	runJobs(ctx, len(fresh), s.Jobs, nil, func(ctx context.Context, i int) error {
 		p := fresh[i]
@@ -193,6 +199,9 @@ func (s *Recorder) Prefetch(ctx context.Context, points []record.Point) {
 			s.notes.add(ord+i, p.String(), 0, tail)
 		}
 		s.kept.put(p, kp)
+		if stopFirst && i == 0 {
+			return err
+		}
 		return nil
 	})
 }

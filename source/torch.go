@@ -90,7 +90,7 @@ func (s *Torch) Recordings(ctx context.Context, spec Spec) (*Recordings, error) 
 	}
 	grid := pl.Points()
 	all := append(append([]record.Point(nil), grid...), pl.Checks...)
-	out, err := s.recordAll(ctx, all, pl.Checks[:pl.Defaults], false)
+	out, _, err := s.recordAll(ctx, all, pl.Checks[:pl.Defaults], false, false)
 	if err != nil {
 		return nil, err
 	}
@@ -114,17 +114,20 @@ func (s *Torch) Recordings(ctx context.Context, spec Spec) (*Recordings, error) 
 	return recs, nil
 }
 
-// Record records one point in a process of its own, or reads what
-// Prefetch recorded there.
+// Record records one point in a process of its own, or returns what
+// Prefetch recorded there, or its failure there.
 func (s *Torch) Record(ctx context.Context, p record.Point) (*record.Recording, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
 	path := ""
 	if kp, _, ok := s.kept.take(p); ok {
+		if kp.err != nil {
+			return nil, kp.err
+		}
 		path = kp.path
 	} else {
-		out, err := s.recordAll(ctx, []record.Point{p}, nil, false)
+		out, _, err := s.recordAll(ctx, []record.Point{p}, nil, false, false)
 		if err != nil {
 			return nil, err
 		}
@@ -140,9 +143,18 @@ func (s *Torch) Record(ctx context.Context, p record.Point) (*record.Recording, 
 
 // Prefetch records points in as few processes as Jobs allows, all at
 // once, and keeps each recording made for the Record call that asks for
-// it (Prefetcher). A point where its process failed, or that its process
-// did not reach, keeps nothing: Record records it in a process of its
-// own, and fails there as it would have without Prefetch.
+// it (Prefetcher). A process that ran out of time at one of its points
+// keeps that failure for the point's Record call, said as recording the
+// point alone says it, so that no point's time runs out twice; so does
+// one that failed at its first point (the model's error, no torch).
+// Record records in a process of its own the points after it, which its
+// process did not reach, and a point whose failure alone might be said
+// otherwise: a mistake in the command line, which may name another of
+// the points, and a failure after other points were recorded, whose
+// standard error may be theirs too. A failure at the first of points,
+// which the caller asks for first, stops the other processes, keeping
+// what they had recorded: the points they had not are recorded by
+// Record, if it asks for them.
 func (s *Torch) Prefetch(ctx context.Context, points []record.Point) {
 	if s.check() != nil {
 		return
@@ -151,7 +163,7 @@ func (s *Torch) Prefetch(ctx context.Context, points []record.Point) {
 	if len(fresh) == 0 {
 		return
 	}
-	out, _ := s.recordAll(ctx, fresh, nil, true)
+	out, failed, _ := s.recordAll(ctx, fresh, nil, true, fresh[0].Equal(points[0]))
 	if out == "" || ctx.Err() != nil {
 		return
 	}
@@ -160,32 +172,44 @@ func (s *Torch) Prefetch(ctx context.Context, points []record.Point) {
 			s.kept.put(p, keptPoint{path: filepath.Join(out, p.Key()+".jsonl"), uses: uses[p.Key()]})
 		}
 	}
+	for _, f := range failed {
+		s.kept.put(f.p, keptPoint{err: f.err, uses: uses[f.p.Key()]})
+	}
+}
+
+// aloneFailure is a process's failure at p, one of its points, as
+// recording p alone in a process of its own would say it: err.
+type aloneFailure struct {
+	p   record.Point
+	err error
 }
 
 // recordAll records the points, split in batches over the jobs, into a new
 // folder of the source's temporary folder, and returns that folder. A
 // failure at one of chosen, the check points memsym chose, is said to be
 // there (pointWords). A batch's failure stops the others, and is
-// returned, unless each is to go on alone (apart): then the error
-// returned is only that of making the folder, and the folder is "" when
-// that failed.
-func (s *Torch) recordAll(ctx context.Context, points, chosen []record.Point, apart bool) (string, error) {
+// returned, unless the points are prefetched: then the failures
+// returned are those Prefetch keeps (aloneFailure), one a batch at most,
+// the error returned is only that of making the folder, and the folder
+// is "" when that failed; a prefetched batch's failure stops the others
+// only when stopFirst and it failed at the first of points.
+func (s *Torch) recordAll(ctx context.Context, points, chosen []record.Point, prefetch bool, stopFirst bool) (string, []aloneFailure, error) {
 	py, err := Python()
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if s.dir == "" {
 		dir, err := s.folder()
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		if err := torch.Install(dir); err != nil {
-			return "", err
+			return "", nil, err
 		}
 	}
 	out, err := os.MkdirTemp(s.dir, "points-")
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	jobs := s.Jobs
 	if jobs <= 0 {
@@ -198,25 +222,44 @@ func (s *Torch) recordAll(ctx context.Context, points, chosen []record.Point, ap
 	// failure returned, the first batch's that fails (runJobs) at the
 	// first of its points that fails, is at the first point that fails
 	// in points' order, however the processes are timed.
+	var mu sync.Mutex
+	var failed []aloneFailure
 	err = runJobs(ctx, jobs, jobs, s.Progress, func(ctx context.Context, j int) error {
 		from := j * len(points) / jobs
 		batch := points[from : (j+1)*len(points)/jobs]
-		err := s.run(ctx, py, batch, chosen, out, ord+from)
-		if apart {
-			return nil
+		alone, err := s.run(ctx, py, batch, chosen, out, ord+from)
+		if !prefetch {
+			return err
 		}
-		return err
+		if alone != nil {
+			mu.Lock()
+			failed = append(failed, *alone)
+			mu.Unlock()
+		}
+		if stopFirst && j == 0 && err != nil && !recorded(out, points[0]) {
+			return err
+		}
+		return nil
 	})
-	return out, err
+	if prefetch {
+		return out, failed, nil
+	}
+	return out, nil, err
 }
 
 // run records one batch of points in one process, into the folder out.
 // The recorder records them in order, writing each one's recording there
 // once it is made: where it fails, the first point of the batch without
 // one is where it failed, and a failure there is a *PointError; the
-// points after it it never reached. A process that succeeds is counted
-// for the note on its standard error as the run ord.
-func (s *Torch) run(ctx context.Context, py string, batch, chosen []record.Point, out string, ord int) error {
+// points after it it never reached. alone is that failure as recording
+// the point alone, in a process of its own, would say it (Prefetch keeps
+// it for the point's Record call; chosen is then nil, as Record's): when
+// the process ran out of time there, said without the points it had
+// recorded before, or failed there before recording any point, when its
+// standard error is what a process of its own would write; nil
+// otherwise. A process that succeeds is counted for the note on its
+// standard error as the run ord.
+func (s *Torch) run(ctx context.Context, py string, batch, chosen []record.Point, out string, ord int) (alone *aloneFailure, err error) {
 	// The points and the folder by memsym's own flags, after the user's:
 	// the recorder refuses the user's --at, -o and --out-dir under memsym.
 	line := shellQuote(py) + " -m " + torch.Package + " " + s.Args
@@ -240,7 +283,7 @@ func (s *Torch) run(ctx context.Context, py string, batch, chosen []record.Point
 	// outlive it.
 	if err := runGroup(ctx, cmd, nil, tail); err != nil {
 		if parent.Err() != nil {
-			return parent.Err()
+			return nil, parent.Err()
 		}
 		made := 0 // the points recorded, before the one it was at
 		for made < len(batch) && recorded(out, batch[made]) {
@@ -249,37 +292,49 @@ func (s *Torch) run(ctx context.Context, py string, batch, chosen []record.Point
 		p := batch[min(made, len(batch)-1)]
 		at, note := pointWords(p, chosen)
 		if ctx.Err() == context.DeadlineExceeded {
-			// The limit is the process's, which was recording p.
-			took := ""
-			if len(batch) > 1 {
-				took = fmt.Sprintf(" (its process, which records %d points in turn, had recorded %d of them)", len(batch), made)
+			// The limit is the process's, which was recording p: alone,
+			// without the points before it.
+			stopped := func(took string) error {
+				return &PointError{Point: p, Err: fmt.Errorf("the PyTorch recorder at %s did not finish within %s and was stopped%s%s%s", at, s.Timeout, took, tail.quote(), note)}
 			}
-			return &PointError{Point: p, Err: fmt.Errorf("the PyTorch recorder at %s did not finish within %s and was stopped%s%s%s", at, s.Timeout, took, tail.quote(), note)}
+			one := &aloneFailure{p: p, err: stopped("")}
+			if len(batch) == 1 {
+				return one, one.err
+			}
+			return one, stopped(fmt.Sprintf(" (its process, which records %d points in turn, had recorded %d of them)", len(batch), made))
 		}
 		// Exit status 2 with the recorder's mark is a mistake in the
 		// command line, which it says in one line: memsym's usage error.
-		// (The model's own code may exit with 2 too, unmarked.)
+		// (The model's own code may exit with 2 too, unmarked.) It may
+		// name another of the points than p: alone, p may have none.
 		var exit *exec.ExitError
 		if errors.As(err, &exit) && exit.ExitCode() == 2 {
 			if msg, ok := strings.CutPrefix(lastLine(tail.buf), torch.Package+": command line: "); ok {
-				return usagef("--torch: %s", msg)
+				return nil, usagef("--torch: %s", msg)
 			}
 		}
 		// Exit status 1 with the recorder's mark: the Python does not
-		// import torch, said in memsym's terms, naming the Python.
+		// import torch, said in memsym's terms, naming the Python; the
+		// same at any point.
 		if errors.As(err, &exit) && exit.ExitCode() == 1 {
 			if msg, ok := strings.CutPrefix(lastLine(tail.buf), torch.Package+": no torch: "); ok {
-				return noTorch(py, msg)
+				err := noTorch(py, msg)
+				return &aloneFailure{p: p, err: err}, err
 			}
 		}
 		if made == len(batch) && len(batch) > 1 {
 			// Every point recorded, and then it failed: at none of them.
-			return fmt.Errorf("the PyTorch recorder at %s and %d more points failed after recording them all (%v)%s", batch[0], len(batch)-1, err, tail.quote())
+			return nil, fmt.Errorf("the PyTorch recorder at %s and %d more points failed after recording them all (%v)%s", batch[0], len(batch)-1, err, tail.quote())
 		}
-		return &PointError{Point: p, Err: fmt.Errorf("the PyTorch recorder at %s failed (%v)%s%s", at, err, tail.quote(), note)}
+		err = &PointError{Point: p, Err: fmt.Errorf("the PyTorch recorder at %s failed (%v)%s%s", at, err, tail.quote(), note)}
+		if made > 0 {
+			// Its standard error may be the points' before p too.
+			return nil, err
+		}
+		return &aloneFailure{p: p, err: err}, err
 	}
 	s.notes.add(ord, batch[0].String(), len(batch)-1, tail)
-	return nil
+	return nil, nil
 }
 
 // recorded reports whether the recorder wrote p's recording into out: it
