@@ -94,54 +94,10 @@ var superscriptDigits = [10]rune{'⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '
 // It is for reading: poly.Parse does not read the groups back, and what a
 // tool reads (memsym symbolic, the --json outputs) is String or ASCII.
 func FormulaText(p poly.Poly, sep string) string {
-	terms := p.Terms()
-	if len(terms) == 0 {
-		return "0"
-	}
-	vars := p.Vars()
-	var b strings.Builder
-	for i, t := range terms {
-		c := t.Coef
-		neg := c.Sign() < 0
-		if neg {
-			c = c.Neg()
+	return p.StringWith(func(c poly.Rat) string {
+		if c.IsInt() {
+			return Group(c, sep)
 		}
-		switch {
-		case i == 0 && neg:
-			b.WriteString("−")
-		case neg:
-			b.WriteString(" − ")
-		case i > 0:
-			b.WriteString(" + ")
-		}
-		constant := true
-		for _, e := range t.Exp {
-			constant = constant && e == 0
-		}
-		first := true
-		if !c.Equal(poly.Int(1)) || constant {
-			if c.IsInt() {
-				b.WriteString(Group(c, sep))
-			} else {
-				b.WriteString(c.String())
-			}
-			first = false
-		}
-		for j, e := range t.Exp {
-			if e == 0 {
-				continue
-			}
-			if !first {
-				b.WriteString(" · ")
-			}
-			first = false
-			b.WriteString(vars[j])
-			if e > 1 {
-				for _, d := range strconv.Itoa(e) {
-					b.WriteRune(superscriptDigits[d-'0'])
-				}
-			}
-		}
-	}
-	return b.String()
+		return c.String()
+	})
 }

@@ -63,6 +63,16 @@ func (p Poly) ASCII() string { return p.format(&ascii) }
 // "\tfrac{3}{2}\,T - 1", with multi-letter names as \mathit{seq}.
 func (p Poly) LaTeX() string { return p.format(&latex) }
 
+// StringWith returns p in display notation, as String does, each
+// coefficient (positive, and not 1 but in a constant term) written by
+// coef: a reader's rendering such as grouped digits, "16 392 · T". What
+// a tool reads back is String or ASCII.
+func (p Poly) StringWith(coef func(Rat) string) string {
+	nt := display
+	nt.coef = coef
+	return p.format(&nt)
+}
+
 func (p Poly) format(nt *notation) string {
 	if p.IsZero() {
 		return "0"
