@@ -36,11 +36,11 @@ type callNode struct {
 
 // newCallTree makes the tree of rec's calls. Node 0 is the entry's own.
 func newCallTree(rec *record.Recording) *callTree {
-	t := &callTree{byPath: map[string]int{}, leaf: make([]int, len(rec.Ops))}
+	t := &callTree{byPath: map[string]int{}, leaf: make([]int, rec.Ops.Len())}
 	t.nodes = append(t.nodes, callNode{parent: -1})
 	byRaw := map[string]int{"": 0}
-	for n := range rec.Ops {
-		raw := rec.Ops[n].Path
+	for n := range rec.Ops.Len() {
+		raw := rec.Ops.Path(n)
 		leaf, ok := byRaw[raw]
 		if !ok {
 			leaf = t.add(raw)
@@ -115,12 +115,12 @@ func countCalls(rec *record.Recording, lives []Life, peakOp int) []Call {
 	cur := make([]poly.Rat, len(t.nodes))
 	ops := make([]int, len(t.nodes))
 
-	born := byOp(rec, lives, len(rec.Ops), func(l Life) int { return l.First }) // the buffers each operation makes
-	dies := byOp(rec, lives, len(rec.Ops), func(l Life) int { return l.Last })  // the buffers last live at each
-	for op := 1; op <= len(rec.Ops); op++ {
+	born := byOp(rec, lives, rec.Ops.Len(), func(l Life) int { return l.First }) // the buffers each operation makes
+	dies := byOp(rec, lives, rec.Ops.Len(), func(l Life) int { return l.Last })  // the buffers last live at each
+	for op := 1; op <= rec.Ops.Len(); op++ {
 		leaf := t.leaf[op-1]
 		for _, i := range born.at(op) {
-			bytes := rec.Buffers[i].Bytes
+			bytes := rec.Buffers.Bytes(i)
 			t.chain(leaf, func(n int) { cur[n] = cur[n].Add(bytes) })
 		}
 		t.chain(leaf, func(n int) {
@@ -133,7 +133,7 @@ func countCalls(rec *record.Recording, lives []Life, peakOp int) []Call {
 			copy(share, cur)
 		}
 		for _, i := range dies.at(op) {
-			bytes := rec.Buffers[i].Bytes
+			bytes := rec.Buffers.Bytes(i)
 			t.chain(t.leaf[lives[i].First-1], func(n int) { cur[n] = cur[n].Sub(bytes) })
 		}
 	}
@@ -162,7 +162,7 @@ func byOp(rec *record.Recording, lives []Life, ops int, key func(Life) int) *opB
 	b := &opBuckets{start: make([]int, ops+2)}
 	n := 0
 	for i, l := range lives {
-		if l.First != 0 && rec.Buffers[i].Bytes.Sign() > 0 {
+		if l.First != 0 && rec.Buffers.Bytes(i).Sign() > 0 {
 			b.start[key(l)+1]++
 			n++
 		}
@@ -173,7 +173,7 @@ func byOp(rec *record.Recording, lives []Life, ops int, key func(Life) int) *opB
 	b.items = make([]int, n)
 	next := slices.Clone(b.start)
 	for i, l := range lives {
-		if l.First != 0 && rec.Buffers[i].Bytes.Sign() > 0 {
+		if l.First != 0 && rec.Buffers.Bytes(i).Sign() > 0 {
 			k := key(l)
 			b.items[next[k]] = i
 			next[k]++

@@ -43,9 +43,9 @@ type TypeCount struct {
 // by the caller, the live bytes of the temps at each operation, the peak,
 // the outputs, what is needed, the placement and the calls' table.
 func At(rec *record.Recording) *Counts {
-	c := &Counts{Ops: len(rec.Ops), ParamElements: new(big.Int)}
-	for i := range rec.Ops {
-		if rec.Ops[i].Launch {
+	c := &Counts{Ops: rec.Ops.Len(), ParamElements: new(big.Int)}
+	for i := range rec.Ops.Len() {
+		if rec.Ops.At(i).Launch {
 			c.Launches++
 		}
 	}
@@ -67,8 +67,8 @@ func At(rec *record.Recording) *Counts {
 // the inputs.
 func (c *Counts) countHeld(rec *record.Recording) {
 	byType := map[record.DType]int{}
-	for i := range rec.Buffers {
-		b := &rec.Buffers[i]
+	for i := range rec.Buffers.Len() {
+		b := rec.Buffers.At(i)
 		if b.IsView || !b.Role.Held() {
 			continue
 		}
@@ -95,13 +95,13 @@ func (c *Counts) countHeld(rec *record.Recording) {
 
 // countLive sums the temps' bytes at each operation and finds the peak.
 func (c *Counts) countLive(rec *record.Recording, lives []Life) {
-	n := len(rec.Ops)
+	n := rec.Ops.Len()
 	delta := make([]poly.Rat, n+2)
 	for i, l := range lives {
 		if l.First == 0 {
 			continue
 		}
-		bytes := rec.Buffers[i].Bytes
+		bytes := rec.Buffers.Bytes(i)
 		delta[l.First] = delta[l.First].Add(bytes)
 		delta[l.Last+1] = delta[l.Last+1].Sub(bytes)
 	}

@@ -31,7 +31,7 @@ func rat(t *testing.T, s string) poly.Rat { return rats(t, s)[0] }
 func names(rec *record.Recording, at []int) []string {
 	var out []string
 	for _, i := range at {
-		out = append(out, rec.Buffers[i].Name)
+		out = append(out, rec.Buffers.Name(i))
 	}
 	return out
 }
@@ -104,7 +104,7 @@ func TestAtCourseGPT(t *testing.T) {
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
-	if op := rec.Ops[c.PeakOp-1]; op.Label != "Linear.apply/%5" || op.Path != "blocks[0].ff.up" {
+	if op := rec.Ops.At(c.PeakOp - 1); op.Label != "Linear.apply/%5" || op.Path != "blocks[0].ff.up" {
 		t.Errorf("peak at %s in %s", op.Label, op.Path)
 	}
 	// The mask, the residual stream after attention, and the up

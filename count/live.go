@@ -37,7 +37,7 @@ func Lifetimes(rec *record.Recording) []Life {
 // LifetimesFrom is Lifetimes given the uses of rec's buffers, as
 // record.Uses or the Builder that built rec finds them.
 func LifetimesFrom(rec *record.Recording, uses []record.Use) []Life {
-	lives := pages.Make[Life](len(rec.Buffers), len(rec.Buffers))
+	lives := pages.Make[Life](rec.Buffers.Len(), rec.Buffers.Len())
 	copyUses := func(lives []Life, uses []record.Use) {
 		for i, u := range uses {
 			lives[i] = Life{First: int(u.First), Last: int(u.Last)}
@@ -55,7 +55,7 @@ func LifetimesFrom(rec *record.Recording, uses []record.Use) []Life {
 	}
 	for _, id := range rec.Result {
 		if l := &lives[position(rec, rec.Base(id).ID)]; l.First != 0 {
-			l.Last = len(rec.Ops)
+			l.Last = rec.Ops.Len()
 		}
 	}
 	return lives

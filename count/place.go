@@ -37,7 +37,7 @@ type Placement struct {
 // each time. Offsets are counted in int64 units of Align while they fit,
 // exactly with big numbers beyond.
 func Place(rec *record.Recording, lives []Life) *Placement {
-	p := &Placement{Offsets: make([]poly.Rat, len(rec.Buffers)), Placed: make([]bool, len(rec.Buffers))}
+	p := &Placement{Offsets: make([]poly.Rat, rec.Buffers.Len()), Placed: make([]bool, rec.Buffers.Len())}
 	if pl := newPlacer(rec, lives, p); pl != nil && !pl.inUnits(p) {
 		pl.exactly(p)
 	}
@@ -49,7 +49,7 @@ func Place(rec *record.Recording, lives []Life) *Placement {
 func newPlacer(rec *record.Recording, lives []Life, p *Placement) *placer {
 	var items []int // positions of the buffers to place
 	for i, l := range lives {
-		if b := &rec.Buffers[i]; l.First != 0 && !b.IsView && !b.Role.Held() && b.Bytes.Sign() > 0 {
+		if b := rec.Buffers.At(i); l.First != 0 && !b.IsView && !b.Role.Held() && b.Bytes.Sign() > 0 {
 			items = append(items, i)
 			p.Placed[i] = true
 		}
@@ -58,8 +58,8 @@ func newPlacer(rec *record.Recording, lives []Life, p *Placement) *placer {
 		return nil
 	}
 	// The tree's leaves are the items by the start of their lives.
-	byFirst, upTo := sortByFirst(items, lives, len(rec.Ops))
-	leafOf := make([]int, len(rec.Buffers))
+	byFirst, upTo := sortByFirst(items, lives, rec.Ops.Len())
+	leafOf := make([]int, rec.Buffers.Len())
 	for leaf, i := range byFirst {
 		leafOf[i] = leaf
 	}
@@ -77,10 +77,10 @@ func newPlacer(rec *record.Recording, lives []Life, p *Placement) *placer {
 func bySize(rec *record.Recording, items []int) []int {
 	sizes := make([]int64, len(items))
 	for k, i := range items {
-		n, ok := rec.Buffers[i].Bytes.Int64()
+		n, ok := rec.Buffers.Bytes(i).Int64()
 		if !ok {
 			order := slices.Clone(items)
-			slices.SortStableFunc(order, func(a, b int) int { return rec.Buffers[b].Bytes.Cmp(rec.Buffers[a].Bytes) })
+			slices.SortStableFunc(order, func(a, b int) int { return rec.Buffers.Bytes(b).Cmp(rec.Buffers.Bytes(a)) })
 			return order
 		}
 		sizes[k] = n
@@ -188,16 +188,16 @@ type span struct{ off, end int64 }
 // they do not. Offsets are multiples of Align, so this is exact.
 func (pl *placer) inUnits(p *Placement) bool {
 	const limit = math.MaxInt64 / Align // an end in units whose bytes fit in an int64
-	need := make([]int64, len(pl.rec.Buffers))
+	need := make([]int64, pl.rec.Buffers.Len())
 	for _, i := range pl.order {
-		n, _, ok := roundUp(pl.rec.Buffers[i].Bytes).Small()
+		n, _, ok := roundUp(pl.rec.Buffers.Bytes(i)).Small()
 		if !ok {
 			return false
 		}
 		need[i] = n / Align
 	}
 	tree := newLifeTree(len(pl.byFirst))
-	at := make([]int64, len(pl.rec.Buffers)) // offsets in units
+	at := make([]int64, pl.rec.Buffers.Len()) // offsets in units
 	var spans []span
 	var sorter spanSorter
 	top := int64(0)   // the largest end so far
@@ -244,7 +244,7 @@ func (pl *placer) inUnits(p *Placement) bool {
 	}
 	for _, i := range pl.order {
 		p.Offsets[i] = poly.Int(at[i] * Align)
-		if end := p.Offsets[i].Add(pl.rec.Buffers[i].Bytes); end.Cmp(p.Size) > 0 {
+		if end := p.Offsets[i].Add(pl.rec.Buffers.Bytes(i)); end.Cmp(p.Size) > 0 {
 			p.Size = end
 		}
 	}
@@ -451,13 +451,13 @@ func radixBy(words, tmp []uint64, lo, width int) []uint64 {
 func (pl *placer) exactly(p *Placement) {
 	rec := pl.rec
 	tree := newLifeTree(len(pl.byFirst))
-	extent := make([]poly.Rat, len(rec.Buffers)) // offset plus bytes rounded up to Align
+	extent := make([]poly.Rat, rec.Buffers.Len()) // offset plus bytes rounded up to Align
 	for _, i := range pl.order {
 		beside := pl.overlapping(tree, i)
 		if len(beside) > 1 {
 			slices.SortFunc(beside, func(a, b int) int { return p.Offsets[a].Cmp(p.Offsets[b]) })
 		}
-		need := roundUp(rec.Buffers[i].Bytes)
+		need := roundUp(rec.Buffers.Bytes(i))
 		var off poly.Rat
 		for _, j := range beside {
 			if off.Add(need).Cmp(p.Offsets[j]) <= 0 {
@@ -469,7 +469,7 @@ func (pl *placer) exactly(p *Placement) {
 		}
 		p.Offsets[i] = off
 		extent[i] = off.Add(need)
-		if end := off.Add(rec.Buffers[i].Bytes); end.Cmp(p.Size) > 0 {
+		if end := off.Add(rec.Buffers.Bytes(i)); end.Cmp(p.Size) > 0 {
 			p.Size = end
 		}
 		tree.set(pl.leafOf[i], pl.lives[i].Last)

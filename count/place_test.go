@@ -18,21 +18,21 @@ import (
 // naivePlace places as Place's doc says, the slow way: every placed buffer
 // whose life overlaps is checked at every candidate offset.
 func naivePlace(rec *record.Recording, lives []Life) []poly.Rat {
-	offsets := make([]poly.Rat, len(rec.Buffers))
+	offsets := make([]poly.Rat, rec.Buffers.Len())
 	var order []int
 	for i, l := range lives {
-		if b := &rec.Buffers[i]; l.First != 0 && b.Bytes.Sign() > 0 {
+		if b := rec.Buffers.At(i); l.First != 0 && b.Bytes.Sign() > 0 {
 			order = append(order, i)
 		}
 	}
-	sort.SliceStable(order, func(a, b int) bool { return rec.Buffers[order[a]].Bytes.Cmp(rec.Buffers[order[b]].Bytes) > 0 })
+	sort.SliceStable(order, func(a, b int) bool { return rec.Buffers.Bytes(order[a]).Cmp(rec.Buffers.Bytes(order[b])) > 0 })
 	overlap := func(a, b Life) bool { return a.First <= b.Last && b.First <= a.Last }
 	var placed []int
 	for _, i := range order {
-		size := rec.Buffers[i].Bytes
+		size := rec.Buffers.Bytes(i)
 		candidates := []poly.Rat{{}}
 		for _, j := range placed {
-			end := offsets[j].Add(rec.Buffers[j].Bytes)
+			end := offsets[j].Add(rec.Buffers.Bytes(j))
 			aligned := end.Quo(poly.Int(Align))
 			n := new(big.Int).Quo(aligned.Num(), aligned.Den())
 			if !aligned.IsInt() {
@@ -44,7 +44,7 @@ func naivePlace(rec *record.Recording, lives []Life) []poly.Rat {
 		for _, off := range candidates {
 			fits := true
 			for _, j := range placed {
-				if overlap(lives[i], lives[j]) && off.Cmp(offsets[j].Add(rec.Buffers[j].Bytes)) < 0 && offsets[j].Cmp(off.Add(size)) < 0 {
+				if overlap(lives[i], lives[j]) && off.Cmp(offsets[j].Add(rec.Buffers.Bytes(j))) < 0 && offsets[j].Cmp(off.Add(size)) < 0 {
 					fits = false
 					break
 				}
@@ -67,12 +67,12 @@ func TestPlaceAgainstNaive(t *testing.T) {
 		p := Place(rec, lives)
 		want := naivePlace(rec, lives)
 		var size poly.Rat
-		for i := range rec.Buffers {
+		for i := range rec.Buffers.Len() {
 			if !p.Offsets[i].Equal(want[i]) && !(p.Offsets[i].IsZero() && want[i].IsZero()) {
-				t.Fatalf("trial %d: buffer %d at %s, want %s", trial, rec.Buffers[i].ID, p.Offsets[i], want[i])
+				t.Fatalf("trial %d: buffer %d at %s, want %s", trial, rec.Buffers.ID(i), p.Offsets[i], want[i])
 			}
 			if p.Placed[i] {
-				if end := want[i].Add(rec.Buffers[i].Bytes); end.Cmp(size) > 0 {
+				if end := want[i].Add(rec.Buffers.Bytes(i)); end.Cmp(size) > 0 {
 					size = end
 				}
 			}
@@ -88,21 +88,21 @@ func TestPlaceAgainstNaive(t *testing.T) {
 // that every offset is aligned.
 func checkPlacement(t *testing.T, rec *record.Recording, lives []Life, p *Placement) {
 	t.Helper()
-	for i := range rec.Buffers {
+	for i := range rec.Buffers.Len() {
 		if !p.Placed[i] {
 			continue
 		}
 		if q := p.Offsets[i].Quo(poly.Int(Align)); !q.IsInt() {
-			t.Fatalf("buffer %d at %s, not a multiple of %d", rec.Buffers[i].ID, p.Offsets[i], Align)
+			t.Fatalf("buffer %d at %s, not a multiple of %d", rec.Buffers.ID(i), p.Offsets[i], Align)
 		}
 		for j := range i {
 			a, b := lives[i], lives[j]
 			if !p.Placed[j] || a.Last < b.First || b.Last < a.First {
 				continue
 			}
-			endI, endJ := p.Offsets[i].Add(rec.Buffers[i].Bytes), p.Offsets[j].Add(rec.Buffers[j].Bytes)
+			endI, endJ := p.Offsets[i].Add(rec.Buffers.Bytes(i)), p.Offsets[j].Add(rec.Buffers.Bytes(j))
 			if p.Offsets[i].Cmp(endJ) < 0 && p.Offsets[j].Cmp(endI) < 0 {
-				t.Fatalf("buffers %d and %d overlap", rec.Buffers[i].ID, rec.Buffers[j].ID)
+				t.Fatalf("buffers %d and %d overlap", rec.Buffers.ID(i), rec.Buffers.ID(j))
 			}
 		}
 	}
@@ -163,16 +163,16 @@ func TestPlaceWaysAgree(t *testing.T) {
 		rec := randomRecording(t, rng, 1+rng.IntN(80))
 		lives := Lifetimes(rec)
 		inUnits := Place(rec, lives)
-		exactly := &Placement{Offsets: make([]poly.Rat, len(rec.Buffers)), Placed: make([]bool, len(rec.Buffers))}
+		exactly := &Placement{Offsets: make([]poly.Rat, rec.Buffers.Len()), Placed: make([]bool, rec.Buffers.Len())}
 		pl := newPlacer(rec, lives, exactly)
 		if pl == nil {
 			continue
 		}
 		placed++
 		pl.exactly(exactly)
-		for i := range rec.Buffers {
+		for i := range rec.Buffers.Len() {
 			if !inUnits.Offsets[i].Equal(exactly.Offsets[i]) {
-				t.Fatalf("trial %d: buffer %d at %s in units, %s exactly", trial, rec.Buffers[i].ID, inUnits.Offsets[i], exactly.Offsets[i])
+				t.Fatalf("trial %d: buffer %d at %s in units, %s exactly", trial, rec.Buffers.ID(i), inUnits.Offsets[i], exactly.Offsets[i])
 			}
 		}
 		if !inUnits.Size.Equal(exactly.Size) {
@@ -250,7 +250,7 @@ func TestPlaceByOffset(t *testing.T) {
 		denseFrom, denseAfter, denseMisses = 1, 1+rng.IntN(2), 1+rng.IntN(3)
 		rec := randomRecording(t, rng, 1+rng.IntN(120))
 		lives := Lifetimes(rec)
-		p := &Placement{Offsets: make([]poly.Rat, len(rec.Buffers)), Placed: make([]bool, len(rec.Buffers))}
+		p := &Placement{Offsets: make([]poly.Rat, rec.Buffers.Len()), Placed: make([]bool, rec.Buffers.Len())}
 		pl := newPlacer(rec, lives, p)
 		if pl == nil || !pl.inUnits(p) {
 			continue
@@ -259,9 +259,9 @@ func TestPlaceByOffset(t *testing.T) {
 			taken++
 		}
 		want := naivePlace(rec, lives)
-		for i := range rec.Buffers {
+		for i := range rec.Buffers.Len() {
 			if p.Placed[i] && !p.Offsets[i].Equal(want[i]) {
-				t.Fatalf("trial %d: buffer %d at %s, want %s", trial, rec.Buffers[i].ID, p.Offsets[i], want[i])
+				t.Fatalf("trial %d: buffer %d at %s, want %s", trial, rec.Buffers.ID(i), p.Offsets[i], want[i])
 			}
 		}
 		checkPlacement(t, rec, lives, p)
@@ -273,7 +273,7 @@ func TestPlaceByOffset(t *testing.T) {
 	lives := Lifetimes(rec)
 	place := func(from int) (*Placement, int) {
 		denseFrom = from
-		p := &Placement{Offsets: make([]poly.Rat, len(rec.Buffers)), Placed: make([]bool, len(rec.Buffers))}
+		p := &Placement{Offsets: make([]poly.Rat, rec.Buffers.Len()), Placed: make([]bool, rec.Buffers.Len())}
 		pl := newPlacer(rec, lives, p)
 		if pl == nil || !pl.inUnits(p) {
 			t.Fatal("the step has nothing to place in units")
@@ -303,8 +303,8 @@ func TestPlaceByOffset(t *testing.T) {
 	lives = Lifetimes(rec)
 	denseAfter, denseMisses = 1, 4
 	fwd, n := place(1)
-	if n > len(rec.Buffers)/20 {
-		t.Errorf("%d of the forward pass's %d buffers placed by offset", n, len(rec.Buffers))
+	if n > rec.Buffers.Len()/20 {
+		t.Errorf("%d of the forward pass's %d buffers placed by offset", n, rec.Buffers.Len())
 	}
 	checkPlacement(t, rec, lives, fwd)
 }
@@ -326,22 +326,23 @@ func TestBySize(t *testing.T) {
 		if trial%2 == 1 {
 			few = 1 << 30
 		}
-		rec := &record.Recording{Buffers: make([]record.Buffer, n)}
+		bufs := make([]record.Buffer, n)
 		var items []int
-		for i := range rec.Buffers {
-			rec.Buffers[i].Bytes = poly.Int(int64(r.IntN(min(few, 1<<20))) << r.IntN(min(few, 40)))
+		for i := range bufs {
+			bufs[i].Bytes = poly.Int(int64(r.IntN(min(few, 1<<20))) << r.IntN(min(few, 40)))
 			if r.IntN(3) > 0 {
 				items = append(items, i)
 			}
 		}
 		switch trial % 4 {
 		case 1:
-			rec.Buffers[r.IntN(n)].Bytes = poly.Frac(7, 2)
+			bufs[r.IntN(n)].Bytes = poly.Frac(7, 2)
 		case 2:
-			rec.Buffers[r.IntN(n)].Bytes = huge
+			bufs[r.IntN(n)].Bytes = huge
 		}
+		rec := &record.Recording{Buffers: record.BuffersOf(bufs)}
 		want := slices.Clone(items)
-		slices.SortStableFunc(want, func(a, b int) int { return rec.Buffers[b].Bytes.Cmp(rec.Buffers[a].Bytes) })
+		slices.SortStableFunc(want, func(a, b int) int { return rec.Buffers.Bytes(b).Cmp(rec.Buffers.Bytes(a)) })
 		if got := bySize(rec, items); !slices.Equal(got, want) {
 			t.Fatalf("trial %d: bySize = %v, want %v", trial, got, want)
 		}

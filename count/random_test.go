@@ -68,12 +68,12 @@ func checkCalls(t *testing.T, rec *record.Recording, c *Counts, s *sweep) {
 		}
 		return grouped == call || strings.HasPrefix(grouped, call+".")
 	}
-	maker := func(i int) string { return rec.Ops[s.first(i)-1].Path }
+	maker := func(i int) string { return rec.Ops.Path(s.first(i) - 1) }
 	madeUnderLiveAt := func(call string, op int) poly.Rat {
 		var sum poly.Rat
-		for i := range rec.Buffers {
+		for i := range rec.Buffers.Len() {
 			if s.live[op-1][i] && under(maker(i), call) {
-				sum = sum.Add(rec.Buffers[i].Bytes)
+				sum = sum.Add(rec.Buffers.Bytes(i))
 			}
 		}
 		return sum
@@ -85,7 +85,7 @@ func checkCalls(t *testing.T, rec *record.Recording, c *Counts, s *sweep) {
 		}
 		var own poly.Rat
 		ops := 0
-		for n, op := range rec.Ops {
+		for n, op := range rec.Ops.All() {
 			if under(op.Path, call.Path) {
 				ops++
 				if s := madeUnderLiveAt(call.Path, n+1); s.Cmp(own) > 0 {

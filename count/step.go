@@ -83,7 +83,7 @@ var ErrNoPhases = errors.New("the recording's operations have no phases: it reco
 // StepAt counts rec's training step: its terms at every operation, each
 // phase's peak and the step's.
 func StepAt(rec *record.Recording) (*Step, error) {
-	if len(rec.Ops) == 0 || rec.Ops[0].Phase == record.NoPhase {
+	if rec.Ops.Len() == 0 || rec.Ops.Phase(0) == record.NoPhase {
 		return nil, ErrNoPhases
 	}
 	lives := Lifetimes(rec)
@@ -92,7 +92,7 @@ func StepAt(rec *record.Recording) (*Step, error) {
 	s.Class, s.StateParts = Classify(rec, lives, bounds)
 	lastPhase := InputPhases(rec)
 	for i, c := range s.Class {
-		bytes := rec.Buffers[i].Bytes
+		bytes := rec.Buffers.Bytes(i)
 		switch c {
 		case ClassParam:
 			s.Params = s.Params.Add(bytes)
@@ -116,7 +116,7 @@ func StepAt(rec *record.Recording) (*Step, error) {
 		var batch poly.Rat
 		for i, c := range s.Class {
 			if c == ClassBatch && lastPhase[i] >= ph {
-				batch = batch.Add(rec.Buffers[i].Bytes)
+				batch = batch.Add(rec.Buffers.Bytes(i))
 			}
 		}
 		for op := b[0]; op <= b[1]; op++ {
@@ -138,8 +138,8 @@ func StepAt(rec *record.Recording) (*Step, error) {
 // from 1), {0, 0} for a phase the recording lacks. Phases come in order.
 func PhaseBounds(rec *record.Recording) [4][2]int {
 	var b [4][2]int
-	for n := range rec.Ops {
-		ph := rec.Ops[n].Phase
+	for n := range rec.Ops.Len() {
+		ph := rec.Ops.Phase(n)
 		if b[ph][0] == 0 {
 			b[ph][0] = n + 1
 		}
@@ -151,11 +151,11 @@ func PhaseBounds(rec *record.Recording) [4][2]int {
 // Classify says how each buffer of rec counts in its step, and sums the
 // states by name. Lives are rec's Lifetimes, bounds its PhaseBounds.
 func Classify(rec *record.Recording, lives []Life, bounds [4][2]int) ([]Class, []Part) {
-	class := make([]Class, len(rec.Buffers))
+	class := make([]Class, rec.Buffers.Len())
 	var parts []Part
 	byName := map[string]int{}
-	for i := range rec.Buffers {
-		b := &rec.Buffers[i]
+	for i := range rec.Buffers.Len() {
+		b := rec.Buffers.At(i)
 		switch {
 		case b.IsView:
 		case b.Role == record.Param:
@@ -175,7 +175,7 @@ func Classify(rec *record.Recording, lives []Life, bounds [4][2]int) ([]Class, [
 		case lives[i].First == 0:
 		default:
 			class[i] = ClassOwn
-			made := rec.Ops[lives[i].First-1].Phase
+			made := rec.Ops.Phase(lives[i].First - 1)
 			switch {
 			case made == record.Forward && crosses(lives[i], bounds[record.Backward][0]):
 				class[i] = ClassKept
@@ -195,13 +195,13 @@ func crosses(l Life, op int) bool { return op != 0 && l.Live(op) }
 // each caller-held input: the last that reads or writes it, and at least
 // the forward phase.
 func InputPhases(rec *record.Recording) []record.Phase {
-	last := make([]record.Phase, len(rec.Buffers))
+	last := make([]record.Phase, rec.Buffers.Len())
 	base := record.BasePositions(rec)
 	for i := range last {
 		last[i] = record.Forward
 	}
-	for n := range rec.Ops {
-		op := &rec.Ops[n]
+	for n := range rec.Ops.Len() {
+		op := rec.Ops.At(n)
 		for _, ids := range [][]int64{op.Reads, op.Writes} {
 			for _, id := range ids {
 				if i := base[position(rec, id)]; op.Phase > last[i] {
@@ -216,7 +216,7 @@ func InputPhases(rec *record.Recording) []record.Phase {
 // LiveByClass returns, at each operation, the live bytes of the gradient,
 // of what was kept, and of the other temps, by one sweep over the lives.
 func LiveByClass(rec *record.Recording, lives []Life, class []Class) [][3]poly.Rat {
-	return LiveByClassOf(len(rec.Ops), lives, class, func(i int) poly.Rat { return rec.Buffers[i].Bytes }, poly.Rat{})
+	return LiveByClassOf(rec.Ops.Len(), lives, class, func(i int) poly.Rat { return rec.Buffers.Bytes(i) }, poly.Rat{})
 }
 
 // Summable is what LiveByClassOf sums: bytes at a point (poly.Rat) or as
@@ -261,7 +261,7 @@ func LiveByClassOf[T Summable[T]](n int, lives []Life, class []Class, bytes func
 
 // StateName is the name an optimizer's state is counted under, with the
 // others of that name: its own, or "buffer N" for one without a name.
-func StateName(b *record.Buffer) string {
+func StateName(b record.Buffer) string {
 	if b.Name != "" {
 		return b.Name
 	}

@@ -35,20 +35,20 @@ type sweep struct {
 
 func newSweep(rec *record.Recording) *sweep {
 	pos := map[int64]int{}
-	for i, b := range rec.Buffers {
+	for i, b := range rec.Buffers.All() {
 		pos[b.ID] = i
 	}
 	base := func(id int64) int {
 		i := pos[id]
-		for rec.Buffers[i].IsView {
-			i = pos[rec.Buffers[i].Of]
+		for rec.Buffers.IsView(i) {
+			i = pos[rec.Buffers.At(i).Of]
 		}
 		return i
 	}
 	// The operations that write each buffer and those that touch it.
-	writers := make([][]int, len(rec.Buffers))
-	touchers := make([][]int, len(rec.Buffers))
-	for n, op := range rec.Ops {
+	writers := make([][]int, rec.Buffers.Len())
+	touchers := make([][]int, rec.Buffers.Len())
+	for n, op := range rec.Ops.All() {
 		for _, id := range op.Writes {
 			writers[base(id)] = append(writers[base(id)], n+1)
 			touchers[base(id)] = append(touchers[base(id)], n+1)
@@ -57,21 +57,21 @@ func newSweep(rec *record.Recording) *sweep {
 			touchers[base(id)] = append(touchers[base(id)], n+1)
 		}
 	}
-	inResult := make([]bool, len(rec.Buffers))
+	inResult := make([]bool, rec.Buffers.Len())
 	for _, id := range rec.Result {
 		inResult[base(id)] = true
 	}
 
 	s := &sweep{}
-	for _, b := range rec.Buffers {
+	for _, b := range rec.Buffers.All() {
 		if !b.IsView && b.Role != record.Temp {
 			s.inputs = s.inputs.Add(b.Bytes)
 		}
 	}
-	for n := 1; n <= len(rec.Ops); n++ {
-		live := make([]bool, len(rec.Buffers))
+	for n := 1; n <= rec.Ops.Len(); n++ {
+		live := make([]bool, rec.Buffers.Len())
 		var bytes poly.Rat
-		for i, b := range rec.Buffers {
+		for i, b := range rec.Buffers.All() {
 			if b.IsView || b.Role != record.Temp {
 				continue
 			}
@@ -106,14 +106,14 @@ func (s *sweep) first(i int) int {
 func compareSweep(rec *record.Recording) string {
 	s := newSweep(rec)
 	lives := Lifetimes(rec)
-	if len(lives) != len(rec.Buffers) {
-		return fmt.Sprintf("Lifetimes gives %d lives for %d buffers", len(lives), len(rec.Buffers))
+	if len(lives) != rec.Buffers.Len() {
+		return fmt.Sprintf("Lifetimes gives %d lives for %d buffers", len(lives), rec.Buffers.Len())
 	}
-	for n := 1; n <= len(rec.Ops); n++ {
-		for i, b := range rec.Buffers {
+	for n := 1; n <= rec.Ops.Len(); n++ {
+		for i, b := range rec.Buffers.All() {
 			if got, want := lives[i].Live(n), s.live[n-1][i]; got != want {
 				return fmt.Sprintf("buffer %d (%q) at operation %d of %d: Lifetimes says live %v (its life %d to %d), the sweep %v",
-					b.ID, b.Name, n, len(rec.Ops), got, lives[i].First, lives[i].Last, want)
+					b.ID, b.Name, n, rec.Ops.Len(), got, lives[i].First, lives[i].Last, want)
 			}
 		}
 	}
@@ -131,10 +131,10 @@ func compareSweep(rec *record.Recording) string {
 		return fmt.Sprintf("the Builder's uses give the lives %v, Lifetimes %v", built, lives)
 	}
 	c := At(rec)
-	if len(c.Live) != len(rec.Ops) {
-		return fmt.Sprintf("At gives live bytes at %d operations, want %d", len(c.Live), len(rec.Ops))
+	if len(c.Live) != rec.Ops.Len() {
+		return fmt.Sprintf("At gives live bytes at %d operations, want %d", len(c.Live), rec.Ops.Len())
 	}
-	for n := 1; n <= len(rec.Ops); n++ {
+	for n := 1; n <= rec.Ops.Len(); n++ {
 		if !c.Live[n-1].Equal(s.bytes[n-1]) {
 			return fmt.Sprintf("live bytes at operation %d: At says %s, the sweep %s", n, c.Live[n-1], s.bytes[n-1])
 		}
@@ -158,7 +158,7 @@ func compareSweep(rec *record.Recording) string {
 	}
 	for k, i := range c.AtPeak {
 		first := 0 // the first operation the sweep finds it live at: its first write
-		for n := 1; n <= len(rec.Ops) && first == 0; n++ {
+		for n := 1; n <= rec.Ops.Len() && first == 0; n++ {
 			if s.live[n-1][i] {
 				first = n
 			}

@@ -224,11 +224,13 @@ func (s *shapeless) Record(ctx context.Context, p record.Point) (*record.Recordi
 	if err != nil {
 		return nil, err
 	}
-	for i := range rec.Buffers {
-		if b := &rec.Buffers[i]; s.names[b.Name] && !b.IsView {
+	bufs := rec.Buffers.Slice()
+	for i := range bufs {
+		if b := &bufs[i]; s.names[b.Name] && !b.IsView {
 			b.Shape, b.DType = nil, record.DType{}
 		}
 	}
+	rec.Buffers = record.BuffersOf(bufs)
 	return rec, nil
 }
 

@@ -237,11 +237,11 @@ func pointCounts(rec *record.Recording) *PointCounts {
 		PeakOp: c.PeakOp, Live: c.Live,
 	}
 	if c.PeakOp > 0 {
-		op := &rec.Ops[c.PeakOp-1]
+		op := rec.Ops.At(c.PeakOp - 1)
 		pc.PeakLabel, pc.PeakPath = op.Label, op.Path
 	}
 	for k, i := range c.AtPeak {
-		b := &rec.Buffers[i]
+		b := rec.Buffers.At(i)
 		lb := LiveBuffer{Name: b.Name, Bytes: b.Bytes}
 		if lb.Name == "" {
 			lb.Name = fmt.Sprintf("buffer %d", b.ID)
@@ -253,7 +253,7 @@ func pointCounts(rec *record.Recording) *PointCounts {
 			lb.Shape = shapeString(b.Shape)
 		}
 		if f := c.MadeBy[k]; f > 0 {
-			lb.MadeBy = rec.Ops[f-1].Path
+			lb.MadeBy = rec.Ops.Path(f - 1)
 		}
 		pc.LiveAtPeak = append(pc.LiveAtPeak, lb)
 	}
@@ -271,8 +271,8 @@ func pointCounts(rec *record.Recording) *PointCounts {
 // (blocks[0], then blocks[1]), in order.
 func callBands(rec *record.Recording) []CallBand {
 	var out []CallBand
-	for i := range rec.Ops {
-		top, _, _ := strings.Cut(rec.Ops[i].Path, ".")
+	for i := range rec.Ops.Len() {
+		top, _, _ := strings.Cut(rec.Ops.Path(i), ".")
 		if top == "" {
 			continue
 		}
@@ -297,21 +297,21 @@ func shapeString(shape []int64) string {
 // (found here when cross is nil) and their confirmations.
 func symbolicInput(m *model.Model, along string, at record.Point, cross *model.Crossovers, confirmed []model.Confirmation, unconfirmed string) (*SymbolicModel, error) {
 	s := &SymbolicModel{Grid: m.Grid, Checked: m.CheckPoints(), Inputs: m.Inputs, Params: m.Params, Outputs: m.Outputs,
-		Ops: len(m.Structure.Ops), Distinct: len(m.Cands), Pruned: len(m.Front.PrunedBy), Kept: len(m.Front.Kept),
+		Ops: m.Structure.Ops.Len(), Distinct: len(m.Cands), Pruned: len(m.Front.PrunedBy), Kept: len(m.Front.Kept),
 		Fold: m.FoldDim()}
 	if s.Fold != "" {
 		s.OpsAt, s.FoldApart = m.Structure.Header.Dims, m.Least(s.Fold) > 1
 	}
 	if n := m.Negative(); n != nil {
-		b := &m.Structure.Buffers[n.Pos]
+		b := m.Structure.Buffers.At(n.Pos)
 		name := b.Name
 		if name == "" {
 			name = "buffer " + strconv.FormatInt(b.ID, 10)
 		}
 		s.Negative = &NegativeRow{Name: name, Bytes: n.Bytes, At: n.At, There: n.There}
 	}
-	for i := range m.Structure.Buffers {
-		b := &m.Structure.Buffers[i]
+	for i := range m.Structure.Buffers.Len() {
+		b := m.Structure.Buffers.At(i)
 		if b.IsView {
 			continue
 		}
@@ -515,13 +515,13 @@ func (c *Content) NameRunes() []rune {
 	}
 	for _, rec := range recs {
 		note(rec.Header.Entry)
-		for i := range rec.Buffers {
-			note(rec.Buffers[i].Name)
-			note(rec.Buffers[i].Group)
+		for i := range rec.Buffers.Len() {
+			note(rec.Buffers.Name(i))
+			note(rec.Buffers.At(i).Group)
 		}
-		for i := range rec.Ops {
-			note(rec.Ops[i].Label)
-			note(rec.Ops[i].Path)
+		for i := range rec.Ops.Len() {
+			note(rec.Ops.Label(i))
+			note(rec.Ops.Path(i))
 		}
 	}
 	return out

@@ -15,7 +15,7 @@ import (
 // with bytes, in order.
 func liveAt(m *model.Model, op int) []int {
 	var out []int
-	for i := range m.Structure.Buffers {
+	for i := range m.Structure.Buffers.Len() {
 		if m.Lives[i].Live(op) && !m.Bytes(i).IsZero() {
 			out = append(out, i)
 		}
@@ -45,20 +45,20 @@ func largestOf(m *model.Model, positions []int, ref map[string]int64) *BufferNam
 	if best < 0 {
 		return nil
 	}
-	b := &rec.Buffers[best]
+	b := rec.Buffers.At(best)
 	n := &BufferName{Bytes: m.Bytes(best), Count: len(tied), at: top}
 	path := func(i int) string {
 		if first := m.Lives[i].First; first > 0 {
-			return rec.Ops[first-1].Path
+			return rec.Ops.Path(first - 1)
 		}
 		return ""
 	}
 	n.Path = path(best)
 	seen := map[string]bool{}
 	for _, i := range tied {
-		name := rec.Buffers[i].Name
+		name := rec.Buffers.Name(i)
 		if name == "" {
-			name = "buffer " + strconv.FormatInt(rec.Buffers[i].ID, 10)
+			name = "buffer " + strconv.FormatInt(rec.Buffers.ID(i), 10)
 		}
 		if !seen[name] {
 			seen[name] = true
@@ -81,7 +81,7 @@ const maxGrowing = 3
 // paramName names the parameter at position pos of m by its name and its
 // group, the call that holds it.
 func paramName(m *model.Model, pos int) *BufferName {
-	b := &m.Structure.Buffers[pos]
+	b := m.Structure.Buffers.At(pos)
 	name := b.Name
 	if name == "" {
 		name = "buffer " + strconv.FormatInt(b.ID, 10)
@@ -171,7 +171,7 @@ func kindOf(t record.DType) string {
 // constant fits as well.
 func symbolicSize(m *model.Model, pos int) doc.Math {
 	rec := m.Structure
-	b := &rec.Buffers[pos]
+	b := rec.Buffers.At(pos)
 	elements := poly.Int(1)
 	for _, n := range b.Shape {
 		elements = elements.Mul(poly.Int(n))

@@ -371,12 +371,12 @@ func estimateRows(c *model.Comparison) []EstimateRow {
 
 // stepCounts turns a recorded step's count into the chapter's.
 func stepCounts(rec *record.Recording, c *count.Step) *StepCounts {
-	sc := &StepCounts{At: rec.Header.Dims, Ops: len(rec.Ops), Params: c.Params, States: c.States, Gradient: c.Gradient, Batch: c.Batch, Kept: c.Kept}
+	sc := &StepCounts{At: rec.Header.Dims, Ops: rec.Ops.Len(), Params: c.Params, States: c.States, Gradient: c.Gradient, Batch: c.Batch, Kept: c.Kept}
 	for _, p := range c.StateParts {
 		sc.StateParts = append(sc.StateParts, NamedBytes{p.Name, p.Bytes})
 	}
 	row := func(p count.PhasePeak) StepPeakRow {
-		op := &rec.Ops[p.Op-1]
+		op := rec.Ops.At(p.Op - 1)
 		t := p.Terms
 		return StepPeakRow{Phase: p.Phase.String(), Op: p.Op, Label: op.Label, Path: op.Path,
 			Params: t.Params, States: t.States, Batch: t.Batch, Gradient: t.Gradient, Kept: t.Kept, Own: t.Own}
@@ -392,7 +392,7 @@ func stepCounts(rec *record.Recording, c *count.Step) *StepCounts {
 // crossover.
 func stepPolys(s *model.Step) *StepPolys {
 	order := func(p poly.Poly) poly.Poly { return inOrder(p, s.Vars) }
-	sp := &StepPolys{Grid: s.Grid, Checked: s.CheckPoints(), Ops: len(s.Structure.Ops),
+	sp := &StepPolys{Grid: s.Grid, Checked: s.CheckPoints(), Ops: s.Structure.Ops.Len(),
 		Params: order(s.Params), States: order(s.States), Gradient: order(s.Gradient), Batch: order(s.Batch), Kept: order(s.Kept),
 		Undecided: len(s.Peak.Front.Undecided)}
 	for _, p := range s.StateParts {

@@ -91,8 +91,8 @@ func pattern(path, prefix string) string {
 // iterations in rec are exactly 0 to n−1, as "layers" or "model.blocks".
 func foldPrefixes(rec *record.Recording, n int64) []string {
 	seen := map[string]map[int64]bool{}
-	for i := range rec.Ops {
-		path := rec.Ops[i].Path
+	for i := range rec.Ops.Len() {
+		path := rec.Ops.Path(i)
 		for j := 0; j < len(path); j++ {
 			if path[j] != '[' {
 				continue
@@ -128,7 +128,7 @@ func foldPrefixes(rec *record.Recording, n int64) []string {
 // misaligned is a refusal naming the first operation or buffer that does
 // not align.
 func (l *layout) misaligned(op int, why string) error {
-	o := &l.rec.Ops[op]
+	o := l.rec.Ops.At(op)
 	return fmt.Errorf("%s: operation %d (%q%s) does not align: %s; a dimension that changes the operations must count blocks that repeat one block exactly (as a layer count L does), else make it a constant",
 		at(l.name, o.Line), op+1, o.Label, inPath(o.Path), why)
 }
@@ -138,7 +138,7 @@ func (l *layout) misaligned(op int, why string) error {
 // template or nil, tells at n = 1 what only the structure shows
 // (placeBuffers).
 func layoutOf(rec *record.Recording, name string, n int64, prefix string, hint *template) (*layout, error) {
-	l := &layout{rec: rec, name: name, n: n, prefix: prefix, ops: make([]place, len(rec.Ops)), index: make([]int, len(rec.Ops))}
+	l := &layout{rec: rec, name: name, n: n, prefix: prefix, ops: make([]place, rec.Ops.Len()), index: make([]int, rec.Ops.Len())}
 	t := &l.tmpl
 	type open struct {
 		run, iter  int
@@ -161,8 +161,8 @@ func layoutOf(rec *record.Recording, name string, n int64, prefix string, hint *
 		cur = nil
 		return nil
 	}
-	for i := range rec.Ops {
-		o := &rec.Ops[i]
+	for i := range rec.Ops.Len() {
+		o := rec.Ops.At(i)
 		k := foldIndex(o.Path, prefix)
 		l.index[i] = int(k)
 		key := o.Label + " @ " + pattern(o.Path, prefix)
@@ -208,7 +208,7 @@ func layoutOf(rec *record.Recording, name string, n int64, prefix string, hint *
 		first := cur.start + cur.pos
 		slot := l.ops[first].slot
 		if t.opKeys[slot] != key {
-			f := &rec.Ops[first]
+			f := rec.Ops.At(first)
 			return nil, l.misaligned(i, fmt.Sprintf("the first iteration's operation %d there is %q%s", first+1, f.Label, inPath(f.Path)))
 		}
 		if t.opPhase[slot] != o.Phase {
@@ -216,7 +216,7 @@ func layoutOf(rec *record.Recording, name string, n int64, prefix string, hint *
 		}
 		l.ops[i] = place{slot: slot, iter: cur.iter}
 	}
-	if err := closeRun(len(rec.Ops)); err != nil {
+	if err := closeRun(rec.Ops.Len()); err != nil {
 		return nil, err
 	}
 	return l, l.placeBuffers(hint)
@@ -265,13 +265,13 @@ func (l *layout) alignTo(ref *layout) error {
 			if s < len(b.bufKeys) && a.bufKeys[s] == b.bufKeys[s] && a.bufRun[s] == b.bufRun[s] {
 				continue
 			}
-			buf := &l.rec.Buffers[l.firstBuf(s)]
+			buf := l.rec.Buffers.At(l.firstBuf(s))
 			var why string
 			switch {
 			case s >= len(b.bufKeys):
 				why = fmt.Sprintf("the recording at %s declares no buffer in its place", ref.point())
 			case a.bufKeys[s] != b.bufKeys[s]:
-				rb := &ref.rec.Buffers[ref.firstBuf(s)]
+				rb := ref.rec.Buffers.At(ref.firstBuf(s))
 				why = fmt.Sprintf("the recording at %s declares buffer %d%s%s in its place", ref.point(), rb.ID, quoted(rb.Name), inGroup(rb.Group))
 			default:
 				why = fmt.Sprintf("it is declared %s, where the recording at %s declares its buffer %s", runWords(a.bufRun[s]), ref.point(), runWords(b.bufRun[s]))

@@ -20,7 +20,7 @@ import (
 // structure's template, hint, says which.
 func (l *layout) placeBuffers(hint *template) error {
 	rec, t := l.rec, &l.tmpl
-	l.bufs = make([]place, len(rec.Buffers))
+	l.bufs = make([]place, rec.Buffers.Len())
 	kinds, err := l.bufferKinds()
 	if err != nil {
 		return err
@@ -29,8 +29,8 @@ func (l *layout) placeBuffers(hint *template) error {
 	counts := map[key]int{}
 	firstSlots := map[int][]int{} // per run, the first iteration's buffer slots
 	segRun := map[int]int{}       // per segment of buffers declared apart: its run, or −1 for fixed
-	for i := range rec.Buffers {
-		b := &rec.Buffers[i]
+	for i := range rec.Buffers.Len() {
+		b := rec.Buffers.At(i)
 		bkey := fmt.Sprintf("%s %s view=%v", b.Role, typeName(b.DType), b.IsView) // not the name: one for display, which may number its iteration
 		run, iter := kinds[i].run, kinds[i].iter
 		if seg := kinds[i].seg; seg >= 0 {
@@ -64,7 +64,7 @@ func (l *layout) placeBuffers(hint *template) error {
 			return l.bufMisaligned(i, fmt.Sprintf("iteration %d of %s declares more buffers than the first, %d", iter, l.prefix, len(slots)))
 		}
 		if t.bufKeys[slots[j]] != bkey {
-			fb := &rec.Buffers[l.firstBuf(slots[j])]
+			fb := rec.Buffers.At(l.firstBuf(slots[j]))
 			return l.bufMisaligned(i, fmt.Sprintf("iteration %d of %s declares it where the first iteration declares buffer %d%s%s", iter, l.prefix, fb.ID, quoted(fb.Name), inGroup(fb.Group)))
 		}
 		l.bufs[i] = place{slot: slots[j], iter: iter}
@@ -103,8 +103,14 @@ type bufKind struct {
 // next; one of two iterations or more must hold them all.
 func (l *layout) bufferKinds() ([]bufKind, error) {
 	rec, t := l.rec, &l.tmpl
-	kinds := make([]bufKind, len(rec.Buffers))
-	grouped := slices.ContainsFunc(rec.Buffers, func(b record.Buffer) bool { return b.Group != "" })
+	kinds := make([]bufKind, rec.Buffers.Len())
+	grouped := false
+	for _, b := range rec.Buffers.All() {
+		if b.Group != "" {
+			grouped = true
+			break
+		}
+	}
 	type open struct {
 		seg, iter, first int // first: the segment's first buffer
 		index            int64
@@ -129,12 +135,12 @@ func (l *layout) bufferKinds() ([]bufKind, error) {
 		return nil
 	}
 	op := 0
-	for i := range rec.Buffers {
-		b := &rec.Buffers[i]
-		for op < len(rec.Ops) && rec.Ops[op].Line < b.Line {
+	for i := range rec.Buffers.Len() {
+		b := rec.Buffers.At(i)
+		for op < rec.Ops.Len() && rec.Ops.At(op).Line < b.Line {
 			op++
 		}
-		next := min(op, len(rec.Ops)-1)
+		next := min(op, rec.Ops.Len()-1)
 		kinds[i] = bufKind{run: -1, seg: -1}
 		if next >= 0 && b.Role != record.Input {
 			// The program's inputs are the caller's, never a block's,
@@ -151,7 +157,7 @@ func (l *layout) bufferKinds() ([]bufKind, error) {
 		// In its iteration: its group's, or declared between two of one
 		// iteration's operations, which make it (as the backward pass
 		// makes the gradient of a block's input in that block).
-		inIter := k >= 0 && kinds[i].run >= 0 && (k == int64(l.index[next]) || op > 0 && op < len(rec.Ops) && l.index[op-1] == l.index[next] && l.ops[op-1].iter == l.ops[next].iter && t.opRun[l.ops[op-1].slot] == kinds[i].run)
+		inIter := k >= 0 && kinds[i].run >= 0 && (k == int64(l.index[next]) || op > 0 && op < rec.Ops.Len() && l.index[op-1] == l.index[next] && l.ops[op-1].iter == l.ops[next].iter && t.opRun[l.ops[op-1].slot] == kinds[i].run)
 		if inIter || k < 0 {
 			if err := closeSeg(i); err != nil {
 				return nil, err
@@ -176,7 +182,7 @@ func (l *layout) bufferKinds() ([]bufKind, error) {
 		}
 		kinds[i].seg, kinds[i].iter = cur.seg, cur.iter
 	}
-	if err := closeSeg(len(rec.Buffers)); err != nil {
+	if err := closeSeg(rec.Buffers.Len()); err != nil {
 		return nil, err
 	}
 	// A segment of one iteration is fixed unless the hint makes it a run:
@@ -191,7 +197,7 @@ func (l *layout) bufferKinds() ([]bufKind, error) {
 
 // bufMisaligned is a refusal naming the first buffer that does not align.
 func (l *layout) bufMisaligned(i int, why string) error {
-	b := &l.rec.Buffers[i]
+	b := l.rec.Buffers.At(i)
 	return fmt.Errorf("%s: buffer %d%s%s does not align: %s; a dimension that changes the operations must count blocks that repeat one block exactly (as a layer count L does), else make it a constant",
 		at(l.name, b.Line), b.ID, quoted(b.Name), inGroup(b.Group), why)
 }

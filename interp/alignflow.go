@@ -132,9 +132,9 @@ func (fl flow) clone() flow {
 // add adds l's operations, then its views' bases, then its result, to
 // fl, naming the first that differs from the entry of its slot and part.
 func (fl flow) add(f *fold, l *layout) error {
-	pos := make(map[int64]int, len(l.rec.Buffers))
-	for j := range l.rec.Buffers {
-		pos[l.rec.Buffers[j].ID] = j
+	pos := make(map[int64]int, l.rec.Buffers.Len())
+	for j := range l.rec.Buffers.Len() {
+		pos[l.rec.Buffers.ID(j)] = j
 	}
 	one := func(s subject, k flowKey, launch bool, reads, writes []int64) error {
 		own := l.own(s)
@@ -159,15 +159,15 @@ func (fl flow) add(f *fold, l *layout) error {
 		}
 		return nil
 	}
-	for i := range l.rec.Ops {
-		o := &l.rec.Ops[i]
+	for i := range l.rec.Ops.Len() {
+		o := l.rec.Ops.At(i)
 		p := l.ops[i]
 		if err := one(subject{subOp, i}, flowKey{subOp, p.slot, l.part(p)}, o.Launch, o.Reads, o.Writes); err != nil {
 			return err
 		}
 	}
-	for j := range l.rec.Buffers {
-		b := &l.rec.Buffers[j]
+	for j := range l.rec.Buffers.Len() {
+		b := l.rec.Buffers.At(j)
 		if !b.IsView {
 			continue
 		}
@@ -196,11 +196,11 @@ func (l *layout) own(s subject) int {
 func (l *layout) ids(s subject, w int) []int64 {
 	switch s.kind {
 	case subOp:
-		o := &l.rec.Ops[s.i]
+		o := l.rec.Ops.At(s.i)
 		return [2][]int64{o.Reads, o.Writes}[w]
 	case subView:
 		if w == 0 {
-			return []int64{l.rec.Buffers[s.i].Of}
+			return []int64{l.rec.Buffers.At(s.i).Of}
 		}
 		return nil
 	}
@@ -230,7 +230,7 @@ func (l *layout) flowMisaligned(s subject, why string) error {
 	case subOp:
 		return l.misaligned(s.i, why)
 	case subView:
-		b := &l.rec.Buffers[s.i]
+		b := l.rec.Buffers.At(s.i)
 		where := " outside the blocks"
 		if k := l.bufBlock(s.i); k >= 0 {
 			where = fmt.Sprintf(" in %s[%d]", l.prefix, k)
@@ -489,7 +489,7 @@ func (e *flowEntry) first(w, j int) int {
 // slotName returns the name of the buffers of slot s, quoted, as the
 // first of them declares it.
 func (l *layout) slotName(s int) string {
-	return quoted(l.rec.Buffers[l.firstBuf(s)].Name)
+	return quoted(l.rec.Buffers.Name(l.firstBuf(s)))
 }
 
 // bufWords names the buffer of use u, with its block.
@@ -497,7 +497,7 @@ func (l *layout) bufWords(u use) string {
 	if u.pos < 0 {
 		return fmt.Sprintf("buffer %d, which the recording does not declare", u.id)
 	}
-	b := &l.rec.Buffers[u.pos]
+	b := l.rec.Buffers.At(u.pos)
 	where := " outside the blocks"
 	if u.block >= 0 {
 		where = fmt.Sprintf(" in %s[%d]", l.prefix, u.block)
@@ -509,7 +509,7 @@ func (l *layout) bufWords(u use) string {
 func (e *flowEntry) counterpart(l *layout) string {
 	switch e.sub.kind {
 	case subView:
-		b := &e.lay.rec.Buffers[e.sub.i]
+		b := e.lay.rec.Buffers.At(e.sub.i)
 		if e.lay == l {
 			return fmt.Sprintf("its counterpart in iteration %d of %s, view %d%s,", l.bufs[e.sub.i].iter, l.prefix, b.ID, quoted(b.Name))
 		}

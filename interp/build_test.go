@@ -109,7 +109,7 @@ func TestBuildRecoversRandomPolynomials(t *testing.T) {
 		m := mustBuild(t, gridSources(t, vars, grid, prog), []Source{pointSource(t, vars, check, prog)})
 		// Buffers are declared p, x, then per step: temp, view.
 		var got []poly.Poly
-		for pos, b := range m.Structure.Buffers {
+		for pos, b := range m.Structure.Buffers.All() {
 			if b.IsView {
 				if !m.Bytes(pos).IsZero() {
 					t.Fatalf("trial %d: view %d has bytes %s", trial, b.ID, m.Bytes(pos))

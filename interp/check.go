@@ -121,7 +121,7 @@ func (k *checker) totals() error {
 	for _, i := range k.b.st.held {
 		v, _ := k.value(k.b.class[i])
 		inputs = inputs.Add(v)
-		if rec.Buffers[i].Role == record.Param {
+		if rec.Buffers.Role(int(i)) == record.Param {
 			params = params.Add(v)
 		}
 	}
@@ -146,7 +146,7 @@ func (k *checker) lives() error {
 	b, m := k.b, k.b.m
 	b.waitLives()
 	born, died := b.born, b.died
-	nops := len(b.st.rec.Ops)
+	nops := b.st.rec.Ops.Len()
 	// The live bytes at the point need the lives alone, the comparison the
 	// candidates too, which may not be known yet.
 	small, smallOK := k.liveSmall(born, died, nops)
@@ -171,7 +171,7 @@ func (k *checker) lives() error {
 		}
 		c := m.LiveAt[op-1]
 		if !live.Equal(cand[c]) {
-			o := &m.Structure.Ops[op-1]
+			o := m.Structure.Ops.At(op - 1)
 			return fmt.Errorf("%s: operation %d (%q%s) has %s live bytes at %s but its live-bytes polynomial %s gives %s: the polynomial differs from the sum of its live buffers'",
 				k.src.Name, op, o.Label, inPath(o.Path), live, k.point, m.Candidates[c].Poly, cand[c])
 		}
@@ -288,7 +288,7 @@ func (k *checker) compare(p poly.Poly, got poly.Rat, what string) error {
 // it, or who holds it.
 func (k *checker) maker(pos int) string {
 	rec := k.b.st.rec
-	switch rec.Buffers[pos].Role {
+	switch rec.Buffers.Role(pos) {
 	case record.Param:
 		return "a parameter"
 	case record.Input:
@@ -301,7 +301,7 @@ func (k *checker) maker(pos int) string {
 	if n == 0 {
 		return "which no operation writes"
 	}
-	o := &rec.Ops[n-1]
+	o := rec.Ops.At(n - 1)
 	return fmt.Sprintf("made by operation %d (%q%s)", n, o.Label, inPath(o.Path))
 }
 

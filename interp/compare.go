@@ -74,8 +74,8 @@ func (w *walker) compare(r *record.Record, buffer func(int, *record.Buffer, int)
 	case record.KindHeader:
 		return w.compareHeader(&r.Header, r.Line)
 	case record.KindBuffer, record.KindView:
-		sb := &st.rec.Buffers[w.nbuf]
-		if err := w.compareBuffer(&r.Buffer, sb, r.Line); err != nil {
+		sb := st.rec.Buffers.At(w.nbuf)
+		if err := w.compareBuffer(&r.Buffer, &sb, r.Line); err != nil {
 			return err
 		}
 		w.nbuf++
@@ -86,7 +86,7 @@ func (w *walker) compare(r *record.Record, buffer func(int, *record.Buffer, int)
 			return buffer(w.nbuf-1, &r.Buffer, r.Line)
 		}
 	case record.KindOp:
-		if err := w.compareOp(&r.Op, &st.rec.Ops[w.nop], r.Line); err != nil {
+		if err := w.compareOp(&r.Op, st.rec.Ops.At(w.nop), r.Line); err != nil {
 			return err
 		}
 		w.nop++
@@ -134,7 +134,7 @@ func (w *walker) compareBuffer(b, sb *record.Buffer, line int) error {
 	case sb.IsView && b.Of != sb.Of:
 		// Named as declared: the ids declared before the view are the
 		// same at both points, so the structure's names them.
-		return w.differ(line, sb.Line, named(kind, sb)+" is", "of "+w.declared(sb.Of), "of "+w.declared(b.Of))
+		return w.differ(line, sb.Line, named(kind, *sb)+" is", "of "+w.declared(sb.Of), "of "+w.declared(b.Of))
 	case !sb.IsView && b.Role != sb.Role:
 		return d("'s role is", sb.Role.String(), b.Role.String())
 	case (b.Shape == nil) != (sb.Shape == nil):
@@ -151,7 +151,7 @@ func (w *walker) compareBuffer(b, sb *record.Buffer, line int) error {
 	return nil
 }
 
-func (w *walker) compareOp(op, so *record.Op, line int) error {
+func (w *walker) compareOp(op *record.Op, so record.Op, line int) error {
 	n := w.nop + 1
 	d := func(what, want, got string) error {
 		return w.differ(line, so.Line, fmt.Sprintf("operation %d%s", n, what), want, got)
@@ -229,11 +229,11 @@ func (w *walker) describe(n int) string {
 	case record.KindHeader:
 		return "the header"
 	case record.KindBuffer:
-		return named("buffer", &st.rec.Buffers[w.nbuf])
+		return named("buffer", st.rec.Buffers.At(w.nbuf))
 	case record.KindView:
-		return named("view", &st.rec.Buffers[w.nbuf])
+		return named("view", st.rec.Buffers.At(w.nbuf))
 	case record.KindOp:
-		return fmt.Sprintf("operation %d %q", w.nop+1, st.rec.Ops[w.nop].Label)
+		return fmt.Sprintf("operation %d %q", w.nop+1, st.rec.Ops.Label(w.nop))
 	}
 	return "the result"
 }
@@ -249,9 +249,9 @@ func (w *walker) line(n int) int {
 	case record.KindHeader:
 		return st.headerLine
 	case record.KindBuffer, record.KindView:
-		return st.rec.Buffers[w.nbuf].Line
+		return st.rec.Buffers.At(w.nbuf).Line
 	case record.KindOp:
-		return st.rec.Ops[w.nop].Line
+		return st.rec.Ops.At(w.nop).Line
 	}
 	return st.resultLine
 }
@@ -262,9 +262,9 @@ func describe(r *record.Record) string {
 	case record.KindHeader:
 		return "the header"
 	case record.KindBuffer:
-		return named("buffer", &r.Buffer)
+		return named("buffer", r.Buffer)
 	case record.KindView:
-		return named("view", &r.Buffer)
+		return named("view", r.Buffer)
 	case record.KindOp:
 		return fmt.Sprintf("operation %q", r.Op.Label)
 	}
@@ -274,7 +274,7 @@ func describe(r *record.Record) string {
 // named writes "buffer 82" or, when it has a name, `buffer 82
 // "blocks[0].attn/clone"`: a recorder's names often say which operation
 // made the buffer.
-func named(kind string, b *record.Buffer) string {
+func named(kind string, b record.Buffer) string {
 	if b.Name == "" {
 		return fmt.Sprintf("%s %d", kind, b.ID)
 	}

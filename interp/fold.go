@@ -309,7 +309,7 @@ func (l *layout) byIter(c *count.Counts) map[place]poly.Rat {
 		out[p] = c.Live[i]
 	}
 	for i, p := range l.bufs {
-		out[place{nops + p.slot, p.iter}] = l.rec.Buffers[i].Bytes
+		out[place{nops + p.slot, p.iter}] = l.rec.Buffers.Bytes(i)
 	}
 	return out
 }

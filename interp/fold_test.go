@@ -433,12 +433,14 @@ func TestFoldRefusesDifferentPhases(t *testing.T) {
 			rec := at(b2, tt2, l2)
 			if b2 == b && tt2 == tt && l2 == l {
 				last := 0
-				for i, o := range rec.Ops {
+				for i, o := range rec.Ops.All() {
 					if o.Phase == record.Forward {
 						last = i
 					}
 				}
-				rec.Ops[last].Phase = record.Backward
+				ops := rec.Ops.Slice()
+				ops[last].Phase = record.Backward
+				rec.Ops = record.OpsOf(ops)
 			}
 			return rec
 		}
@@ -541,16 +543,23 @@ func alteredAt(at func(b, tt, l int64) *record.Recording, p [3]int64, alter func
 	}
 }
 
-// opNamed returns the operation label in path of rec.
-func opNamed(t *testing.T, rec *record.Recording, label, path string) *record.Op {
+// opNamed returns the operation label in path of ops.
+func opNamed(t *testing.T, ops []record.Op, label, path string) *record.Op {
 	t.Helper()
-	for i := range rec.Ops {
-		if o := &rec.Ops[i]; o.Label == label && o.Path == path {
+	for i := range ops {
+		if o := &ops[i]; o.Label == label && o.Path == path {
 			return o
 		}
 	}
-	t.Fatalf("no operation %q in %s", label, path)
+	t.Fatalf("no operation %s in %s", label, path)
 	return nil
+}
+
+// editOps applies edit to rec's operations.
+func editOps(rec *record.Recording, edit func(ops []record.Op)) {
+	ops := rec.Ops.Slice()
+	edit(ops)
+	rec.Ops = record.OpsOf(ops)
 }
 
 // TestFoldRefusesDifferentFlow: the course GPT with its block count L a
@@ -565,26 +574,29 @@ func TestFoldRefusesDifferentFlow(t *testing.T) {
 	const odd = "B = 2, T = 8, L = 3"
 	for _, c := range []struct {
 		name  string
-		alter func(rec *record.Recording)
+		alter func(ops []record.Op)
 		want  string
 	}{
-		{"the head reads the mask too", func(rec *record.Recording) {
-			o := opNamed(t, rec, "Linear.apply/%4", "head")
-			o.Reads = append(o.Reads, rec.Ops[0].Writes[0])
+		{"the head reads the mask too", func(ops []record.Op) {
+			o := opNamed(t, ops, "Linear.apply/%4", "head")
+			o.Reads = append(o.Reads, ops[0].Writes[0])
 		}, odd + `:176: operation 65 ("Linear.apply/%4" in head) does not align: it reads 3 buffers, where its counterpart, operation 85 at B = 1, T = 4, L = 4, reads 2; a dimension that changes the operations must count blocks that repeat one block exactly`},
-		{"the last block reads the first's output", func(rec *record.Recording) {
-			o := opNamed(t, rec, "LayerNorm.apply/%3", "blocks[2].ln1")
-			o.Reads[0] = opNamed(t, rec, "LayerNorm.apply/%3", "blocks[1].ln1").Reads[0]
+		{"the last block reads the first's output", func(ops []record.Op) {
+			o := opNamed(t, ops, "LayerNorm.apply/%3", "blocks[2].ln1")
+			o.Reads = slices.Clone(o.Reads)
+			o.Reads[0] = opNamed(t, ops, "LayerNorm.apply/%3", "blocks[1].ln1").Reads[0]
 		}, odd + `:120: operation 44 ("LayerNorm.apply/%3" in blocks[2].ln1) does not align: its first read is buffer 39 "x" in blocks[0], where its counterpart, operation 64 at B = 1, T = 4, L = 4, reads buffer 105 "x" in blocks[2] there: no one rule places the buffer at every iteration and point`},
-		{"a middle block's softmax writes its input in place of its second output", func(rec *record.Recording) {
-			o := opNamed(t, rec, "SelfAttention.apply/%21", "blocks[1].attn")
+		{"a middle block's softmax writes its input in place of its second output", func(ops []record.Op) {
+			o := opNamed(t, ops, "SelfAttention.apply/%21", "blocks[1].attn")
+			o.Writes = slices.Clone(o.Writes)
 			o.Writes[1] = o.Reads[0]
 		}, odd + `:86: operation 32 ("SelfAttention.apply/%21" in blocks[1].attn) does not align: its second write is buffer 51 "masked scores" in blocks[1], where its counterpart, operation 32 at B = 1, T = 4, L = 4, writes buffer 53 "exponentials" in blocks[1] there`},
-		{"a middle block's operation launches nothing", func(rec *record.Recording) {
-			opNamed(t, rec, "SelfAttention.apply/%6", "blocks[1].attn").Launch = false
+		{"a middle block's operation launches nothing", func(ops []record.Op) {
+			opNamed(t, ops, "SelfAttention.apply/%6", "blocks[1].attn").Launch = false
 		}, odd + `:75: operation 27 ("SelfAttention.apply/%6" in blocks[1].attn) does not align: it launches nothing, where its counterpart, operation 27 at B = 1, T = 4, L = 4, launches work`},
 	} {
-		_, err := Build(gptGrid(alteredAt(at, [3]int64{2, 8, 3}, c.alter), [3]int64{2, 3, 4}), nil)
+		alter := func(rec *record.Recording) { editOps(rec, c.alter) }
+		_, err := Build(gptGrid(alteredAt(at, [3]int64{2, 8, 3}, alter), [3]int64{2, 3, 4}), nil)
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%s at %s:\ngot  %v\nwant %s...", c.name, odd, err, c.want)
 		}
@@ -598,10 +610,13 @@ func TestFoldRefusesDifferentFlow(t *testing.T) {
 func TestFoldCheckRefusesDifferentFlow(t *testing.T) {
 	at := gptDepthAt(t, false)
 	check := at(5, 7, 5)
-	o := opNamed(t, check, "Linear.apply/%4", "head")
-	o.Reads = append(o.Reads, check.Ops[0].Writes[0])
+	var o *record.Op
+	editOps(check, func(ops []record.Op) {
+		o = opNamed(t, ops, "Linear.apply/%4", "head")
+		o.Reads = append(o.Reads, ops[0].Writes[0])
+	})
 	const want = `check:%d: operation %d ("Linear.apply/%%4" in head) does not align: it reads 3 buffers, where its counterpart, operation 85 at B = 1, T = 4, L = 4, reads 2; a dimension that changes the operations must count blocks that repeat one block exactly`
-	w := fmt.Sprintf(want, o.Line, len(check.Ops))
+	w := fmt.Sprintf(want, o.Line, check.Ops.Len())
 	if _, err := Build(gptGrid(at, [3]int64{2, 3, 4}), []Source{source("check", check)}); err == nil || !strings.HasPrefix(err.Error(), w) {
 		t.Errorf("Build:\ngot  %v\nwant %s...", err, w)
 	}
@@ -811,10 +826,10 @@ func TestFoldRefusesDifferentResultOrBase(t *testing.T) {
 		want string
 	}{
 		{"the result lists a buffer more", gptGrid(alteredAt(at, [3]int64{2, 8, 3}, func(rec *record.Recording) {
-			rec.Result = append(rec.Result, rec.Ops[0].Writes[0])
+			rec.Result = append(rec.Result, rec.Ops.Writes(0)[0])
 		}), [3]int64{2, 3, 4}), odd + `:177: the result does not align: it lists 2 buffers, where the result at B = 1, T = 4, L = 4 lists 1; a dimension that changes the operations must count blocks`},
 		{"the result lists another buffer", gptGrid(alteredAt(at, [3]int64{2, 8, 3}, func(rec *record.Recording) {
-			rec.Result[0] = rec.Ops[0].Writes[0]
+			rec.Result[0] = rec.Ops.Writes(0)[0]
 		}), [3]int64{2, 3, 4}), odd + `:177: the result does not align: its first id is buffer 2 "mask" outside the blocks, where the result at B = 1, T = 4, L = 4 lists buffer 143 "logits" outside the blocks there; a dimension`},
 		{"the step's result leaves a block's parameter out", gptGrid(alteredAt(step, [3]int64{2, 8, 3}, func(rec *record.Recording) {
 			rec.Result = slices.Delete(rec.Result, 1, 2)
@@ -828,7 +843,7 @@ func TestFoldRefusesDifferentResultOrBase(t *testing.T) {
 	}
 	// At a check point, by Build and by Check.
 	check := at(5, 7, 5)
-	check.Result = append(check.Result, check.Ops[0].Writes[0])
+	check.Result = append(check.Result, check.Ops.Writes(0)[0])
 	views := viewsInBlocks([2]int64{5, 7}, 3, true, false)
 	for _, c := range []struct {
 		name  string
@@ -935,15 +950,15 @@ func TestFoldPathAt(t *testing.T) {
 		for l := c.m.Least("L") + 2; l <= 9; l++ {
 			rec := c.at(l)
 			at := map[string]int64{"L": l}
-			for op := 1; op <= len(c.m.Structure.Ops); op++ {
+			for op := 1; op <= c.m.Structure.Ops.Len(); op++ {
 				n := c.m.OpAt(op, at)
-				if n < 1 || n > len(rec.Ops) {
-					t.Fatalf("%s: operation %d is operation %d at L = %d, of %d", c.name, op, n, l, len(rec.Ops))
+				if n < 1 || n > rec.Ops.Len() {
+					t.Fatalf("%s: operation %d is operation %d at L = %d, of %d", c.name, op, n, l, rec.Ops.Len())
 				}
-				if got, want := c.m.PathAt(op, at), rec.Ops[n-1].Path; got != want || rec.Ops[n-1].Label != c.m.Structure.Ops[op-1].Label {
-					t.Errorf("%s: operation %d at L = %d: path %q, the recording's operation %d %q in %q", c.name, op, l, got, n, rec.Ops[n-1].Label, want)
+				if got, want := c.m.PathAt(op, at), rec.Ops.Path(n-1); got != want || rec.Ops.Label(n-1) != c.m.Structure.Ops.Label(op-1) {
+					t.Errorf("%s: operation %d at L = %d: path %q, the recording's operation %d %q in %q", c.name, op, l, got, n, rec.Ops.Label(n-1), want)
 				}
-				if l == c.m.Least("L")+2 && c.m.PathAt(op, at) != c.m.Structure.Ops[op-1].Path {
+				if l == c.m.Least("L")+2 && c.m.PathAt(op, at) != c.m.Structure.Ops.Path(op-1) {
 					stood++
 				}
 			}

@@ -56,7 +56,7 @@ func (f *fold) atLeast(l *layout) error {
 		if f.covered(l, real, i, mine) {
 			real[i] = &mine
 		} else {
-			o := &l.rec.Ops[i]
+			o := l.rec.Ops.At(i)
 			return fmt.Errorf("operation %q%s: at %s = %d no middle iteration of %s runs, and the polynomial of its live bytes, %s, is not proven there at most those of an operation that runs before it, nor less than those of one that runs after it: where it is the largest, it would place the peak at an operation that does not run; memsym cannot state the peak as the largest of polynomials for every %s ≥ %d",
 				o.Label, inPath(pattern(o.Path, f.prefix)), f.dim, f.lo, f.prefix, f.at(p.slot, p.iter), f.dim, f.lo)
 		}
@@ -70,7 +70,7 @@ func (f *fold) atLeast(l *layout) error {
 // for an operation that does not run there.
 func (f *fold) covered(l *layout, real []*poly.Poly, i int, mine poly.Poly) bool {
 	for k, r := range real {
-		if r == nil || l.rec.Ops[k].Phase != l.rec.Ops[i].Phase {
+		if r == nil || l.rec.Ops.Phase(k) != l.rec.Ops.Phase(i) {
 			continue
 		}
 		d := r.Sub(mine)
@@ -173,14 +173,14 @@ func (f *fold) check(m *Model, src Source, dims []record.Dim) (*layout, error) {
 	}
 	nops := len(f.tmpl.opKeys)
 	for i, p := range l.bufs {
-		b := &st.rec.Buffers[i]
+		b := st.rec.Buffers.At(i)
 		if w := want(nops+p.slot, p.iter); !b.Bytes.Equal(w) {
 			return nil, fmt.Errorf("%s: buffer %d%s has %s bytes at %s but the model gives %s: %s", at(src.Name, b.Line), b.ID, quoted(b.Name), b.Bytes, point, w, lastApart(notPolynomial(st.rec.Header.Dims)))
 		}
 	}
 	for i, p := range l.ops {
 		if w := want(p.slot, p.iter); !c.Live[i].Equal(w) {
-			o := &st.rec.Ops[i]
+			o := st.rec.Ops.At(i)
 			why := lastApart(fmt.Sprintf("the blocks that %s counts must each keep the same bytes, and every term be a polynomial of degree ≤ 2 %s", f.dim, inEach(st.rec.Header.Dims)))
 			return nil, fmt.Errorf("%s: operation %d (%q%s) has %s live bytes at %s but the model gives %s: %s",
 				at(src.Name, o.Line), i+1, o.Label, inPath(o.Path), c.Live[i], point, w, why)

@@ -203,7 +203,7 @@ func (l *layout) offLine(s, it int, got, want poly.Rat, dim, what string) error 
 	if s < nops {
 		for i, p := range l.ops {
 			if p.slot == s && p.iter == it {
-				o := &l.rec.Ops[i]
+				o := l.rec.Ops.At(i)
 				return fmt.Errorf("%s: operation %d (%q%s) has %s %s, but the middle iterations of %s step by equal bytes to %s there: the blocks that %s counts must each keep the same bytes",
 					at(l.name, o.Line), i+1, o.Label, inPath(o.Path), got, what, l.prefix, want, dim)
 			}
@@ -211,7 +211,7 @@ func (l *layout) offLine(s, it int, got, want poly.Rat, dim, what string) error 
 	}
 	for i, p := range l.bufs {
 		if p.slot == s-nops && p.iter == it {
-			b := &l.rec.Buffers[i]
+			b := l.rec.Buffers.At(i)
 			return fmt.Errorf("%s: buffer %d%s has %s bytes, but the middle iterations of %s step by equal bytes to %s there: the blocks that %s counts must each hold the same buffers",
 				at(l.name, b.Line), b.ID, quoted(b.Name), got, l.prefix, want, dim)
 		}

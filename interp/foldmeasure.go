@@ -99,8 +99,8 @@ func sameShape(got, want Measures, l *layout) error {
 		return fmt.Errorf("%s: %d totals and %d values per operation measured, the first recording's %d and %d", l.name, len(got.Totals), len(got.PerOp), len(want.Totals), len(want.PerOp))
 	}
 	for k, vs := range got.PerOp {
-		if len(vs) != len(l.rec.Ops) {
-			return fmt.Errorf("%s: %d values measured of the %s kind, for %d operations", l.name, len(vs), ordinal(k+1), len(l.rec.Ops))
+		if len(vs) != l.rec.Ops.Len() {
+			return fmt.Errorf("%s: %d values measured of the %s kind, for %d operations", l.name, len(vs), ordinal(k+1), l.rec.Ops.Len())
 		}
 	}
 	return nil
@@ -134,7 +134,7 @@ func (f *fold) checkMeasures(l *layout, got, shape Measures, out *Measured, sps 
 				w = b.Add(st.Mul(poly.Int(int64(p.iter))))
 			}
 			if !w.Equal(got.PerOp[k][i]) {
-				o := &l.rec.Ops[i]
+				o := l.rec.Ops.At(i)
 				return fmt.Errorf("%s: operation %d (%q%s) has %s as its %s value at %s but the model gives %s: the blocks that %s counts must each keep the same bytes",
 					at(l.name, o.Line), i+1, o.Label, inPath(o.Path), got.PerOp[k][i], ordinal(k+1), point, w, f.dim)
 			}

@@ -55,9 +55,9 @@ func (f *fold) model(g *grid, l *layout) *Model {
 	nops := len(f.tmpl.opKeys)
 	m := &Model{
 		Vars: g.vars, Structure: rec, Lives: count.Lifetimes(rec),
-		polys:  make([]poly.Poly, len(rec.Buffers)),
+		polys:  make([]poly.Poly, rec.Buffers.Len()),
 		Params: f.params, Inputs: f.inputs, Outputs: f.outputs,
-		LiveAt: make([]int32, len(rec.Ops)),
+		LiveAt: make([]int32, rec.Ops.Len()),
 		fold:   f,
 	}
 	for _, v := range g.values {
@@ -66,8 +66,8 @@ func (f *fold) model(g *grid, l *layout) *Model {
 	for i, p := range l.bufs {
 		m.polys[i] = f.at(nops+p.slot, p.iter)
 	}
-	f.opPerUnit = make([]int, len(rec.Ops))
-	f.opShift = make([]int, len(rec.Ops))
+	f.opPerUnit = make([]int, rec.Ops.Len())
+	f.opShift = make([]int, rec.Ops.Len())
 	perUnit := 0 // operations more per unit of the dimension, of the runs before
 	all := []poly.Poly{m.Params, m.Inputs, m.Outputs}
 	for i, p := range l.ops {
@@ -121,7 +121,7 @@ func (m *Model) OpAt(op int, at map[string]int64) int {
 // iteration at moves (the last middle block's, the last's) or which stands
 // for another (a first middle block standing for the last).
 func (m *Model) PathAt(op int, at map[string]int64) string {
-	path := m.Structure.Ops[op-1].Path
+	path := m.Structure.Ops.Path(op - 1)
 	f := m.fold
 	if f == nil || op > len(f.ref.ops) {
 		return path

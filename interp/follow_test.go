@@ -56,7 +56,7 @@ func describeModel(m *Model, err error) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "vars %v grid %v checked %v den %v\n", m.Vars, m.Grid, m.Checked, m.Denominator())
 	fmt.Fprintf(&b, "params %v inputs %v outputs %v\n", m.Params, m.Inputs, m.Outputs)
-	for i := range m.Structure.Buffers {
+	for i := range m.Structure.Buffers.Len() {
 		fmt.Fprintf(&b, "buffer %d: %v\n", i, m.Bytes(i))
 	}
 	for _, c := range m.Candidates {

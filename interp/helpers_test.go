@@ -66,11 +66,11 @@ func pointSource(t testing.TB, vars []string, point []int64, prog program) Sourc
 // and count.Lifetimes: the truth the model's live sums are checked against.
 func liveBytes(rec *record.Recording) []poly.Rat {
 	lives := count.Lifetimes(rec)
-	out := make([]poly.Rat, len(rec.Ops))
-	for op := 1; op <= len(rec.Ops); op++ {
+	out := make([]poly.Rat, rec.Ops.Len())
+	for op := 1; op <= rec.Ops.Len(); op++ {
 		for i, l := range lives {
 			if l.Live(op) {
-				out[op-1] = out[op-1].Add(rec.Buffers[i].Bytes)
+				out[op-1] = out[op-1].Add(rec.Buffers.Bytes(i))
 			}
 		}
 	}

@@ -73,7 +73,7 @@ func (b *build) model() {
 	go func() {
 		defer close(b.candDone)
 		lives := count.LifetimesFrom(rec, b.st.uses)
-		nops := len(rec.Ops)
+		nops := rec.Ops.Len()
 		var both sync.WaitGroup // a core each, once the grid is read
 		both.Go(func() { b.died = deaths(lives, nops) })
 		b.born = births(lives, nops)
@@ -87,7 +87,7 @@ func (b *build) model() {
 	}
 	params, inputs, outputs := zeroNums(len(b.g.order)), zeroNums(len(b.g.order)), zeroNums(len(b.g.order))
 	for _, i := range b.st.held {
-		switch rec.Buffers[i].Role {
+		switch rec.Buffers.Role(int(i)) {
 		case record.Param:
 			params.add(&b.coefs[b.class[i]], false)
 			inputs.add(&b.coefs[b.class[i]], false)
@@ -158,7 +158,7 @@ func resultBases(rec *record.Recording) []int {
 // then found among the first's, or added after them, in order.
 func (b *build) candidates() {
 	m := b.m
-	nops := len(m.Structure.Ops)
+	nops := m.Structure.Ops.Len()
 	m.LiveAt = make([]int32, nops)
 	hashes := vectorHashes(b.coefs)
 	first := b.newSweep(hashes)

@@ -21,7 +21,7 @@ type pointValues struct {
 func readPoint(src Source, st *structure, dims []record.Dim, size int, stop <-chan struct{}) pointValues {
 	t := newValues(size)
 	t.id(poly.Rat{})
-	local := make([]int32, len(st.rec.Buffers))
+	local := make([]int32, st.rec.Buffers.Len())
 	err := st.walk(src, dims, stop, func(pos int, b *record.Buffer, _ int) error {
 		local[pos] = t.id(b.Bytes)
 		return nil

@@ -269,8 +269,8 @@ func compareModel(p *randProgram, m *Model) error {
 	if !slices.Equal(m.Vars, p.vars) {
 		return fmt.Errorf("variables %v, want %v", m.Vars, p.vars)
 	}
-	if len(m.Structure.Buffers) != len(p.bufs) {
-		return fmt.Errorf("%d buffers' bytes, want %d", len(m.Structure.Buffers), len(p.bufs))
+	if m.Structure.Buffers.Len() != len(p.bufs) {
+		return fmt.Errorf("%d buffers' bytes, want %d", m.Structure.Buffers.Len(), len(p.bufs))
 	}
 	zero := poly.New(p.vars, nil)
 	params, inputs, outputs := zero, zero, zero

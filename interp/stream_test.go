@@ -222,7 +222,7 @@ func TestBuildIsDeterministic(t *testing.T) {
 		for _, c := range m.Candidates {
 			fmt.Fprintf(&b, "%d %s\n", c.Op, c.Poly)
 		}
-		for i := range m.Structure.Buffers {
+		for i := range m.Structure.Buffers.Len() {
 			fmt.Fprintln(&b, m.Bytes(i))
 		}
 		fmt.Fprintln(&b, m.LiveAt, m.Inputs, m.Outputs, m.Params, m.Denominator())

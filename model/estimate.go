@@ -415,7 +415,7 @@ func CompareAt(rec *record.Recording, s *count.Step, p *programs.Program, opts p
 		in.Opts.Optimizer, in.Unnamed, in.Named = optimizerOf(&rec.Header)
 	}
 	lives := count.Lifetimes(rec)
-	bytes := func(i int) poly.Poly { return poly.Const(rec.Buffers[i].Bytes) }
+	bytes := func(i int) poly.Poly { return poly.Const(rec.Buffers.Bytes(i)) }
 	in.fill(rec, s.Class, lives, bytes, nil)
 	peak := poly.Const(s.Peak.Terms.Sum())
 	in.Peak, in.PeakAt = &peak, &s.Peak
@@ -452,8 +452,8 @@ func (in *CompareInput) fill(rec *record.Recording, class []count.Class, lives [
 	in.ParamElements, in.Params, in.Gradient, in.States, in.Kept, in.InLayers = zero, zero, zero, zero, zero, zero
 	gradElements := zero
 	types := map[count.Class]*typeOf{count.ClassParam: {}, count.ClassGradient: {}, count.ClassState: {}}
-	for i := range rec.Buffers {
-		b := &rec.Buffers[i]
+	for i := range rec.Buffers.Len() {
+		b := rec.Buffers.At(i)
 		// A scalar state is a step count; a state given in bytes (no
 		// shape at all) is not one.
 		scalarState := class[i] == count.ClassState && b.Shape != nil && len(b.Shape) == 0
@@ -482,7 +482,7 @@ func (in *CompareInput) fill(rec *record.Recording, class []count.Class, lives [
 			}
 		case count.ClassKept:
 			in.Kept = in.Kept.Add(bytes(i))
-			if in.Shape != nil && inLayer(rec.Ops[lives[i].First-1].Path, in.Shape.Layer) {
+			if in.Shape != nil && inLayer(rec.Ops.Path(lives[i].First-1), in.Shape.Layer) {
 				in.InLayers = in.InLayers.Add(bytes(i))
 			}
 		}

@@ -95,7 +95,7 @@ func (m *Model) JSON() *SymbolicJSON {
 	out := &SymbolicJSON{
 		Entry: h.Entry, Realization: h.Realization,
 		Dims: m.Vars, Grid: map[string][]int64{}, Checked: m.CheckedJSON(), Domain: m.DomainJSON(),
-		Operations: len(m.Structure.Ops),
+		Operations: m.Structure.Ops.Len(),
 		Params:     PolyJSON{m.Params.ASCII()},
 		Inputs:     PolyJSON{m.Inputs.ASCII()},
 		Outputs:    PolyJSON{m.Outputs.ASCII()},
@@ -112,7 +112,7 @@ func (m *Model) JSON() *SymbolicJSON {
 		out.Peak = append(out.Peak, m.CandidateJSON(i))
 	}
 	if n := m.negative(); n != nil {
-		b := &m.Structure.Buffers[n.Pos]
+		b := m.Structure.Buffers.At(n.Pos)
 		out.Negative = &NegativeJSON{Buffer: b.ID, Name: b.Name, Bytes: n.Bytes.ASCII(), At: OrderedPoint(n.At), There: n.There.String()}
 	}
 	for _, pr := range m.Front.Undecided {
@@ -362,11 +362,11 @@ func Memory(rec *record.Recording, c *count.Counts) *MemoryJSON {
 		out.Parameters.ByDType = append(out.Parameters.ByDType, TypeCountJSON{dt, t.Elements.String(), t.Bytes.String()})
 	}
 	if c.PeakOp > 0 {
-		op := &rec.Ops[c.PeakOp-1]
+		op := rec.Ops.At(c.PeakOp - 1)
 		out.Peak.Label, out.Peak.Path = op.Label, op.Path
 	}
 	for k, i := range c.AtPeak {
-		b := &rec.Buffers[i]
+		b := rec.Buffers.At(i)
 		l := LiveBufferJSON{ID: b.ID, Name: b.Name, Shape: b.Shape, Bytes: b.Bytes.String(), MadeBy: c.MadeBy[k]}
 		if !b.DType.IsZero() {
 			l.DType = b.DType.String()

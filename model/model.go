@@ -142,7 +142,7 @@ func (m *Model) negative() *NegativeBuffer {
 // bufferWhat names the buffer at position pos and says where it comes
 // from: `buffer 1 "x", made by operation 1 (`F.apply`)`.
 func (m *Model) bufferWhat(pos int) string {
-	b := &m.Structure.Buffers[pos]
+	b := m.Structure.Buffers.At(pos)
 	name := ""
 	if b.Name != "" {
 		name = fmt.Sprintf(" %q", b.Name)
@@ -183,7 +183,7 @@ func (m *Model) Kept() []dominance.Candidate {
 }
 
 // Op returns operation op (numbered from 1) of the recordings.
-func (m *Model) Op(op int) *record.Op { return &m.Structure.Ops[op-1] }
+func (m *Model) Op(op int) record.Op { return m.Structure.Ops.At(op - 1) }
 
 // Header returns the recordings' header (its dimensions' values are the
 // first grid point's).
@@ -352,7 +352,7 @@ func (m *Model) StructureOp(op int) int { return m.NumberAt(op, nil) }
 
 // OpInStructure returns StructureOp(op) and that operation of the
 // structure's recording, whose label and call name the model's op there.
-func (m *Model) OpInStructure(op int) (int, *record.Op) {
+func (m *Model) OpInStructure(op int) (int, record.Op) {
 	n := m.StructureOp(op)
 	return n, m.Op(n)
 }

@@ -105,7 +105,7 @@ func BuildStep(ctx context.Context, src source.Source, spec source.Spec) (*Step,
 // phases.
 func StepOf(m *Model) (*Step, error) {
 	rec := m.Structure
-	if len(rec.Ops) == 0 || rec.Ops[0].Phase == record.NoPhase {
+	if rec.Ops.Len() == 0 || rec.Ops.Phase(0) == record.NoPhase {
 		return nil, count.ErrNoPhases
 	}
 	zero := poly.New(m.Vars, nil)
@@ -121,7 +121,7 @@ func StepOf(m *Model) (*Step, error) {
 			s.Params = s.Params.Add(b)
 		case count.ClassState:
 			s.States = s.States.Add(b)
-			name := count.StateName(&rec.Buffers[i])
+			name := count.StateName(rec.Buffers.At(i))
 			k, ok := byName[name]
 			if !ok {
 				k = len(s.StateParts)
@@ -196,7 +196,7 @@ func (s *Step) LiveTerms(op int) [3]poly.Poly { return s.live[op-1] }
 // bytes of the gradient, of what the forward kept and of the other temps,
 // as count does at a point: one sweep over the buffers' lives.
 func liveByClass(m *Model, class []count.Class) [][3]poly.Poly {
-	return count.LiveByClassOf(len(m.Structure.Ops), m.Lives, class, m.Bytes, poly.New(m.Vars, nil))
+	return count.LiveByClassOf(m.Structure.Ops.Len(), m.Lives, class, m.Bytes, poly.New(m.Vars, nil))
 }
 
 // PeakAt returns a phase's peak at p: its bytes, the first kept

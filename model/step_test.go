@@ -22,7 +22,7 @@ var remats = []programs.Remat{programs.Store, programs.Recompute}
 func bruteStep(rec *record.Recording) (peak poly.Rat, at int, live poly.Rat, held poly.Rat) {
 	lives := count.Lifetimes(rec)
 	last := map[int64]record.Phase{}
-	for _, op := range rec.Ops {
+	for _, op := range rec.Ops.All() {
 		for _, ids := range [][]int64{op.Reads, op.Writes} {
 			for _, id := range ids {
 				base := rec.Base(id).ID
@@ -30,17 +30,17 @@ func bruteStep(rec *record.Recording) (peak poly.Rat, at int, live poly.Rat, hel
 			}
 		}
 	}
-	for n := range rec.Ops {
+	for n := range rec.Ops.Len() {
 		op := n + 1
 		var h, l poly.Rat
-		for i := range rec.Buffers {
-			b := &rec.Buffers[i]
+		for i := range rec.Buffers.Len() {
+			b := rec.Buffers.At(i)
 			switch {
 			case b.IsView:
 			case b.Role == record.Param || b.Role == record.State:
 				h = h.Add(b.Bytes)
 			case b.Role == record.Input:
-				if max(last[b.ID], record.Forward) >= rec.Ops[n].Phase {
+				if max(last[b.ID], record.Forward) >= rec.Ops.Phase(n) {
 					h = h.Add(b.Bytes)
 				}
 			case lives[i].Live(op):

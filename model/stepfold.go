@@ -61,7 +61,7 @@ func stepMeasures(rec *record.Recording, names []string) interp.Measures {
 			k = 3
 		}
 		if k >= 0 {
-			totals[k] = totals[k].Add(rec.Buffers[i].Bytes)
+			totals[k] = totals[k].Add(rec.Buffers.Bytes(i))
 		}
 	}
 	for _, p := range parts {

@@ -49,9 +49,9 @@ func buildCalls(rec *record.Recording) *callTree {
 	nodes := []*node{{Call: Call{Parent: -1}}}
 	byPath := map[string]int{}
 	byRaw := map[string]int{"": 0}
-	leaf := make([]int, len(rec.Ops))
-	for n := range rec.Ops {
-		raw := rec.Ops[n].Path
+	leaf := make([]int, rec.Ops.Len())
+	for n := range rec.Ops.Len() {
+		raw := rec.Ops.Path(n)
 		l, ok := byRaw[raw]
 		if !ok {
 			parent, grouped := -1, ""
@@ -178,8 +178,8 @@ const maxBands = 48
 func bands(rec *record.Recording) []Band {
 	var runs []Band
 	var grouped []string
-	for n := range rec.Ops {
-		top, _, _ := strings.Cut(rec.Ops[n].Path, ".")
+	for n := range rec.Ops.Len() {
+		top, _, _ := strings.Cut(rec.Ops.Path(n), ".")
 		if top == "" {
 			continue
 		}

@@ -153,7 +153,7 @@ func (pg *Page) data() *pageData {
 	// sliders.
 	d := &pageData{
 		Title: pg.title, Entry: h.Entry, Realization: h.Realization,
-		Vars: nonNil(m.Vars), Ops: len(m.Structure.Ops), Int4Group: Int4Group,
+		Vars: nonNil(m.Vars), Ops: m.Structure.Ops.Len(), Int4Group: Int4Group,
 		Bands: nonNil(pg.bands), Net: pg.net, Budgets: []int{24, 40, 80},
 		Kept: nonNil(m.Front.Kept), Unchecked: len(m.Vars) > 0 && len(m.CheckPoints()) == 0, Negative: m.NegativeBytes(),
 		Dims: []dimData{}, Types: []string{}, Groups: []groupData{}, Cands: []candData{}, Calls: []callData{},

@@ -130,8 +130,8 @@ func Groups(m *model.Model) ([]Group, error) {
 	index := map[string]int{}
 	raw := map[string]bool{}
 	results := resultBases(m.Structure)
-	for i := range m.Structure.Buffers {
-		b := &m.Structure.Buffers[i]
+	for i := range m.Structure.Buffers.Len() {
+		b := m.Structure.Buffers.At(i)
 		if b.IsView || b.Role != record.Param {
 			continue
 		}

@@ -172,8 +172,8 @@ func checkRetyped(t *testing.T, name string, pg *Page, rec *record.Recording, at
 		for i, g := range pg.groups {
 			index[g.Name] = i
 		}
-		for i := range rec.Buffers {
-			b := &rec.Buffers[i]
+		for i := range rec.Buffers.Len() {
+			b := rec.Buffers.At(i)
 			if b.IsView || b.Role != record.Param {
 				continue
 			}
@@ -298,9 +298,9 @@ func TestSizeOfALongProgram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%d operations: %d bytes", len(m.Structure.Ops), fi.Size())
+	t.Logf("%d operations: %d bytes", m.Structure.Ops.Len(), fi.Size())
 	if fi.Size() > 300_000 {
-		t.Errorf("the page of %d operations is %d bytes, above 300 KB", len(m.Structure.Ops), fi.Size())
+		t.Errorf("the page of %d operations is %d bytes, above 300 KB", m.Structure.Ops.Len(), fi.Size())
 	}
 	pg, _ := New(m, Options{})
 	bs := pg.Bands()

@@ -24,7 +24,7 @@ func TestGPTCourseAcceptance(t *testing.T) {
 	wantInt(t, "outputs", c.Outputs, 23552)
 	wantInt(t, "peak", c.Peak, 149504)
 	wantInt(t, "needs", c.Needs, 1052928)
-	if op := rec.Ops[c.PeakOp-1]; op.Label != "Linear.apply/%5" || op.Path != "blocks[0].ff.up" {
+	if op := rec.Ops.At(c.PeakOp - 1); op.Label != "Linear.apply/%5" || op.Path != "blocks[0].ff.up" {
 		t.Errorf("peak at %q in %q, want Linear.apply/%%5 in blocks[0].ff.up", op.Label, op.Path)
 	}
 
@@ -32,7 +32,7 @@ func TestGPTCourseAcceptance(t *testing.T) {
 	// the residual stream, the mask.
 	var live []string
 	for _, i := range c.AtPeak {
-		b := rec.Buffers[i]
+		b := rec.Buffers.At(i)
 		live = append(live, fmt.Sprintf("%s %s %s", b.Group, b.Name, b.Bytes))
 	}
 	want := []string{" mask 2048", "blocks[0] x 16384", "blocks[0].ff.up up xW 65536", "blocks[0].ff.up up 65536"}
@@ -84,7 +84,7 @@ func TestGPTCourseCrossover(t *testing.T) {
 		{nil, 75, "SelfAttention.apply/%21"},
 	} {
 		rec := recordAt(t, "gpt-course", map[string]int64{"B": 1, "T": c.T}, c.consts)
-		if op := rec.Ops[count.At(rec).PeakOp-1]; op.Label != c.label {
+		if op := rec.Ops.At(count.At(rec).PeakOp - 1); op.Label != c.label {
 			t.Errorf("%v at T = %d: peak at %s, want %s", c.consts, c.T, op.Label, c.label)
 		}
 	}
@@ -98,7 +98,7 @@ func TestLlamaAcceptance(t *testing.T) {
 	wantInt(t, "parameters", c.Params, 1864417280)
 	wantInt(t, "peak", c.Peak, 57016320)
 	wantInt(t, "needs", c.Needs, 1921439744)
-	if op := rec.Ops[c.PeakOp-1]; op.Label != "SwiGLU.apply" {
+	if op := rec.Ops.At(c.PeakOp - 1); op.Label != "SwiGLU.apply" {
 		t.Errorf("peak at %q, want the SwiGLU", op.Label)
 	}
 	if len(c.ParamsByDType) != 1 || c.ParamsByDType[0].DType.Name != "f32" {
@@ -126,7 +126,7 @@ func TestLlamaAcceptance(t *testing.T) {
 // firstOp returns the first operation (from 1) with the label at the path.
 func firstOp(t *testing.T, rec *record.Recording, label, path string) int {
 	t.Helper()
-	for i, op := range rec.Ops {
+	for i, op := range rec.Ops.All() {
 		if op.Label == label && op.Path == path {
 			return i + 1
 		}

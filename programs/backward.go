@@ -31,7 +31,7 @@ type stepBuilder struct {
 }
 
 func newStepBuilder(fwd *record.Recording, r *record.Recorder, s *stepSpec, dt record.DType) *stepBuilder {
-	n := len(fwd.Buffers)
+	n := fwd.Buffers.Len()
 	return &stepBuilder{
 		fwd: fwd, r: r, spec: s, dt: dt,
 		id: make([]int64, n), base: make([]int, n), first: make([]int, n),
@@ -86,9 +86,9 @@ func (b *stepBuilder) copyForward() {
 			b.result = append([]int64(nil), rec.Result...)
 		}
 	}
-	for k := range b.fwd.Ops {
+	for k := range b.fwd.Ops.Len() {
 		seen := map[int]bool{}
-		for _, w := range b.fwd.Ops[k].Writes {
+		for _, w := range b.fwd.Ops.Writes(k) {
 			p := b.base[b.pos(w)]
 			if b.first[p] < 0 {
 				b.first[p] = k
@@ -154,14 +154,14 @@ func (r vjp) gives(i int) bool {
 
 // analyse finds what depends on a trained parameter, going forward.
 func (b *stepBuilder) analyse() {
-	for p := range b.fwd.Buffers {
-		if buf := &b.fwd.Buffers[p]; !buf.IsView && buf.Role == record.Param && isFloat(buf.DType) {
+	for p := range b.fwd.Buffers.Len() {
+		if buf := b.fwd.Buffers.At(p); !buf.IsView && buf.Role == record.Param && isFloat(buf.DType) {
 			b.requires[p] = true
 		}
 	}
-	for k := range b.fwd.Ops {
-		op := &b.fwd.Ops[k]
-		r := rule(op)
+	for k := range b.fwd.Ops.Len() {
+		op := b.fwd.Ops.At(k)
+		r := rule(&op)
 		depends := false
 		for i, id := range op.Reads {
 			if r.gives(i) && b.requires[b.base[b.pos(id)]] {
@@ -172,7 +172,7 @@ func (b *stepBuilder) analyse() {
 			continue
 		}
 		for _, id := range op.Writes {
-			if p := b.base[b.pos(id)]; b.fwd.Buffers[p].Role == record.Temp && isFloat(b.fwd.Buffers[p].DType) {
+			if p := b.base[b.pos(id)]; b.fwd.Buffers.Role(p) == record.Temp && isFloat(b.fwd.Buffers.At(p).DType) {
 				b.requires[p] = true
 			}
 		}
@@ -185,12 +185,12 @@ func (b *stepBuilder) propagate(lossReads []int64) {
 	for _, id := range lossReads {
 		b.needs[b.base[b.pos(id)]] = true
 	}
-	for k := len(b.fwd.Ops) - 1; k >= 0; k-- {
-		op := &b.fwd.Ops[k]
+	for k := b.fwd.Ops.Len() - 1; k >= 0; k-- {
+		op := b.fwd.Ops.At(k)
 		if !b.anyNeeds(op.Writes) {
 			continue
 		}
-		r := rule(op)
+		r := rule(&op)
 		for i, id := range op.Reads {
 			if p := b.base[b.pos(id)]; r.gives(i) && b.requires[p] {
 				b.needs[p] = true
@@ -212,8 +212,8 @@ func (b *stepBuilder) anyNeeds(ids []int64) bool {
 // their order of declaration.
 func (b *stepBuilder) trained() []int {
 	var out []int
-	for p := range b.fwd.Buffers {
-		if b.needs[p] && b.fwd.Buffers[p].Role == record.Param {
+	for p := range b.fwd.Buffers.Len() {
+		if b.needs[p] && b.fwd.Buffers.Role(p) == record.Param {
 			out = append(out, p)
 		}
 	}
@@ -223,7 +223,7 @@ func (b *stepBuilder) trained() []int {
 // gradType is the type of buffer p's gradient: the step's gradient type
 // for a parameter, when one is set, else the buffer's own.
 func (b *stepBuilder) gradType(p int) record.DType {
-	buf := &b.fwd.Buffers[p]
+	buf := b.fwd.Buffers.At(p)
 	if g := b.spec.opts.Types.Gradient; buf.Role == record.Param && !g.IsZero() {
 		return g
 	}
@@ -237,7 +237,7 @@ func (b *stepBuilder) gradOf(p int) (int64, bool) {
 	if g := b.grad[p]; g != 0 {
 		return g, true
 	}
-	buf := &b.fwd.Buffers[p]
+	buf := b.fwd.Buffers.At(p)
 	b.grad[p] = b.r.Temp("d "+buf.Name, buf.Group, b.gradType(p), buf.Shape...)
 	return b.grad[p], false
 }
@@ -245,8 +245,8 @@ func (b *stepBuilder) gradOf(p int) (int64, bool) {
 // emitVJP records forward operation k's vector-Jacobian product, if the
 // loss depends on its outputs through an input that gets a gradient.
 func (b *stepBuilder) emitVJP(k int) {
-	op := &b.fwd.Ops[k]
-	r := rule(op)
+	op := b.fwd.Ops.At(k)
+	r := rule(&op)
 	var reads []int64
 	seen := map[int]bool{}
 	for _, id := range op.Writes {
@@ -279,7 +279,7 @@ func (b *stepBuilder) emitVJP(k int) {
 		}
 	}
 	if r.through {
-		b.passOn(op, inputs[0])
+		b.passOn(&op, inputs[0])
 	}
 	var writes []int64
 	for _, p := range inputs {
@@ -300,7 +300,7 @@ func (b *stepBuilder) passOn(op *record.Op, p int) {
 		return
 	}
 	o := b.base[b.pos(op.Writes[0])]
-	in, out := &b.fwd.Buffers[p], &b.fwd.Buffers[o]
+	in, out := b.fwd.Buffers.At(p), b.fwd.Buffers.At(o)
 	if b.writers[o] != 1 || b.grad[o] == 0 || !in.Bytes.Equal(out.Bytes) || b.gradType(p) != b.gradType(o) {
 		return
 	}
@@ -323,7 +323,7 @@ func unique(ids []int64) []int64 {
 // recompute, each block's forward runs again before its products.
 func (b *stepBuilder) backward() {
 	segs := b.segments()
-	for k := len(b.fwd.Ops) - 1; k >= 0; k-- {
+	for k := b.fwd.Ops.Len() - 1; k >= 0; k-- {
 		if s := segs[k]; s[0] >= 0 && s != b.segment {
 			b.recompute(s)
 		} else if s[0] < 0 {

@@ -13,7 +13,7 @@ import (
 // name in the group.
 func byName(t *testing.T, rec *record.Recording, group, name string) int {
 	t.Helper()
-	for i, b := range rec.Buffers {
+	for i, b := range rec.Buffers.All() {
 		if b.Group == group && b.Name == name {
 			return i
 		}
@@ -28,7 +28,7 @@ func byName(t *testing.T, rec *record.Recording, group, name string) int {
 func TestInt4HalfBytes(t *testing.T) {
 	const D, F, V, G, T = 4096, 11008, 32000, 128, 383
 	rec := recordAt(t, "llama2-7b-block-int4", map[string]int64{"T": T}, nil)
-	mask := rec.Buffers[byName(t, rec, "", "mask")]
+	mask := rec.Buffers.At(byName(t, rec, "", "mask"))
 	if !mask.Bytes.Equal(poly.Frac(T*T, 2)) {
 		t.Errorf("the mask has %s bytes, want %d/2", mask.Bytes, T*T)
 	}
@@ -75,13 +75,13 @@ func TestMLPWidthParams(t *testing.T) {
 func TestTrainStepUpdatesInPlace(t *testing.T) {
 	rec := recordAt(t, "mlp-train-step", nil, nil)
 	writes := map[int64][]string{}
-	for _, op := range rec.Ops {
+	for _, op := range rec.Ops.All() {
 		for _, id := range op.Writes {
 			writes[id] = append(writes[id], op.Label)
 		}
 	}
 	held := 0
-	for _, b := range rec.Buffers {
+	for _, b := range rec.Buffers.All() {
 		if b.Role == record.Param || b.Role == record.Input && b.Name != "x" && b.Name != "labels" && b.Name != "learning rate" {
 			held++
 			want := "[SGD.update]"
@@ -118,10 +118,10 @@ func TestEncDecMemoryLives(t *testing.T) {
 	rec := recordAt(t, "encdec-cross", nil, nil)
 	lives := count.Lifetimes(rec)
 	memory := byName(t, rec, "encoder.norm", "normed")
-	if op := rec.Ops[lives[memory].Last-1]; op.Path != "decoder.layers[1].cross.v" {
+	if op := rec.Ops.At(lives[memory].Last - 1); op.Path != "decoder.layers[1].cross.v" {
 		t.Errorf("the memory's last reader is at %q", op.Path)
 	}
-	scores := rec.Buffers[byName(t, rec, "decoder.layers[0].cross", "scores")]
+	scores := rec.Buffers.At(byName(t, rec, "decoder.layers[0].cross", "scores"))
 	if fmt.Sprint(scores.Shape) != "[4 4 64 96]" {
 		t.Errorf("cross attention's scores are %v, want [B H T S] = [4 4 64 96]", scores.Shape)
 	}
@@ -133,7 +133,7 @@ func TestEncDecMemoryLives(t *testing.T) {
 func TestViewsLiveness(t *testing.T) {
 	rec := recordAt(t, "views-heavy", nil, nil)
 	lives := count.Lifetimes(rec)
-	n := len(rec.Ops)
+	n := rec.Ops.Len()
 	last := firstOp(t, rec, "Norm.apply", "")
 	split := firstOp(t, rec, "Split.copy", "mix")
 	for _, c := range []struct {
@@ -150,9 +150,9 @@ func TestViewsLiveness(t *testing.T) {
 		}
 	}
 	depth := 0
-	for i := range rec.Buffers {
+	for i := range rec.Buffers.Len() {
 		d := 0
-		for b := &rec.Buffers[i]; b.IsView; d++ {
+		for b := rec.Buffers.At(i); b.IsView; d++ {
 			b, _ = rec.Buffer(b.Of)
 		}
 		depth = max(depth, d)
@@ -168,7 +168,7 @@ func TestViewsLiveness(t *testing.T) {
 func TestMixedPrecisionTypes(t *testing.T) {
 	rec := recordAt(t, "mixed-precision", nil, nil)
 	types := map[string]bool{}
-	for _, b := range rec.Buffers {
+	for _, b := range rec.Buffers.All() {
 		types[b.DType.String()] = true
 	}
 	for _, name := range []string{"bf16", "f8", "f32", "f16", "bool", "i32", "0-bit"} {
@@ -178,11 +178,11 @@ func TestMixedPrecisionTypes(t *testing.T) {
 	}
 	ws := byName(t, rec, "", "matmul workspace")
 	life := count.Lifetimes(rec)[ws]
-	if rec.Ops[life.First-1].Path != "up" || rec.Ops[life.Last-1].Path != "down" {
+	if rec.Ops.Path(life.First-1) != "up" || rec.Ops.Path(life.Last-1) != "down" {
 		t.Errorf("the workspace lives %+v", life)
 	}
-	if !rec.Buffers[ws].Bytes.Equal(poly.Int(32 << 20)) {
-		t.Errorf("the workspace has %s bytes", rec.Buffers[ws].Bytes)
+	if !rec.Buffers.Bytes(ws).Equal(poly.Int(32 << 20)) {
+		t.Errorf("the workspace has %s bytes", rec.Buffers.Bytes(ws))
 	}
 }
 
@@ -190,8 +190,8 @@ func TestMixedPrecisionTypes(t *testing.T) {
 func TestSyntheticOps(t *testing.T) {
 	for _, n := range []int64{1, 4, 5, 6, 1000, 100_000} {
 		rec := recordAt(t, "synthetic", nil, map[string]int64{"N": n})
-		if int64(len(rec.Ops)) != n {
-			t.Errorf("N = %d: %d operations", n, len(rec.Ops))
+		if int64(rec.Ops.Len()) != n {
+			t.Errorf("N = %d: %d operations", n, rec.Ops.Len())
 		}
 	}
 }

@@ -18,7 +18,7 @@ func Example() {
 		panic(err)
 	}
 	c := count.At(rec)
-	op := rec.Ops[c.PeakOp-1]
+	op := rec.Ops.At(c.PeakOp - 1)
 	fmt.Printf("%d operations; peak %s bytes at %s in %s; needs %s bytes\n", c.Ops, c.Peak, op.Label, op.Path, c.Needs)
 	// Output: 45 operations; peak 149504 bytes at Linear.apply/%5 in blocks[0].ff.up; needs 1052928 bytes
 }

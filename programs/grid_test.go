@@ -91,21 +91,21 @@ func structureDiff(a, b *record.Recording) string {
 	if ha.Entry != hb.Entry || ha.Realization != hb.Realization || fmt.Sprint(ha.Consts) != fmt.Sprint(hb.Consts) || len(ha.Dims) != len(hb.Dims) {
 		return "headers differ"
 	}
-	if len(a.Buffers) != len(b.Buffers) {
-		return fmt.Sprintf("%d buffers against %d", len(a.Buffers), len(b.Buffers))
+	if a.Buffers.Len() != b.Buffers.Len() {
+		return fmt.Sprintf("%d buffers against %d", a.Buffers.Len(), b.Buffers.Len())
 	}
-	for i := range a.Buffers {
-		x, y := a.Buffers[i], b.Buffers[i]
+	for i := range a.Buffers.Len() {
+		x, y := a.Buffers.At(i), b.Buffers.At(i)
 		if x.ID != y.ID || x.IsView != y.IsView || x.Of != y.Of || x.DType != y.DType || len(x.Shape) != len(y.Shape) ||
 			x.Role != y.Role || x.Name != y.Name || x.Group != y.Group {
 			return fmt.Sprintf("buffer %d: %+v against %+v", i, x, y)
 		}
 	}
-	if len(a.Ops) != len(b.Ops) {
-		return fmt.Sprintf("%d operations against %d", len(a.Ops), len(b.Ops))
+	if a.Ops.Len() != b.Ops.Len() {
+		return fmt.Sprintf("%d operations against %d", a.Ops.Len(), b.Ops.Len())
 	}
-	for i := range a.Ops {
-		x, y := a.Ops[i], b.Ops[i]
+	for i := range a.Ops.Len() {
+		x, y := a.Ops.At(i), b.Ops.At(i)
 		if x.Label != y.Label || x.Path != y.Path || x.Launch != y.Launch || !slices.Equal(x.Reads, y.Reads) || !slices.Equal(x.Writes, y.Writes) {
 			return fmt.Sprintf("operation %d: %+v against %+v", i+1, x, y)
 		}
@@ -157,11 +157,11 @@ func TestGridConsistent(t *testing.T) {
 // checkPredictions returns the first quantity whose value at the check
 // point is not the grid's interpolation, or "".
 func checkPredictions(p *programs.Program, grid []gridPoint, check gridPoint) string {
-	for i, b := range check.rec.Buffers {
+	for i, b := range check.rec.Buffers.All() {
 		if b.IsView {
 			continue
 		}
-		want := interpolate(p, func(j int) poly.Rat { return grid[j].rec.Buffers[i].Bytes })
+		want := interpolate(p, func(j int) poly.Rat { return grid[j].rec.Buffers.Bytes(i) })
 		if !want.Equal(b.Bytes) {
 			return fmt.Sprintf("buffer %d (%s in %q) has %s bytes at %v, the grid predicts %s", b.ID, b.Name, b.Group, b.Bytes, check.dims, want)
 		}
@@ -198,8 +198,8 @@ func checkPredictions(p *programs.Program, grid []gridPoint, check gridPoint) st
 func TestRefusalsHold(t *testing.T) {
 	p := lookup(t, "layers-as-dim")
 	grid, _ := recordGrid(t, p)
-	if len(grid[0].rec.Ops) == len(grid[1].rec.Ops) {
-		t.Errorf("layers-as-dim: %d operations at L = 1 and at L = 2", len(grid[0].rec.Ops))
+	if grid[0].rec.Ops.Len() == grid[1].rec.Ops.Len() {
+		t.Errorf("layers-as-dim: %d operations at L = 1 and at L = 2", grid[0].rec.Ops.Len())
 	}
 
 	p = lookup(t, "strided-conv")

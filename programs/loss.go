@@ -22,7 +22,7 @@ func (b *stepBuilder) loss() theLoss {
 	for _, id := range b.result {
 		if p := b.base[b.pos(id)]; b.requires[p] {
 			if t.IsZero() {
-				t = b.fwd.Buffers[p].DType
+				t = b.fwd.Buffers.At(p).DType
 			}
 			reads = append(reads, id)
 		}
@@ -45,8 +45,8 @@ func (b *stepBuilder) crossEntropy() (theLoss, bool) {
 	if b.spec.of.loss != crossEntropy || len(b.result) == 0 {
 		return theLoss{}, false
 	}
-	logits := &b.fwd.Buffers[b.pos(b.result[0])]
-	base := &b.fwd.Buffers[b.base[b.pos(b.result[0])]]
+	logits := b.fwd.Buffers.At(b.pos(b.result[0]))
+	base := b.fwd.Buffers.At(b.base[b.pos(b.result[0])])
 	if len(logits.Shape) < 1 || !isFloat(base.DType) || !b.requires[b.base[b.pos(b.result[0])]] {
 		return theLoss{}, false
 	}

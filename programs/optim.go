@@ -24,7 +24,7 @@ func (b *stepBuilder) optimize(trained []int) []int64 {
 	o := b.spec.opts
 	var ts []tensor
 	for _, p := range trained {
-		buf := &b.fwd.Buffers[p]
+		buf := b.fwd.Buffers.At(p)
 		st := o.Types.States
 		if st.IsZero() {
 			st = b.gradType(p)

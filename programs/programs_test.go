@@ -77,7 +77,7 @@ func TestRecordHeader(t *testing.T) {
 	if h.Entry != "GPT.apply" || h.Realization != "f64" || strings.Join(dims, " ") != "B=2 T=40" || strings.Join(consts, " ") != "D=64 H=2 L=3" {
 		t.Errorf("header %+v", h)
 	}
-	if got := len(rec.Ops); got != 3+3*20+2 {
+	if got := rec.Ops.Len(); got != 3+3*20+2 {
 		t.Errorf("%d operations with L = 3, want 65", got)
 	}
 }

@@ -9,7 +9,7 @@ import (
 // segments returns, for each forward operation, the run of operations of
 // its block that --remat recompute runs again, or {-1, -1}.
 func (b *stepBuilder) segments() [][2]int {
-	n := len(b.fwd.Ops)
+	n := b.fwd.Ops.Len()
 	out := make([][2]int, n)
 	for k := range out {
 		out[k] = [2]int{-1, -1}
@@ -18,9 +18,9 @@ func (b *stepBuilder) segments() [][2]int {
 		return out
 	}
 	for k := 0; k < n; {
-		key := b.blockOf(b.fwd.Ops[k].Path)
+		key := b.blockOf(b.fwd.Ops.Path(k))
 		end := k
-		for end+1 < n && b.blockOf(b.fwd.Ops[end+1].Path) == key {
+		for end+1 < n && b.blockOf(b.fwd.Ops.Path(end+1)) == key {
 			end++
 		}
 		if key != "" {
@@ -55,7 +55,7 @@ func (b *stepBuilder) blockOf(path string) string {
 func (b *stepBuilder) recompute(s [2]int) {
 	b.segment, b.copies = s, map[int]int64{}
 	for k := s[0]; k <= s[1]; k++ {
-		op := &b.fwd.Ops[k]
+		op := b.fwd.Ops.At(k)
 		reads := make([]int64, len(op.Reads))
 		for i, id := range op.Reads {
 			reads[i] = b.mapped(id)
@@ -64,7 +64,7 @@ func (b *stepBuilder) recompute(s [2]int) {
 		for i, id := range op.Writes {
 			writes[i] = b.mapped(id)
 		}
-		b.record(op, op.Label+" (recomputed)", reads, writes)
+		b.record(&op, op.Label+" (recomputed)", reads, writes)
 	}
 }
 
@@ -73,18 +73,18 @@ func (b *stepBuilder) recompute(s [2]int) {
 func (b *stepBuilder) mapped(id int64) int64 {
 	p := b.pos(id)
 	base := b.base[p]
-	if b.copies == nil || b.first[base] < b.segment[0] || b.first[base] > b.segment[1] || b.fwd.Buffers[base].Role != record.Temp {
+	if b.copies == nil || b.first[base] < b.segment[0] || b.first[base] > b.segment[1] || b.fwd.Buffers.Role(base) != record.Temp {
 		return b.id[p]
 	}
 	if c, ok := b.copies[p]; ok {
 		return c
 	}
-	buf := &b.fwd.Buffers[p]
+	buf := b.fwd.Buffers.At(p)
 	var c int64
 	if buf.IsView {
 		c = b.r.View(b.mapped(buf.Of), buf.Name+" (recomputed)", buf.DType, buf.Shape...)
 	} else {
-		c = b.declare(buf, record.Temp, buf.Name+" (recomputed)")
+		c = b.declare(&buf, record.Temp, buf.Name+" (recomputed)")
 	}
 	b.copies[p] = c
 	return c

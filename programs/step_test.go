@@ -108,7 +108,7 @@ func TestStepCourseRecompute(t *testing.T) {
 		s    *count.Step
 		want string
 	}{{srec, store, "Linear.apply/%4 (vjp) blocks[5].ff.down"}, {rrec, re, "Linear.apply/%4 (vjp) blocks[0].ff.down"}} {
-		op := c.rec.Ops[c.s.Peak.Op-1]
+		op := c.rec.Ops.At(c.s.Peak.Op - 1)
 		if got := op.Label + " " + op.Path; got != c.want || c.s.Peak.Phase != record.Backward {
 			t.Errorf("the peak is at %s in the %s phase, want %s in the backward", got, c.s.Peak.Phase, c.want)
 		}
@@ -170,8 +170,8 @@ func TestStepMixedPrecision(t *testing.T) {
 	// 4E, the new master copy, parameters and moments 4E + 2E + 8E, and
 	// four scalars, all scalars of 4 bytes.
 	wantInt(t, "optimizer phase", phase(t, s, record.Optimizer).Terms.Sum(), 32*E+20)
-	for i := range rec.Buffers {
-		b := &rec.Buffers[i]
+	for i := range rec.Buffers.Len() {
+		b := rec.Buffers.At(i)
 		if b.Name == "logits" && b.DType.Name != "bf16" {
 			t.Errorf("the logits are %s, want bf16", b.DType)
 		}
@@ -237,7 +237,7 @@ func TestStepRecomputeOnlyWhereBlocks(t *testing.T) {
 		_, re := stepAt(t, p.Name, nil, nil, programs.StepOptions{Remat: programs.Recompute})
 		blocks := false
 		rec := recordAt(t, p.Name, nil, nil)
-		for _, op := range rec.Ops {
+		for _, op := range rec.Ops.All() {
 			if strings.Contains(op.Path, "[") || strings.HasPrefix(op.Path, "block.") {
 				blocks = true
 			}

@@ -21,20 +21,20 @@ type tally struct {
 }
 
 func tallyOf(rec *record.Recording) tally {
-	pos := make(map[int64]int, len(rec.Buffers))
-	for i, b := range rec.Buffers {
+	pos := make(map[int64]int, rec.Buffers.Len())
+	for i, b := range rec.Buffers.All() {
 		pos[b.ID] = i
 	}
 	base := func(id int64) int {
 		i := pos[id]
-		for rec.Buffers[i].IsView {
-			i = pos[rec.Buffers[i].Of]
+		for rec.Buffers.IsView(i) {
+			i = pos[rec.Buffers.At(i).Of]
 		}
 		return i
 	}
-	first := make([]int, len(rec.Buffers))
-	last := make([]int, len(rec.Buffers))
-	for n, op := range rec.Ops {
+	first := make([]int, rec.Buffers.Len())
+	last := make([]int, rec.Buffers.Len())
+	for n, op := range rec.Ops.All() {
 		for _, id := range op.Writes {
 			if i := base(id); first[i] == 0 {
 				first[i] = n + 1
@@ -48,13 +48,13 @@ func tallyOf(rec *record.Recording) tally {
 	seen := make(map[int]bool)
 	for _, id := range rec.Result {
 		i := base(id)
-		last[i] = len(rec.Ops)
+		last[i] = rec.Ops.Len()
 		if !seen[i] {
 			seen[i] = true
-			t.outputs = t.outputs.Add(rec.Buffers[i].Bytes)
+			t.outputs = t.outputs.Add(rec.Buffers.Bytes(i))
 		}
 	}
-	for _, b := range rec.Buffers {
+	for _, b := range rec.Buffers.All() {
 		if b.Role == record.Param {
 			t.params = t.params.Add(b.Bytes)
 		}
@@ -62,8 +62,8 @@ func tallyOf(rec *record.Recording) tally {
 			t.inputs = t.inputs.Add(b.Bytes)
 		}
 	}
-	t.live = make([]poly.Rat, len(rec.Ops))
-	for i, b := range rec.Buffers {
+	t.live = make([]poly.Rat, rec.Ops.Len())
+	for i, b := range rec.Buffers.All() {
 		if b.IsView || b.Role != record.Temp || first[i] == 0 {
 			continue
 		}
@@ -76,7 +76,7 @@ func tallyOf(rec *record.Recording) tally {
 			t.peak, t.peakOp = l, n+1
 		}
 	}
-	for i, b := range rec.Buffers {
+	for i, b := range rec.Buffers.All() {
 		if !b.IsView && b.Role == record.Temp && first[i] != 0 && first[i] <= t.peakOp && t.peakOp <= last[i] {
 			t.atPeak = append(t.atPeak, i)
 		}

@@ -15,7 +15,7 @@ func TestEveryOperationHasARule(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, op := range rec.Ops {
+		for _, op := range rec.Ops.All() {
 			if _, ok := vjps[op.Label]; op.Launch && !ok {
 				t.Errorf("%s: operation %q has no vector-Jacobian product in vjps", p.Name, op.Label)
 			}

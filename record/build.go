@@ -27,6 +27,7 @@ type Builder struct {
 	nops      int       // the operations so far
 	phases    phases    // the operations' phases so far
 	ids       arena     // the kept copies of the records' slices
+	tab       *table    // the records' strings
 	light     bool      // check only, keeping no buffers or operations (Validate)
 	lastPath  string    // the path of the last operation, which was valid
 	lastDType DType     // the type of the last buffer or view, which was valid
@@ -51,6 +52,9 @@ func (b *Builder) Add(r *Record) error {
 	}
 	if !b.hasHeader && r.Kind != KindHeader {
 		return fmt.Errorf("%s before the header: the first line must be the header {\"memsym\": 1, \"dims\": {...}}", r.Kind.WithArticle())
+	}
+	if r.Line > math.MaxInt32 {
+		return fmt.Errorf("line %d: a recording holds at most %d lines", r.Line, math.MaxInt32)
 	}
 	switch r.Kind {
 	case KindHeader:
@@ -185,13 +189,13 @@ func (b *Builder) addBuffer(buf *Buffer, line int) error {
 	if b.light {
 		return nil
 	}
-	buf.Line = line
-	b.rec.Buffers = append(grow(b.rec.Buffers), *buf)
-	shape := buf.Shape
-	if shape == nil && !buf.IsView && !buf.DType.IsZero() {
-		shape = []int64{} // a scalar: a shape, empty
+	kept := *buf
+	kept.Line = line
+	if kept.Shape == nil && !buf.IsView && !buf.DType.IsZero() {
+		kept.Shape = []int64{} // a scalar: a shape, empty
 	}
-	b.rec.Buffers[len(b.rec.Buffers)-1].Shape = b.ids.share(shape)
+	kept.Shape = b.ids.share(kept.Shape)
+	b.rec.Buffers.add(&kept, b.table())
 	return nil
 }
 
@@ -267,10 +271,7 @@ func (b *Builder) addOp(op *Op, line int) error {
 		return nil
 	}
 	op.Line = line
-	b.rec.Ops = append(grow(b.rec.Ops), *op)
-	kept := &b.rec.Ops[len(b.rec.Ops)-1]
-	kept.Reads = b.ids.keep(op.Reads)
-	kept.Writes = b.ids.keep(op.Writes)
+	b.rec.Ops.add(op, &b.ids, b.table())
 	return nil
 }
 
@@ -347,8 +348,8 @@ func (b *Builder) growLazy(buffers, ops int) { b.room(buffers, ops, true) }
 
 func (b *Builder) room(buffers, ops int, lazy bool) {
 	buffers, ops = max(buffers, 0), max(ops, 0)
-	b.rec.Buffers = growBy(b.rec.Buffers, buffers, lazy)
-	b.rec.Ops = growBy(b.rec.Ops, ops, lazy)
+	b.rec.Buffers.room(buffers, lazy)
+	b.rec.Ops.room(ops, lazy)
 	b.bufs = growBy(b.bufs, buffers, lazy)
 	b.uses = growBy(b.uses, buffers, lazy)
 }
@@ -452,18 +453,34 @@ func (a *arena) keep(s []int64) []int64 {
 	if s == nil {
 		return nil
 	}
-	if len(s) > 256 {
-		return append(make([]int64, 0, len(s)), s...)
+	return a.keep2(s, nil)
+}
+
+// table returns the strings' table the recording's buffers and operations
+// share.
+func (b *Builder) table() *table {
+	if b.tab == nil {
+		b.tab = newTable()
 	}
-	if cap(a.chunk)-len(a.chunk) < len(s) || a.chunk == nil {
+	return b.tab
+}
+
+// keep2 returns a copy of x then y, one after the other, in one slice
+// whose capacity is its length.
+func (a *arena) keep2(x, y []int64) []int64 {
+	n := len(x) + len(y)
+	if n > 256 {
+		return append(append(make([]int64, 0, n), x...), y...)
+	}
+	if cap(a.chunk)-len(a.chunk) < n || a.chunk == nil {
 		// Each chunk twice the one before, up to 8 MiB: a large recording
 		// takes few chunks, made resident at once (pages.Make) rather
 		// than a page at a time as they fill.
 		a.chunk = pages.Make[int64](0, min(max(2*cap(a.chunk), 4096), 1<<20))
 	}
-	n := len(a.chunk)
-	a.chunk = append(a.chunk, s...)
-	return a.chunk[n : n+len(s) : n+len(s)]
+	m := len(a.chunk)
+	a.chunk = append(append(a.chunk, x...), y...)
+	return a.chunk[m : m+n : m+n]
 }
 
 // Uses returns the use of each buffer and view added, by position, as

@@ -52,7 +52,7 @@ func TestBuilderChecksWhatChanges(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if rec, err := b.Finish(); err != nil || len(rec.Ops) != 2 || !rec.Buffers[1].Bytes.Equal(poly.Int(16)) {
+	if rec, err := b.Finish(); err != nil || rec.Ops.Len() != 2 || !rec.Buffers.Bytes(1).Equal(poly.Int(16)) {
 		t.Fatalf("%v, %+v", err, rec)
 	}
 }

@@ -69,8 +69,8 @@ func TestDocStepExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec.Header.Version != StepVersion || rec.Ops[0].Phase != Forward || rec.Ops[2].Phase != Optimizer {
-		t.Errorf("version 2's example: version %d, phases %v", rec.Header.Version, []Phase{rec.Ops[0].Phase, rec.Ops[1].Phase, rec.Ops[2].Phase})
+	if rec.Header.Version != StepVersion || rec.Ops.Phase(0) != Forward || rec.Ops.Phase(2) != Optimizer {
+		t.Errorf("version 2's example: version %d, phases %v", rec.Header.Version, []Phase{rec.Ops.Phase(0), rec.Ops.Phase(1), rec.Ops.Phase(2)})
 	}
 }
 

@@ -67,23 +67,23 @@ func TestReadPresizes(t *testing.T) {
 	}
 	lines := int(int64(len(data)) / bytesPerLine)
 	buffers, ops := lines*2/3, lines/2
-	if len(rec.Buffers) > buffers || len(rec.Ops) > ops {
-		t.Fatalf("%d buffers and %d operations in %d bytes: the estimates %d and %d are short, the test needs them long", len(rec.Buffers), len(rec.Ops), len(data), buffers, ops)
+	if rec.Buffers.Len() > buffers || rec.Ops.Len() > ops {
+		t.Fatalf("%d buffers and %d operations in %d bytes: the estimates %d and %d are short, the test needs them long", rec.Buffers.Len(), rec.Ops.Len(), len(data), buffers, ops)
 	}
 	// Room as estimated, up to the allocator's rounding; growing by
 	// doubling from 64 would give 16384 and 8192.
-	if c := cap(rec.Buffers); c < buffers || c > buffers+buffers/16 {
+	if c := cap(rec.Buffers.rows); c < buffers || c > buffers+buffers/16 {
 		t.Errorf("room for %d buffers, want about %d", c, buffers)
 	}
-	if c := cap(rec.Ops); c < ops || c > ops+ops/16 {
+	if c := cap(rec.Ops.rows); c < ops || c > ops+ops/16 {
 		t.Errorf("room for %d operations, want about %d", c, ops)
 	}
 	plain, err := Read(io.MultiReader(bytes.NewReader(data)), "gpt.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(rec.Header, plain.Header) || !reflect.DeepEqual(rec.Buffers, plain.Buffers) ||
-		!reflect.DeepEqual(rec.Ops, plain.Ops) || !reflect.DeepEqual(rec.Result, plain.Result) {
+	if !reflect.DeepEqual(rec.Header, plain.Header) || !reflect.DeepEqual(rec.Buffers.Slice(), plain.Buffers.Slice()) ||
+		!reflect.DeepEqual(rec.Ops.Slice(), plain.Ops.Slice()) || !reflect.DeepEqual(rec.Result, plain.Result) {
 		t.Errorf("the recording read with a size hint differs from the one read without")
 	}
 }
@@ -97,9 +97,9 @@ func TestBuilderGrow(t *testing.T) {
 	if err := b.Add(&Record{Kind: KindHeader, Header: Header{Version: Version}}); err != nil {
 		t.Fatal(err)
 	}
-	first := func() (*Buffer, *Op) { return &b.rec.Buffers[0], &b.rec.Ops[0] }
-	var buf0 *Buffer
-	var op0 *Op
+	first := func() (*bufRow, *opRow) { return &b.rec.Buffers.rows[0], &b.rec.Ops.rows[0] }
+	var buf0 *bufRow
+	var op0 *opRow
 	for i := range 100 {
 		if err := b.Add(&Record{Kind: KindBuffer, Buffer: Buffer{ID: int64(i + 1), Bytes: poly.Int(8), Role: Input}}); err != nil {
 			t.Fatal(err)
@@ -162,14 +162,14 @@ func TestSharedShapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	shared := 0
-	for i, b := range rec.Buffers {
+	for i, b := range rec.Buffers.All() {
 		if !reflect.DeepEqual(b.Shape, want[i]) {
 			t.Fatalf("buffer %d: shape %v, declared %v", b.ID, b.Shape, want[i])
 		}
 		if cap(b.Shape) != len(b.Shape) {
 			t.Fatalf("buffer %d: shape's capacity %d beyond its length %d: appending to it would write another's", b.ID, cap(b.Shape), len(b.Shape))
 		}
-		if i%7 != 0 && i >= 5 && (i-5)%7 != 0 && &b.Shape[0] == &rec.Buffers[i-5].Shape[0] {
+		if i%7 != 0 && i >= 5 && (i-5)%7 != 0 && &b.Shape[0] == &rec.Buffers.At(i - 5).Shape[0] {
 			shared++
 		}
 	}

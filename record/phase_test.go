@@ -28,7 +28,7 @@ func TestStepRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []record.Phase{record.Forward, record.Backward, record.Optimizer}
-	for i, op := range rec.Ops {
+	for i, op := range rec.Ops.All() {
 		if op.Phase != want[i] {
 			t.Errorf("operation %d: phase %s, want %s", i+1, op.Phase, want[i])
 		}
@@ -66,8 +66,8 @@ func TestVersion1Unchanged(t *testing.T) {
 		t.Errorf("a recording of one call:\n%s", s)
 	}
 	again, err := record.Read(&out, "again.jsonl")
-	if err != nil || again.Ops[0].Phase != record.NoPhase {
-		t.Errorf("read again: %v, phase %v", err, again.Ops[0].Phase)
+	if err != nil || again.Ops.Phase(0) != record.NoPhase {
+		t.Errorf("read again: %v, phase %v", err, again.Ops.Phase(0))
 	}
 }
 

@@ -234,18 +234,18 @@ func (p *replay) Scan() bool {
 		p.stage = 1
 		return true
 	case 1:
-		if p.bi < len(r.Buffers) || p.oi < len(r.Ops) {
-			if p.oi == len(r.Ops) || p.bi < len(r.Buffers) && r.Buffers[p.bi].Line <= r.Ops[p.oi].Line {
-				b := &r.Buffers[p.bi]
-				p.cur = Record{Kind: KindBuffer, Line: b.Line, Buffer: *b}
+		if p.bi < r.Buffers.Len() || p.oi < r.Ops.Len() {
+			if p.oi == r.Ops.Len() || p.bi < r.Buffers.Len() && r.Buffers.At(p.bi).Line <= r.Ops.At(p.oi).Line {
+				b := r.Buffers.At(p.bi)
+				p.cur = Record{Kind: KindBuffer, Line: b.Line, Buffer: b}
 				if b.IsView {
 					p.cur.Kind = KindView
 				}
 				p.bi++
 				return true
 			}
-			op := &r.Ops[p.oi]
-			p.cur = Record{Kind: KindOp, Line: op.Line, Op: *op}
+			op := r.Ops.At(p.oi)
+			p.cur = Record{Kind: KindOp, Line: op.Line, Op: op}
 			p.oi++
 			return true
 		}
@@ -266,11 +266,11 @@ func (p *replay) Err() error { return nil }
 // lastLine returns the line of the last buffer or operation, 0 if unknown.
 func (r *Recording) lastLine() int {
 	last := 0
-	if n := len(r.Buffers); n > 0 {
-		last = r.Buffers[n-1].Line
+	if n := r.Buffers.Len(); n > 0 {
+		last = r.Buffers.At(n - 1).Line
 	}
-	if n := len(r.Ops); n > 0 {
-		last = max(last, r.Ops[n-1].Line)
+	if n := r.Ops.Len(); n > 0 {
+		last = max(last, r.Ops.At(n-1).Line)
 	}
 	return last
 }

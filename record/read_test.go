@@ -153,13 +153,13 @@ func TestReadKeepsSlices(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := rec.Buffers[0].Shape; !reflect.DeepEqual(s, []int64{2, 3}) {
+	if s := rec.Buffers.At(0).Shape; !reflect.DeepEqual(s, []int64{2, 3}) {
 		t.Errorf("buffer 1's shape is %v", s)
 	}
-	if r := rec.Ops[0].Writes; !reflect.DeepEqual(r, []int64{1}) {
+	if r := rec.Ops.Writes(0); !reflect.DeepEqual(r, []int64{1}) {
 		t.Errorf("op 1 writes %v", r)
 	}
-	if r := rec.Ops[1].Reads; !reflect.DeepEqual(r, []int64{1}) {
+	if r := rec.Ops.Reads(1); !reflect.DeepEqual(r, []int64{1}) {
 		t.Errorf("op 2 reads %v", r)
 	}
 	if !reflect.DeepEqual(rec.Result, []int64{2}) {
@@ -207,18 +207,18 @@ func diffRecordings(a, b *Recording) string {
 	if !reflect.DeepEqual(a.Header, b.Header) {
 		return "headers differ"
 	}
-	if len(a.Buffers) != len(b.Buffers) || len(a.Ops) != len(b.Ops) {
+	if a.Buffers.Len() != b.Buffers.Len() || a.Ops.Len() != b.Ops.Len() {
 		return "counts differ"
 	}
-	for i := range a.Buffers {
-		x, y := a.Buffers[i], b.Buffers[i]
+	for i := range a.Buffers.Len() {
+		x, y := a.Buffers.At(i), b.Buffers.At(i)
 		x.Line, y.Line = 0, 0
 		if !reflect.DeepEqual(x, y) {
 			return "buffer " + itoa(x.ID) + " differs"
 		}
 	}
-	for i := range a.Ops {
-		x, y := a.Ops[i], b.Ops[i]
+	for i := range a.Ops.Len() {
+		x, y := a.Ops.At(i), b.Ops.At(i)
 		x.Line, y.Line = 0, 0
 		if x.Label != y.Label || x.Path != y.Path || x.Launch != y.Launch ||
 			!slicesEqual(x.Reads, y.Reads) || !slicesEqual(x.Writes, y.Writes) {

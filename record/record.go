@@ -98,19 +98,19 @@ type Op struct {
 // Recording is one whole recording, checked.
 type Recording struct {
 	Header  Header
-	Buffers []Buffer // in declaration order, views among them
-	Ops     []Op
+	Buffers Buffers // in declaration order, views among them
+	Ops     Ops
 	Result  []int64
 	index   idIndex // buffer id → position in Buffers
 }
 
 // Buffer returns the buffer or view with the given id.
-func (r *Recording) Buffer(id int64) (*Buffer, bool) {
+func (r *Recording) Buffer(id int64) (Buffer, bool) {
 	i, ok := r.index.get(id)
 	if !ok {
-		return nil, false
+		return Buffer{}, false
 	}
-	return &r.Buffers[i], true
+	return r.Buffers.At(i), true
 }
 
 // Position returns the position in r.Buffers of the buffer or view with the
@@ -119,12 +119,18 @@ func (r *Recording) Position(id int64) (int, bool) { return r.index.get(id) }
 
 // Base returns the buffer that id stands for: id itself, or the base of the
 // view id. A Recording's chains of views are checked when it is built.
-func (r *Recording) Base(id int64) *Buffer {
-	b := &r.Buffers[r.index.at(id)]
-	for b.IsView {
-		b = &r.Buffers[r.index.at(b.Of)]
+func (r *Recording) Base(id int64) Buffer {
+	return r.Buffers.At(r.BasePosition(id))
+}
+
+// BasePosition returns the position in r.Buffers of the buffer that id
+// stands for, as Base does.
+func (r *Recording) BasePosition(id int64) int {
+	i := r.index.at(id)
+	for r.Buffers.rows[i].flags&isView != 0 {
+		i = r.index.at(r.Buffers.rows[i].of)
 	}
-	return b
+	return i
 }
 
 // Kind is the kind of one record (one line) of a recording.

@@ -274,10 +274,10 @@ func TestFollowReadsSizesOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sizes) != len(rec.Buffers) {
-		t.Fatalf("%d sizes for %d buffers", len(sizes), len(rec.Buffers))
+	if len(sizes) != rec.Buffers.Len() {
+		t.Fatalf("%d sizes for %d buffers", len(sizes), rec.Buffers.Len())
 	}
-	for i, buf := range rec.Buffers {
+	for i, buf := range rec.Buffers.All() {
 		if !sizes[i].Equal(buf.Bytes) {
 			t.Errorf("buffer %d: size %s, want %s", buf.ID, sizes[i], buf.Bytes)
 		}

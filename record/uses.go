@@ -24,10 +24,10 @@ func (u *Use) touch(op int32, write bool) {
 // rec.Buffers: the uses a Builder finds as it goes (Builder.Uses), found
 // from a whole recording.
 func Uses(rec *Recording) []Use {
-	uses := pages.Make[Use](len(rec.Buffers), len(rec.Buffers))
+	uses := pages.Make[Use](rec.Buffers.Len(), rec.Buffers.Len())
 	base := BasePositions(rec)
-	for n := range rec.Ops {
-		op := &rec.Ops[n]
+	for n := range rec.Ops.Len() {
+		op := rec.Ops.At(n)
 		for _, id := range op.Writes {
 			uses[base[rec.index.at(id)]].touch(int32(n+1), true)
 		}
@@ -35,8 +35,8 @@ func Uses(rec *Recording) []Use {
 			uses[base[rec.index.at(id)]].touch(int32(n+1), false)
 		}
 	}
-	for i := range rec.Buffers {
-		if rec.Buffers[i].Role.Held() {
+	for i := range rec.Buffers.Len() {
+		if rec.Buffers.Role(i).Held() {
 			uses[i] = Use{}
 		}
 	}
@@ -46,9 +46,9 @@ func Uses(rec *Recording) []Use {
 // BasePositions maps each buffer's position in rec.Buffers to the position
 // of the buffer it stands for: its own, or a view's base's.
 func BasePositions(rec *Recording) []int32 {
-	base := pages.Make[int32](len(rec.Buffers), len(rec.Buffers))
-	for i := range rec.Buffers {
-		if b := &rec.Buffers[i]; b.IsView {
+	base := pages.Make[int32](rec.Buffers.Len(), rec.Buffers.Len())
+	for i := range rec.Buffers.Len() {
+		if b := rec.Buffers.At(i); b.IsView {
 			base[i] = base[rec.index.at(b.Of)] // a view's base is declared before it
 		} else {
 			base[i] = int32(i)

@@ -23,13 +23,13 @@ func validateAgrees(t *testing.T, in []byte) {
 		return
 	}
 	views := 0
-	for i := range rec.Buffers {
-		if rec.Buffers[i].IsView {
+	for i := range rec.Buffers.Len() {
+		if rec.Buffers.IsView(i) {
 			views++
 		}
 	}
 	got := fmt.Sprintf("%d %d %d %+v", sum.Buffers, sum.Views, sum.Ops, sum.Header)
-	want := fmt.Sprintf("%d %d %d %+v", len(rec.Buffers)-views, views, len(rec.Ops), rec.Header)
+	want := fmt.Sprintf("%d %d %d %+v", rec.Buffers.Len()-views, views, rec.Ops.Len(), rec.Header)
 	if got != want {
 		t.Fatalf("%q: Validate counts %s, Read %s", in, got, want)
 	}

@@ -155,7 +155,7 @@ func TestTorchPrefetch(t *testing.T) {
 	}
 	for _, b := range []int64{5, 5} {
 		rec, err := src.Record(ctx, pointB(b))
-		if err != nil || !rec.Header.Dims.Equal(pointB(b)) || len(rec.Buffers) != 1 {
+		if err != nil || !rec.Header.Dims.Equal(pointB(b)) || rec.Buffers.Len() != 1 {
 			t.Fatalf("Record at B = %d: %v", b, err)
 		}
 	}

@@ -190,8 +190,8 @@ func TestRecorderLargeRecording(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rec.Buffers) != n || len(rec.Ops) != n {
-		t.Errorf("%d buffers and %d operations, want %d of each", len(rec.Buffers), len(rec.Ops), n)
+	if rec.Buffers.Len() != n || rec.Ops.Len() != n {
+		t.Errorf("%d buffers and %d operations, want %d of each", rec.Buffers.Len(), rec.Ops.Len(), n)
 	}
 	recs, err := r.Recordings(context.Background(), Spec{Grid: []GridDim{{Name: "B", Values: [3]int64{1, 2, 3}}}})
 	if err != nil {

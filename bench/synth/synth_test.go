@@ -99,12 +99,12 @@ func TestFourDimsAtBundledPoint(t *testing.T) {
 	}
 	two := read(Program{Ops: 23}, []int64{3, 128})
 	four := read(Program{Ops: 23, FourDims: true}, []int64{3, 128, Width, 1})
-	if len(two.Buffers) != len(four.Buffers) || len(two.Ops) != len(four.Ops) {
-		t.Fatalf("%d buffers and %d operations, want %d and %d", len(four.Buffers), len(four.Ops), len(two.Buffers), len(two.Ops))
+	if two.Buffers.Len() != four.Buffers.Len() || two.Ops.Len() != four.Ops.Len() {
+		t.Fatalf("%d buffers and %d operations, want %d and %d", four.Buffers.Len(), four.Ops.Len(), two.Buffers.Len(), two.Ops.Len())
 	}
-	for i := range two.Buffers {
-		if !four.Buffers[i].Bytes.Equal(two.Buffers[i].Bytes) {
-			t.Errorf("buffer %d: %s bytes, want %s", i+1, four.Buffers[i].Bytes, two.Buffers[i].Bytes)
+	for i := range two.Buffers.Len() {
+		if !four.Buffers.Bytes(i).Equal(two.Buffers.Bytes(i)) {
+			t.Errorf("buffer %d: %s bytes, want %s", i+1, four.Buffers.Bytes(i), two.Buffers.Bytes(i))
 		}
 	}
 }

@@ -23,8 +23,8 @@ func TestBuildRecovers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m.Structure.Buffers) != s.Len()+1 {
-		t.Fatalf("%d buffers, want %d", len(m.Structure.Buffers), s.Len()+1)
+	if m.Structure.Buffers.Len() != s.Len()+1 {
+		t.Fatalf("%d buffers, want %d", m.Structure.Buffers.Len(), s.Len()+1)
 	}
 	for v := range s.Len() {
 		if want := s.Poly(v); !m.Bytes(v).Equal(want) {
@@ -153,8 +153,8 @@ func BenchmarkBuild(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(m.Structure.Buffers) != Count+1 {
-			b.Fatalf("%d buffers", len(m.Structure.Buffers))
+		if m.Structure.Buffers.Len() != Count+1 {
+			b.Fatalf("%d buffers", m.Structure.Buffers.Len())
 		}
 	}
 	perVector(b, start, timed)

@@ -89,7 +89,7 @@ func memoryText(rec *record.Recording, c *count.Counts, units doc.Units) string 
 	if c.PeakOp == 0 {
 		line("peak", "0 bytes live: no operations")
 	} else {
-		line("peak", "%s live, at operation %d of %d, %s", units.Bytes(c.Peak), c.PeakOp, c.Ops, opWhere(&rec.Ops[c.PeakOp-1]))
+		line("peak", "%s live, at operation %d of %d, %s", units.Bytes(c.Peak), c.PeakOp, c.Ops, opWhere(rec.Ops.At(c.PeakOp-1)))
 	}
 	line("outputs", "%s", units.Bytes(c.Outputs))
 	line("needs", "%s: the inputs and the peak", units.Bytes(c.Needs))
@@ -146,7 +146,7 @@ func paramsDetail(c *count.Counts) string {
 }
 
 // opWhere writes "`Linear.apply/%5` in blocks.ff.up, iteration 0".
-func opWhere(op *record.Op) string {
+func opWhere(op record.Op) string {
 	s := record.Show(op.Label)
 	if op.Path == "" {
 		return s + ", the entry's own"
@@ -173,18 +173,18 @@ func opWhere(op *record.Op) string {
 func liveAtPeakTable(rec *record.Recording, c *count.Counts, units doc.Units) string {
 	rows := [][]string{{"live at the peak", "bytes", "", "type", "made by"}}
 	for k, i := range c.AtPeak {
-		b := &rec.Buffers[i]
+		b := rec.Buffers.At(i)
 		name := fmt.Sprintf("buffer %d", b.ID)
 		if b.Name != "" {
 			name += " " + record.Show(b.Name)
 		}
 		made := c.MadeBy[k]
-		op := &rec.Ops[made-1]
+		op := rec.Ops.At(made - 1)
 		by := fmt.Sprintf("operation %d, %s", made, record.Show(op.Label))
 		if op.Path != "" {
 			by += " in " + op.Path
 		}
-		rows = append(rows, []string{"  " + name, doc.Decimal(b.Bytes), approxCell(b.Bytes, units), typeString(b), by})
+		rows = append(rows, []string{"  " + name, doc.Decimal(b.Bytes), approxCell(b.Bytes, units), typeString(&b), by})
 	}
 	return alignColumns(dropEmptyColumns(rows, "lrlll"))
 }

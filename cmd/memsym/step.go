@@ -102,7 +102,7 @@ type stepColumn struct {
 
 // recordedColumn is the column of a step counted in its recording.
 func recordedColumn(name string, rec *record.Recording, c *count.Step) stepColumn {
-	return stepColumn{name: name, c: c, ops: len(rec.Ops), where: func(op int) string { return opWhere(&rec.Ops[op-1]) }}
+	return stepColumn{name: name, c: c, ops: rec.Ops.Len(), where: func(op int) string { return opWhere(rec.Ops.At(op - 1)) }}
 }
 
 // modelColumn is the column of a step's terms at a point, from its
@@ -112,12 +112,12 @@ func modelColumn(name string, s *model.Step, t *model.StepTerms) stepColumn {
 	for _, p := range append(t.Phases, t.Peak) {
 		ops[p.Op] = p.ModelOp
 	}
-	n := s.OpAt(len(s.Structure.Ops), t.Point.Map())
+	n := s.OpAt(s.Structure.Ops.Len(), t.Point.Map())
 	at := t.Point.Map()
 	return stepColumn{name: name, c: t.Counts(), ops: n, where: func(op int) string {
-		o := *s.Op(ops[op])
+		o := s.Op(ops[op])
 		o.Path = s.PathAt(ops[op], at) // its block's iteration at the point
-		return opWhere(&o)
+		return opWhere(o)
 	}}
 }
 

@@ -139,7 +139,7 @@ func symbolicText(m *model.Model) string {
 			fmt.Fprintf(&b, "              undecided: operation %d against operation %d\n", m.StructureOp(m.Cands[pr[0]].Op), m.StructureOp(m.Cands[pr[1]].Op))
 		}
 	}
-	ops := doc.Plural(len(m.Structure.Ops), "operation", "operations")
+	ops := doc.Plural(m.Structure.Ops.Len(), "operation", "operations")
 	if m.FoldDim() != "" {
 		// The operations' count grows with the blocks: say whose it is.
 		ops = "the " + ops + " of the recording at " + m.Structure.Header.Dims.String()

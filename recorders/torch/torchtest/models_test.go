@@ -120,8 +120,8 @@ func checkStructure(t *testing.T, rec *record.Recording, step bool, paths []stri
 	phases := map[record.Phase]int{}
 	seen := map[string]bool{}
 	quiet := 0
-	for i := range rec.Ops {
-		op := &rec.Ops[i]
+	for i := range rec.Ops.Len() {
+		op := rec.Ops.At(i)
 		phases[op.Phase]++
 		seen[op.Path] = true
 		if !strings.HasPrefix(op.Label, "aten.") {
@@ -137,7 +137,7 @@ func checkStructure(t *testing.T, rec *record.Recording, step bool, paths []stri
 				t.Errorf("no operation in the %s phase", ph)
 			}
 		}
-	} else if phases[record.NoPhase] != len(rec.Ops) {
+	} else if phases[record.NoPhase] != rec.Ops.Len() {
 		t.Errorf("a forward's operations have phases: %v", phases)
 	}
 	for _, p := range paths {
@@ -147,11 +147,11 @@ func checkStructure(t *testing.T, rec *record.Recording, step bool, paths []stri
 	}
 	roles := map[record.Role]int{}
 	views := 0
-	for i := range rec.Buffers {
-		if rec.Buffers[i].IsView {
+	for i := range rec.Buffers.Len() {
+		if rec.Buffers.IsView(i) {
 			views++
 		} else {
-			roles[rec.Buffers[i].Role]++
+			roles[rec.Buffers.Role(i)]++
 		}
 	}
 	if roles[record.Param] == 0 || roles[record.Input] == 0 || views == 0 || quiet == 0 {

@@ -113,9 +113,9 @@ func TestSevenBillionWide(t *testing.T) {
 		took := time.Since(start)
 		rec := read(t, "llama-7b-wide", r.stdout)
 		var got poly.Rat
-		for i := range rec.Buffers {
-			if rec.Buffers[i].Role == record.Param {
-				got = got.Add(rec.Buffers[i].Bytes)
+		for i := range rec.Buffers.Len() {
+			if rec.Buffers.Role(i) == record.Param {
+				got = got.Add(rec.Buffers.Bytes(i))
 			}
 		}
 		if !got.Equal(poly.Int(params)) {
@@ -126,7 +126,7 @@ func TestSevenBillionWide(t *testing.T) {
 		if r.maxRSS > 1<<30 {
 			t.Errorf("step %q: the recorder held %d MB: it allocated the tensors", step, r.maxRSS>>20)
 		}
-		t.Logf("step %q: %d operations recorded in %s, %d MB resident", step, len(rec.Ops), took.Round(time.Millisecond), r.maxRSS>>20)
+		t.Logf("step %q: %d operations recorded in %s, %d MB resident", step, rec.Ops.Len(), took.Round(time.Millisecond), r.maxRSS>>20)
 	}
 }
 
@@ -137,11 +137,11 @@ func TestSGD(t *testing.T) {
 	r := recorder(t, model(t, "cnn.py")+":build", "--dim", "B=2", "--dim", "S=16", "--step", "sgd")
 	rec := read(t, "cnn-sgd", r.stdout)
 	states := 0
-	for i := range rec.Buffers {
-		if rec.Buffers[i].Role == record.State {
+	for i := range rec.Buffers.Len() {
+		if rec.Buffers.Role(i) == record.State {
 			states++
-			if !strings.HasSuffix(rec.Buffers[i].Name, ".momentum_buffer") {
-				t.Errorf("state %q is not a momentum buffer", rec.Buffers[i].Name)
+			if !strings.HasSuffix(rec.Buffers.Name(i), ".momentum_buffer") {
+				t.Errorf("state %q is not a momentum buffer", rec.Buffers.Name(i))
 			}
 		}
 	}
@@ -159,7 +159,7 @@ func TestInputGradient(t *testing.T) {
 	r := recorder(t, model(t, "mistakes.py")+":input_grad", "--dim", "B=2", "--step", "adamw")
 	rec := read(t, "input_grad", r.stdout)
 	backward := 0
-	for _, op := range rec.Ops {
+	for _, op := range rec.Ops.All() {
 		if op.Phase != record.Backward {
 			continue
 		}
@@ -200,7 +200,7 @@ func TestStepHolds(t *testing.T) {
 	}
 	live := count.LiveByClass(rec, count.Lifetimes(rec), s.Class)
 	optimizer := 0
-	for i, op := range rec.Ops {
+	for i, op := range rec.Ops.All() {
 		if op.Phase != record.Optimizer {
 			continue
 		}

@@ -1,0 +1,389 @@
+package record
+
+import (
+	"iter"
+	"slices"
+	"unsafe"
+
+	"memsym/poly"
+)
+
+// Buffers is a recording's buffers and views in declaration order, held a
+// row of 56 bytes each where a Buffer takes 136: a recording of a million
+// operations keeps some 80 MB less, which the kernel need not zero and the
+// host need not back. At returns one whole, as a Buffer; nothing it
+// returns shares memory that a caller may change (its Shape is the
+// recording's: do not write to it).
+type Buffers struct {
+	rows   []bufRow
+	tab    *table
+	types  []DType          // the dtypes the rows name, by index
+	typeAt map[DType]uint32 // types' indexes, plus one, once there are many
+	rats   []poly.Rat       // the bytes that are not an int64 integer, by index
+}
+
+// bufRow is one buffer or view, compactly.
+type bufRow struct {
+	id    int64
+	of    int64
+	bytes int64  // the bytes, or with bigBytes the index of them in rats
+	shape *int64 // the shape's first size in the arena; nil for no shape
+	name  uint32 // in the table's strings
+	group uint32
+	line  int32
+	rank  uint32 // the shape's length
+	dtype uint32 // in types, plus one; 0 for none
+	role  Role
+	flags uint8
+}
+
+const (
+	isView   = 1 << iota // the row is a view
+	bigBytes             // bytes is an index in rats
+)
+
+// Len returns the number of buffers and views.
+func (bs *Buffers) Len() int { return len(bs.rows) }
+
+// At returns the buffer or view at position i.
+func (bs *Buffers) At(i int) Buffer {
+	r := &bs.rows[i]
+	b := Buffer{
+		ID:     r.id,
+		Of:     r.of,
+		Line:   int(r.line),
+		Role:   r.role,
+		IsView: r.flags&isView != 0,
+	}
+	if r.name != 0 || r.group != 0 {
+		b.Name, b.Group = bs.tab.strs[r.name], bs.tab.strs[r.group]
+	}
+	if r.dtype != 0 {
+		b.DType = bs.types[r.dtype-1]
+	}
+	if r.shape != nil {
+		b.Shape = unsafe.Slice(r.shape, r.rank)
+	}
+	if r.flags&(bigBytes|isView) == 0 {
+		b.Bytes = poly.Int(r.bytes)
+	} else {
+		b.Bytes = bs.Bytes(i)
+	}
+	return b
+}
+
+// All yields each buffer and view with its position, in order.
+func (bs *Buffers) All() iter.Seq2[int, Buffer] {
+	return func(yield func(int, Buffer) bool) {
+		for i := range bs.rows {
+			if !yield(i, bs.At(i)) {
+				return
+			}
+		}
+	}
+}
+
+// The accessors below return one field of the buffer or view at position
+// i, as At(i) has it, without making the whole Buffer.
+
+// ID returns the id of the buffer or view at position i.
+func (bs *Buffers) ID(i int) int64 { return bs.rows[i].id }
+
+// Role returns its role.
+func (bs *Buffers) Role(i int) Role { return bs.rows[i].role }
+
+// IsView reports whether it is a view.
+func (bs *Buffers) IsView(i int) bool { return bs.rows[i].flags&isView != 0 }
+
+// Bytes returns its bytes (zero for a view).
+func (bs *Buffers) Bytes(i int) poly.Rat {
+	r := &bs.rows[i]
+	switch {
+	case r.flags&bigBytes != 0:
+		return bs.rats[r.bytes]
+	case r.flags&isView != 0:
+		return poly.Rat{}
+	}
+	return poly.Int(r.bytes)
+}
+
+// Name returns its name.
+func (bs *Buffers) Name(i int) string { return bs.tab.strs[bs.rows[i].name] }
+
+// add appends b, whose Shape is kept already, its strings in t.
+func (bs *Buffers) add(b *Buffer, t *table) {
+	bs.tab = t
+	r := bufRow{
+		id:    b.ID,
+		of:    b.Of,
+		line:  int32(b.Line),
+		role:  b.Role,
+		name:  bs.tab.index(b.Name),
+		group: bs.tab.index(b.Group),
+	}
+	if b.IsView {
+		r.flags |= isView
+	}
+	if b.Shape != nil {
+		r.shape, r.rank = unsafe.SliceData(b.Shape), uint32(len(b.Shape))
+		if len(b.Shape) == 0 {
+			r.shape = &emptyShape
+		}
+	}
+	if !b.DType.IsZero() {
+		r.dtype = bs.typeIndex(b.DType)
+	}
+	if !b.IsView {
+		if n, ok := b.Bytes.Int64(); ok {
+			r.bytes = n
+		} else {
+			r.flags |= bigBytes
+			r.bytes = int64(len(bs.rats))
+			bs.rats = append(bs.rats, b.Bytes)
+		}
+	}
+	bs.rows = append(grow(bs.rows), r)
+}
+
+// emptyShape is where an empty shape (a scalar's) points.
+var emptyShape int64
+
+// typeIndex returns the index in types, plus one, of t, adding it if new.
+// A recording names few types, mostly the one before; one that names many
+// (types of many sizes in bits) has them found by a map.
+func (bs *Buffers) typeIndex(t DType) uint32 {
+	n := len(bs.types)
+	if n > 0 && bs.types[n-1] == t {
+		return uint32(n)
+	}
+	if bs.typeAt != nil {
+		if i, ok := bs.typeAt[t]; ok {
+			return i
+		}
+	} else if i := slices.Index(bs.types, t); i >= 0 {
+		return uint32(i + 1)
+	}
+	bs.types = append(bs.types, t)
+	n++
+	switch {
+	case bs.typeAt != nil:
+		bs.typeAt[t] = uint32(n)
+	case n > 16:
+		bs.typeAt = make(map[DType]uint32, 2*n)
+		for i, u := range bs.types {
+			bs.typeAt[u] = uint32(i + 1)
+		}
+	}
+	return uint32(n)
+}
+
+// Ops is a recording's operations in program order, held a row of 32 bytes
+// each where an Op takes 96. At returns one whole, as an Op; its Reads and
+// Writes are the recording's: do not write to them.
+type Ops struct {
+	rows []opRow
+	tab  *table
+}
+
+// opRow is one operation, compactly.
+type opRow struct {
+	ids    *int64 // the reads then the writes, in the arena; nil when there are none
+	label  uint32 // in the table's strings
+	path   uint32
+	reads  uint32 // how many
+	writes uint32
+	line   int32
+	phase  Phase
+	flags  uint8
+}
+
+const (
+	launches  = 1 << iota // the operation launches something
+	hasReads              // Reads is not nil
+	hasWrites             // Writes is not nil
+)
+
+// Len returns the number of operations.
+func (os *Ops) Len() int { return len(os.rows) }
+
+// At returns the operation at position i (operation i+1).
+func (os *Ops) At(i int) Op {
+	r := &os.rows[i]
+	op := Op{
+		Label:  os.tab.strs[r.label],
+		Path:   os.tab.strs[r.path],
+		Launch: r.flags&launches != 0,
+		Phase:  r.phase,
+		Line:   int(r.line),
+	}
+	var ids []int64
+	if r.ids != nil {
+		ids = unsafe.Slice(r.ids, r.reads+r.writes)
+	}
+	if r.flags&hasReads != 0 {
+		op.Reads = ids[:r.reads:r.reads]
+		if op.Reads == nil {
+			op.Reads = []int64{}
+		}
+	}
+	if r.flags&hasWrites != 0 {
+		op.Writes = ids[r.reads:]
+		if op.Writes == nil {
+			op.Writes = []int64{}
+		}
+	}
+	return op
+}
+
+// The accessors below return one field of operation i+1, as At(i) has it,
+// without making the whole Op.
+
+// Label returns its label.
+func (os *Ops) Label(i int) string { return os.tab.strs[os.rows[i].label] }
+
+// Path returns its call path.
+func (os *Ops) Path(i int) string { return os.tab.strs[os.rows[i].path] }
+
+// Phase returns its phase.
+func (os *Ops) Phase(i int) Phase { return os.rows[i].phase }
+
+// Reads returns the ids it reads.
+func (os *Ops) Reads(i int) []int64 {
+	r := &os.rows[i]
+	if r.flags&hasReads == 0 {
+		return nil
+	}
+	if r.reads == 0 {
+		return []int64{}
+	}
+	return unsafe.Slice(r.ids, r.reads)
+}
+
+// Writes returns the ids it writes.
+func (os *Ops) Writes(i int) []int64 {
+	r := &os.rows[i]
+	if r.flags&hasWrites == 0 {
+		return nil
+	}
+	if r.writes == 0 {
+		return []int64{}
+	}
+	return unsafe.Slice(r.ids, r.reads+r.writes)[r.reads:]
+}
+
+// All yields each operation with its position, in order.
+func (os *Ops) All() iter.Seq2[int, Op] {
+	return func(yield func(int, Op) bool) {
+		for i := range os.rows {
+			if !yield(i, os.At(i)) {
+				return
+			}
+		}
+	}
+}
+
+// add appends op, keeping its reads and writes in a and its strings in t.
+func (os *Ops) add(op *Op, a *arena, t *table) {
+	os.tab = t
+	r := opRow{
+		label:  os.tab.index(op.Label),
+		path:   os.tab.index(op.Path),
+		reads:  uint32(len(op.Reads)),
+		writes: uint32(len(op.Writes)),
+		line:   int32(op.Line),
+		phase:  op.Phase,
+	}
+	if op.Launch {
+		r.flags |= launches
+	}
+	if op.Reads != nil {
+		r.flags |= hasReads
+	}
+	if op.Writes != nil {
+		r.flags |= hasWrites
+	}
+	if n := len(op.Reads) + len(op.Writes); n > 0 {
+		r.ids = unsafe.SliceData(a.keep2(op.Reads, op.Writes))
+	}
+	os.rows = append(grow(os.rows), r)
+}
+
+// table holds the strings of a recording's rows, each row naming one by
+// its index: index 0 is "". A string the rows repeat is mostly held once:
+// the Scanner shares the strings a recording repeats, and the table knows
+// the ones it was given last by where their bytes are. (One held twice
+// costs 16 bytes; what the rows name is the same either way.)
+type table struct {
+	strs []string
+	last [256]struct {
+		p *byte
+		n int
+		i uint32
+	}
+}
+
+func newTable() *table { return &table{strs: []string{""}} }
+
+// index returns the index of s, adding it if the table has not seen it
+// lately.
+func (t *table) index(s string) uint32 {
+	if s == "" {
+		return 0
+	}
+	p := unsafe.StringData(s)
+	h := (uintptr(unsafe.Pointer(p))>>3 ^ uintptr(len(s))*0x9e37) & 255
+	e := &t.last[h]
+	if e.p == p && e.n == len(s) {
+		return e.i
+	}
+	t.strs = append(grow(t.strs), s)
+	e.p, e.n, e.i = p, len(s), uint32(len(t.strs)-1)
+	return e.i
+}
+
+// room makes room for n more rows, as growBy does.
+func (bs *Buffers) room(n int, lazy bool) { bs.rows = growBy(bs.rows, n, lazy) }
+
+func (os *Ops) room(n int, lazy bool) { os.rows = growBy(os.rows, n, lazy) }
+
+// Slice returns every buffer and view, in order, as a slice of their own.
+func (bs *Buffers) Slice() []Buffer {
+	out := make([]Buffer, len(bs.rows))
+	for i := range out {
+		out[i] = bs.At(i)
+	}
+	return out
+}
+
+// Slice returns every operation, in order, as a slice of their own.
+func (os *Ops) Slice() []Op {
+	out := make([]Op, len(os.rows))
+	for i := range out {
+		out[i] = os.At(i)
+	}
+	return out
+}
+
+// BuffersOf returns bs as a recording keeps them, for a Recording built
+// by hand (a test's): nothing is checked, and Line is kept as given.
+func BuffersOf(bs []Buffer) Buffers {
+	var out Buffers
+	var a arena
+	t := newTable()
+	for _, b := range bs {
+		b.Shape = a.keep(b.Shape)
+		out.add(&b, t)
+	}
+	return out
+}
+
+// OpsOf returns ops as a recording keeps them, as BuffersOf does buffers.
+func OpsOf(ops []Op) Ops {
+	var out Ops
+	var a arena
+	t := newTable()
+	for _, op := range ops {
+		out.add(&op, &a, t)
+	}
+	return out
+}
