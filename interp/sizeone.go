@@ -44,16 +44,23 @@ func sizeOne(g *grid, sources []Source) []int {
 	if err != nil {
 		return nil
 	}
+	// The points with no dimension at 1 first: one of them that differs
+	// from the reference sets the grid apart otherwise, and the others
+	// need not be read.
 	differs := make([]bool, len(sources))
-	for i, src := range sources {
-		if i == ref {
-			continue
+	for _, atOne := range []bool{false, true} {
+		for i, src := range sources {
+			if i == ref || hasOne(g, i, ones) != atOne {
+				continue
+			}
+			err := st.walk(src, g.dims[i], nil, func(int, *record.Buffer, int) error { return nil })
+			if err != nil && !isDifference(err) {
+				return nil // a recording that cannot be read says nothing
+			}
+			if differs[i] = err != nil; differs[i] && !atOne {
+				return nil
+			}
 		}
-		err := st.walk(src, g.dims[i], nil, func(int, *record.Buffer, int) error { return nil })
-		if err != nil && !isDifference(err) {
-			return nil // a recording that cannot be read says nothing
-		}
-		differs[i] = err != nil
 	}
 	for size := 1; size <= len(ones); size++ {
 		for mask := 1; mask < 1<<len(ones); mask++ {
@@ -72,6 +79,16 @@ func sizeOne(g *grid, sources []Source) []int {
 		}
 	}
 	return nil
+}
+
+// hasOne reports whether grid point i has some dimension of ones at 1.
+func hasOne(g *grid, i int, ones []int) bool {
+	for _, j := range ones {
+		if g.dims[i][j].Value == 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // isDifference reports whether err is a refusal for recordings that differ
