@@ -201,10 +201,10 @@ func (r *reading) firstDifference(grid []Source) ([]int, error) {
 	for i := range counts {
 		counts[i] = -1
 	}
-	counts[b.g.order[0]] = len(b.st.rec.Ops)
+	counts[b.g.order[0]] = b.st.rec.Ops.Len()
 	for p, rd := range r.readers[:r.grid] {
 		if rd.ok && b.sameHeader(&rd.header, rd.dims) {
-			counts[b.g.order[1+p]] = len(b.st.rec.Ops)
+			counts[b.g.order[1+p]] = b.st.rec.Ops.Len()
 		}
 	}
 	for p := range r.readers[:r.grid] {
@@ -268,6 +268,11 @@ func (rd *reader) run(r *reading, i int) {
 	}
 	for c := range rd.in {
 		if f != nil && !(grid && r.stop.Load()) {
+			// As many sizes as point 0's: room for them made once, not
+			// grown as they come (some 80 readers of a 3^4 grid at once).
+			if n := len(c.sizes[0]); cap(c.sizes[i]) < n {
+				c.sizes[i] = make([]poly.Rat, 0, n)
+			}
 			var k int
 			k, c.sizes[i] = f.Follow(&c.t, 0, c.sizes[i][:0])
 			if k < c.t.Len() {
