@@ -54,7 +54,7 @@ func (b *Builder) Add(r *Record) error {
 		return fmt.Errorf("%s before the header: the first line must be the header {\"memsym\": 1, \"dims\": {...}}", r.Kind.WithArticle())
 	}
 	if r.Line > math.MaxInt32 {
-		return fmt.Errorf("line %d: a recording holds at most %d lines", r.Line, math.MaxInt32)
+		return fmt.Errorf("a recording holds at most %d lines", math.MaxInt32)
 	}
 	switch r.Kind {
 	case KindHeader:

@@ -141,6 +141,25 @@ func TestBuilderOperationLimit(t *testing.T) {
 	}
 }
 
+// TestBuilderLineLimit checks that the Builder refuses a record on a line
+// past 2^31 − 1, which a kept buffer's or operation's line cannot hold.
+func TestBuilderLineLimit(t *testing.T) {
+	b := NewBuilder()
+	if err := b.Add(&Record{Kind: KindHeader, Line: 1, Header: Header{Version: Version}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Add(&Record{Kind: KindBuffer, Line: math.MaxInt32, Buffer: Buffer{ID: 1, Bytes: poly.Int(4)}}); err != nil {
+		t.Fatalf("line 2^31 − 1: %v", err)
+	}
+	if got := b.rec.Buffers.At(0).Line; got != math.MaxInt32 {
+		t.Errorf("the buffer on line 2^31 − 1 is kept as on line %d", got)
+	}
+	err := b.Add(&Record{Kind: KindBuffer, Line: math.MaxInt32 + 1, Buffer: Buffer{ID: 2, Bytes: poly.Int(4)}})
+	if err == nil || err.Error() != "a recording holds at most 2147483647 lines" {
+		t.Fatalf("line 2^31: %v, want a refusal", err)
+	}
+}
+
 // TestSharedShapes checks that buffers of equal shapes share one copy of
 // it, and that each buffer still has its own shape when many distinct
 // shapes take the memo's slots from each other.
