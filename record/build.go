@@ -33,9 +33,9 @@ type Builder struct {
 	lastDType DType     // the type of the last buffer or view, which was valid
 }
 
-// bufInfo is what the Builder's checks need of a buffer or view.
+// bufInfo is what the Builder's checks need of a buffer or view. Its id,
+// which only a refusal needs, is the Recording's (idAt).
 type bufInfo struct {
-	id   int64
 	base int32 // the position of the buffer it stands for: its own, or a view's base's
 	role Role
 }
@@ -179,7 +179,7 @@ func (b *Builder) addBuffer(buf *Buffer, line int) error {
 		return fmt.Errorf("buffer %d has the role \"state\", which is new in version %d: the header says version %d", buf.ID, StepVersion, b.rec.Header.Version)
 	}
 	pos := len(b.bufs)
-	info := bufInfo{id: buf.ID, base: int32(pos), role: buf.Role}
+	info := bufInfo{base: int32(pos), role: buf.Role}
 	if buf.IsView {
 		info.base = b.bufs[b.rec.index.at(buf.Of)].base
 	}
@@ -242,12 +242,12 @@ func (b *Builder) addOp(op *Op, line int) error {
 		buf := &b.bufs[i]
 		if !buf.role.Held() && b.uses[i].First == 0 {
 			through := ""
-			if buf.id != id {
+			if b.idAt(i) != id {
 				through = fmt.Sprintf(" (through view %d)", id)
 			}
-			return fmt.Errorf("buffer %d is read%s by operation %d (%s) before any operation writes it%s", buf.id, through, n, Show(op.Label), unwrittenHint(op))
+			return fmt.Errorf("buffer %d is read%s by operation %d (%s) before any operation writes it%s", b.idAt(i), through, n, Show(op.Label), unwrittenHint(op))
 		}
-		if err := checkState(op, n, buf.id, buf.role, "reads"); err != nil {
+		if err := b.checkState(op, n, i, "reads"); err != nil {
 			return err
 		}
 		if !buf.role.Held() {
@@ -259,7 +259,7 @@ func (b *Builder) addOp(op *Op, line int) error {
 		if err != nil {
 			return err
 		}
-		if err := checkState(op, n, b.bufs[i].id, b.bufs[i].role, "writes"); err != nil {
+		if err := b.checkState(op, n, i, "writes"); err != nil {
 			return err
 		}
 		if !b.bufs[i].role.Held() {
@@ -273,6 +273,24 @@ func (b *Builder) addOp(op *Op, line int) error {
 	op.Line = line
 	b.rec.Ops.add(op, &b.ids, b.table())
 	return nil
+}
+
+// checkState is checkState for the buffer at position i.
+func (b *Builder) checkState(op *Op, n, i int, verb string) error {
+	if b.bufs[i].role != State || op.Phase == Optimizer {
+		return nil // mostly: the id is looked up for a refusal only
+	}
+	return checkState(op, n, b.idAt(i), State, verb)
+}
+
+// idAt returns the id of the buffer or view at position pos: the kept
+// buffer's, or, checking only (light), the id the index maps to pos, found
+// by a search that only a refusal makes.
+func (b *Builder) idAt(pos int) int64 {
+	if !b.light {
+		return b.rec.Buffers.ID(pos)
+	}
+	return b.rec.index.idOf(pos)
 }
 
 // checkOp checks an operation alone: its label and its path.
@@ -300,10 +318,10 @@ func (b *Builder) addResult(ids []int64) error {
 		}
 		i = int(b.bufs[i].base)
 		if buf := &b.bufs[i]; !buf.role.Held() && b.uses[i].First == 0 {
-			if buf.id != id {
-				return fmt.Errorf("the result names view %d of buffer %d, which no operation before it writes (the result is the last line)", id, buf.id)
+			if b.idAt(i) != id {
+				return fmt.Errorf("the result names view %d of buffer %d, which no operation before it writes (the result is the last line)", id, b.idAt(i))
 			}
-			return fmt.Errorf("the result names buffer %d, which no operation before it writes (the result is the last line)", buf.id)
+			return fmt.Errorf("the result names buffer %d, which no operation before it writes (the result is the last line)", b.idAt(i))
 		}
 	}
 	b.rec.Result = b.ids.keep(ids)
@@ -417,6 +435,21 @@ func (x *idIndex) set(id int64, pos int) {
 		x.other = make(map[int64]int)
 	}
 	x.other[id] = pos
+}
+
+// idOf returns the id at position pos, which must be set: a search.
+func (x *idIndex) idOf(pos int) int64 {
+	for id, p := range x.dense {
+		if int(p) == pos+1 {
+			return int64(id)
+		}
+	}
+	for id, p := range x.other {
+		if p == pos {
+			return id
+		}
+	}
+	return 0
 }
 
 // arena keeps copies of small slices in shared chunks, so that a recording
