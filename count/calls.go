@@ -115,8 +115,8 @@ func countCalls(rec *record.Recording, lives []Life, peakOp int) []Call {
 	cur := make([]poly.Rat, len(t.nodes))
 	ops := make([]int, len(t.nodes))
 
-	born := byOp(rec, lives, rec.Ops.Len(), func(l Life) int { return l.First }) // the buffers each operation makes
-	dies := byOp(rec, lives, rec.Ops.Len(), func(l Life) int { return l.Last })  // the buffers last live at each
+	born := byOp(rec, lives, rec.Ops.Len(), func(l Life) int { return int(l.First) }) // the buffers each operation makes
+	dies := byOp(rec, lives, rec.Ops.Len(), func(l Life) int { return int(l.Last) })  // the buffers last live at each
 	for op := 1; op <= rec.Ops.Len(); op++ {
 		leaf := t.leaf[op-1]
 		for _, i := range born.at(op) {

@@ -103,7 +103,7 @@ func (c *Counts) countLive(rec *record.Recording, lives []Life) {
 		}
 		bytes := rec.Buffers.Bytes(i)
 		delta[l.First] = delta[l.First].Add(bytes)
-		delta[l.Last+1] = delta[l.Last+1].Sub(bytes)
+		delta[int(l.Last)+1] = delta[int(l.Last)+1].Sub(bytes)
 	}
 	c.Live = make([]poly.Rat, n)
 	var live poly.Rat
@@ -120,7 +120,7 @@ func (c *Counts) countLive(rec *record.Recording, lives []Life) {
 	for i, l := range lives {
 		if l.Live(c.PeakOp) {
 			c.AtPeak = append(c.AtPeak, i)
-			c.MadeBy = append(c.MadeBy, l.First)
+			c.MadeBy = append(c.MadeBy, int(l.First))
 		}
 	}
 }

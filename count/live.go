@@ -10,11 +10,11 @@ import (
 // Life is the span of operations during which a buffer is live: from First to
 // Last, both included, numbered from 1. The zero Life is never live.
 type Life struct {
-	First, Last int
+	First, Last int32
 }
 
 // Live reports whether the buffer is live at operation op.
-func (l Life) Live(op int) bool { return l.First != 0 && l.First <= op && op <= l.Last }
+func (l Life) Live(op int) bool { return l.First != 0 && int(l.First) <= op && op <= int(l.Last) }
 
 // Lifetimes returns the life of each buffer of rec, by its position in
 // rec.Buffers, under the seed's rules:
@@ -40,7 +40,7 @@ func LifetimesFrom(rec *record.Recording, uses []record.Use) []Life {
 	lives := pages.Make[Life](rec.Buffers.Len(), rec.Buffers.Len())
 	copyUses := func(lives []Life, uses []record.Use) {
 		for i, u := range uses {
-			lives[i] = Life{First: int(u.First), Last: int(u.Last)}
+			lives[i] = Life(u)
 		}
 	}
 	if n := len(uses); n >= 1<<16 {
@@ -55,7 +55,7 @@ func LifetimesFrom(rec *record.Recording, uses []record.Use) []Life {
 	}
 	for _, id := range rec.Result {
 		if l := &lives[position(rec, rec.Base(id).ID)]; l.First != 0 {
-			l.Last = rec.Ops.Len()
+			l.Last = int32(rec.Ops.Len()) // at most 2^31 − 1 (the Builder)
 		}
 	}
 	return lives

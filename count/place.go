@@ -173,7 +173,7 @@ func (pl *placer) overlapping(tree *lifeTree, i int) []int {
 	life := pl.lives[i]
 	// Among those whose lives start no later than this one ends, those
 	// that end no earlier.
-	pl.beside = tree.collect(pl.beside[:0], pl.upTo[life.Last+1], life.First)
+	pl.beside = tree.collect(pl.beside[:0], pl.upTo[int(life.Last)+1], int(life.First))
 	for k, leaf := range pl.beside {
 		pl.beside[k] = pl.byFirst[leaf]
 	}
@@ -234,12 +234,12 @@ func (pl *placer) inUnits(p *Placement) bool {
 		}
 		at[i] = off
 		top = max(top, off+need[i])
-		tree.set(pl.leafOf[i], pl.lives[i].Last)
+		tree.set(pl.leafOf[i], int(pl.lives[i].Last))
 		switch {
 		case takeUp:
 			all, wide = newByOffset(pl.order[:n+1], at, need, pl.lives), 0
 		case all != nil:
-			all.add(placedSpan{off: off, end: off + need[i], first: pl.lives[i].First, last: pl.lives[i].Last})
+			all.add(placedSpan{off: off, end: off + need[i], first: int(pl.lives[i].First), last: int(pl.lives[i].Last)})
 		}
 	}
 	for _, i := range pl.order {
@@ -305,7 +305,7 @@ type byOffset struct {
 func newByOffset(placed []int, at, need []int64, lives []Life) *byOffset {
 	b := &byOffset{spans: make([]placedSpan, 0, 2*len(placed))}
 	for _, j := range placed {
-		b.spans = append(b.spans, placedSpan{off: at[j], end: at[j] + need[j], first: lives[j].First, last: lives[j].Last})
+		b.spans = append(b.spans, placedSpan{off: at[j], end: at[j] + need[j], first: int(lives[j].First), last: int(lives[j].Last)})
 	}
 	// In any order among equal offsets: firstFit's answer does not
 	// depend on it.
@@ -326,7 +326,7 @@ func (b *byOffset) first(life Life, need int64) (off int64, beside int) {
 	k := 0
 	for ; k < len(b.spans); k++ {
 		s := &b.spans[k]
-		if s.first > life.Last || s.last < life.First {
+		if s.first > int(life.Last) || s.last < int(life.First) {
 			continue
 		}
 		beside++
@@ -339,7 +339,7 @@ func (b *byOffset) first(life Life, need int64) (off int64, beside int) {
 	// The rest are only counted, without a branch a span: a span lives
 	// beside when both differences below are at least 0.
 	for _, s := range b.spans[k:] {
-		beside += int(uint64(^((life.Last - s.first) | (s.last - life.First))) >> 63)
+		beside += int(uint64(^((int(life.Last) - s.first) | (s.last - int(life.First)))) >> 63)
 	}
 	return off, beside
 }
@@ -472,7 +472,7 @@ func (pl *placer) exactly(p *Placement) {
 		if end := off.Add(rec.Buffers.Bytes(i)); end.Cmp(p.Size) > 0 {
 			p.Size = end
 		}
-		tree.set(pl.leafOf[i], pl.lives[i].Last)
+		tree.set(pl.leafOf[i], int(pl.lives[i].Last))
 	}
 }
 

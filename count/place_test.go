@@ -362,12 +362,12 @@ func TestByOffsetFirst(t *testing.T) {
 			b.add(placedSpan{off: off, end: off + 1 + int64(r.IntN(20)), first: first, last: first + r.IntN(30)})
 		}
 		first := 1 + r.IntN(60)
-		life := Life{First: first, Last: first + r.IntN(30)}
+		life := Life{First: int32(first), Last: int32(first + r.IntN(30))}
 		need := 1 + int64(r.IntN(25))
 		off, beside := b.first(life, need)
 		var spans []span
 		for _, s := range b.spans {
-			if s.first <= life.Last && s.last >= life.First {
+			if s.first <= int(life.Last) && s.last >= int(life.First) {
 				spans = append(spans, span{s.off, s.end})
 			}
 		}

@@ -175,7 +175,7 @@ func Classify(rec *record.Recording, lives []Life, bounds [4][2]int) ([]Class, [
 		case lives[i].First == 0:
 		default:
 			class[i] = ClassOwn
-			made := rec.Ops.Phase(lives[i].First - 1)
+			made := rec.Ops.Phase(int(lives[i].First) - 1)
 			switch {
 			case made == record.Forward && crosses(lives[i], bounds[record.Backward][0]):
 				class[i] = ClassKept
@@ -246,7 +246,7 @@ func LiveByClassOf[T Summable[T]](n int, lives []Life, class []Class, bytes func
 		}
 		b := bytes(i)
 		delta[l.First][k] = delta[l.First][k].Add(b)
-		delta[l.Last+1][k] = delta[l.Last+1][k].Sub(b)
+		delta[int(l.Last)+1][k] = delta[int(l.Last)+1][k].Sub(b)
 	}
 	out := make([][3]T, n)
 	cur := [3]T{zero, zero, zero}

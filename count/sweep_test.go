@@ -323,7 +323,7 @@ func TestLifetimesLong(t *testing.T) {
 		t.Errorf("the input lives %v", lives[0])
 	}
 	for k := 1; k <= n; k++ {
-		want := Life{First: k, Last: min(k+1, n)}
+		want := Life{First: int32(k), Last: int32(min(k+1, n))}
 		if lives[k] != want {
 			t.Fatalf("temp %d lives %v, want %v", k, lives[k], want)
 		}

@@ -48,7 +48,7 @@ func largestOf(m *model.Model, positions []int, ref map[string]int64) *BufferNam
 	b := rec.Buffers.At(best)
 	n := &BufferName{Bytes: m.Bytes(best), Count: len(tied), at: top}
 	path := func(i int) string {
-		if first := m.Lives[i].First; first > 0 {
+		if first := int(m.Lives[i].First); first > 0 {
 			return rec.Ops.Path(first - 1)
 		}
 		return ""

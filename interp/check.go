@@ -297,7 +297,7 @@ func (k *checker) maker(pos int) string {
 		return "an optimizer's state"
 	}
 	k.b.waitLives()
-	n := k.b.lives[pos].First
+	n := int(k.b.lives[pos].First)
 	if n == 0 {
 		return "which no operation writes"
 	}

@@ -48,11 +48,11 @@ func bucketBy(lives []count.Life, nops int, key func(count.Life) int) buckets {
 }
 
 func births(lives []count.Life, nops int) buckets {
-	return bucketBy(lives, nops, func(l count.Life) int { return l.First })
+	return bucketBy(lives, nops, func(l count.Life) int { return int(l.First) })
 }
 
 func deaths(lives []count.Life, nops int) buckets {
-	return bucketBy(lives, nops, func(l count.Life) int { return l.Last })
+	return bucketBy(lives, nops, func(l count.Life) int { return int(l.Last) })
 }
 
 // model assembles the Model from the interpolated value vectors. The
@@ -173,7 +173,7 @@ func (b *build) candidates() {
 			second = b.newSweep(hashes)
 			for op := 1; op < mid; op++ {
 				for _, i := range b.born.of(op) {
-					if b.lives[i].Last >= mid {
+					if int(b.lives[i].Last) >= mid {
 						second.add(b.class[i], false)
 					}
 				}

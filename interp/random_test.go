@@ -312,7 +312,7 @@ func compareModel(p *randProgram, m *Model) error {
 	for op := 1; op <= p.nops; op++ {
 		want := zero
 		for i, l := range lives {
-			if l.First <= op && op <= l.Last && l.First != 0 {
+			if l.Live(op) {
 				want = want.Add(p.truth(i))
 			}
 		}

@@ -159,9 +159,9 @@ func (p *randProgram) lives() []count.Life {
 			if !write {
 				panic("the generator read a temp before writing it")
 			}
-			l.First = op
+			l.First = int32(op)
 		}
-		l.Last = op
+		l.Last = int32(op)
 	}
 	for _, e := range p.events {
 		if e.buf >= 0 {
@@ -177,7 +177,7 @@ func (p *randProgram) lives() []count.Life {
 	}
 	for _, i := range p.result {
 		if l := &lives[p.bufs[i].base]; l.First != 0 {
-			l.Last = p.nops
+			l.Last = int32(p.nops)
 		}
 	}
 	return lives

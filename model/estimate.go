@@ -482,7 +482,7 @@ func (in *CompareInput) fill(rec *record.Recording, class []count.Class, lives [
 			}
 		case count.ClassKept:
 			in.Kept = in.Kept.Add(bytes(i))
-			if in.Shape != nil && inLayer(rec.Ops.Path(lives[i].First-1), in.Shape.Layer) {
+			if in.Shape != nil && inLayer(rec.Ops.Path(int(lives[i].First)-1), in.Shape.Layer) {
 				in.InLayers = in.InLayers.Add(bytes(i))
 			}
 		}

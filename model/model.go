@@ -156,7 +156,7 @@ func (m *Model) bufferWhat(pos int) string {
 	case b.Role == record.State:
 		made = "an optimizer's state"
 	case m.Lives[pos].First > 0:
-		made = "made by " + m.opWhere(m.Lives[pos].First)
+		made = "made by " + m.opWhere(int(m.Lives[pos].First))
 	}
 	return fmt.Sprintf("buffer %d%s, %s,", b.ID, name, made)
 }

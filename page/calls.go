@@ -150,7 +150,7 @@ func (t *callTree) shares(m *model.Model) [][]poly.Poly {
 		}
 		op := cand.Op
 		for i, l := range m.Lives {
-			if l.First == 0 || op < l.First || op > l.Last || m.Bytes(i).IsZero() {
+			if l.First == 0 || op < int(l.First) || op > int(l.Last) || m.Bytes(i).IsZero() {
 				continue
 			}
 			b := poly.WithVars(m.Bytes(i), m.Vars)

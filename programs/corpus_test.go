@@ -118,7 +118,7 @@ func TestEncDecMemoryLives(t *testing.T) {
 	rec := recordAt(t, "encdec-cross", nil, nil)
 	lives := count.Lifetimes(rec)
 	memory := byName(t, rec, "encoder.norm", "normed")
-	if op := rec.Ops.At(lives[memory].Last - 1); op.Path != "decoder.layers[1].cross.v" {
+	if op := rec.Ops.At(int(lives[memory].Last) - 1); op.Path != "decoder.layers[1].cross.v" {
 		t.Errorf("the memory's last reader is at %q", op.Path)
 	}
 	scores := rec.Buffers.At(byName(t, rec, "decoder.layers[0].cross", "scores"))
@@ -133,9 +133,9 @@ func TestEncDecMemoryLives(t *testing.T) {
 func TestViewsLiveness(t *testing.T) {
 	rec := recordAt(t, "views-heavy", nil, nil)
 	lives := count.Lifetimes(rec)
-	n := rec.Ops.Len()
-	last := firstOp(t, rec, "Norm.apply", "")
-	split := firstOp(t, rec, "Split.copy", "mix")
+	n := int32(rec.Ops.Len())
+	last := int32(firstOp(t, rec, "Norm.apply", ""))
+	split := int32(firstOp(t, rec, "Split.copy", "mix"))
 	for _, c := range []struct {
 		group, name string
 		want        count.Life
@@ -178,7 +178,7 @@ func TestMixedPrecisionTypes(t *testing.T) {
 	}
 	ws := byName(t, rec, "", "matmul workspace")
 	life := count.Lifetimes(rec)[ws]
-	if rec.Ops.Path(life.First-1) != "up" || rec.Ops.Path(life.Last-1) != "down" {
+	if rec.Ops.Path(int(life.First)-1) != "up" || rec.Ops.Path(int(life.Last)-1) != "down" {
 		t.Errorf("the workspace lives %+v", life)
 	}
 	if !rec.Buffers.Bytes(ws).Equal(poly.Int(32 << 20)) {
