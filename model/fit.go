@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 
@@ -86,11 +88,8 @@ type Span struct{ From, To int64 }
 // every other one a value ≥ 1 and names no other; it returns fixed as a
 // point in the model's order, along set to its least value.
 func (m *Model) Line(along string, fixed map[string]int64) (record.Point, error) {
-	if !contains(m.Vars, along) {
-		return nil, fmt.Errorf("no dimension %s (the dimensions are %s)", along, m.varList())
-	}
-	if _, ok := fixed[along]; ok {
-		return nil, fmt.Errorf("%s is the dimension gone along: give only the others a value", along)
+	if err := CheckLine(m.Vars, along, slices.Sorted(maps.Keys(fixed))); err != nil {
+		return nil, err
 	}
 	all := map[string]int64{along: m.Least(along)}
 	for k, v := range fixed {

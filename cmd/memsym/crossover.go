@@ -122,13 +122,7 @@ func confirmError(what string, bad, failed int) error {
 // the line --at fixes against where src's program runs, and finds the
 // crossovers.
 func crossovers(m *model.Model, src source.Source, along string, at assignments) (*model.Crossovers, error) {
-	if len(m.Vars) == 0 {
-		return nil, usagef("--along %s: the program has no dimensions, so nothing crosses over", along)
-	}
-	if !contains(m.Vars, along) {
-		return nil, usagef("--along %s: no dimension %s (the dimensions are %s)", along, along, strings.Join(m.Vars, ", "))
-	}
-	if err := checkOthers(m.Vars, along, at); err != nil {
+	if err := checkLine(m.Vars, along, at, ", so nothing crosses over"); err != nil {
 		return nil, err
 	}
 	if err := at.atLeastOne(); err != nil {
@@ -153,21 +147,6 @@ func crossovers(m *model.Model, src source.Source, along string, at assignments)
 		return nil, usagef("along %s the candidate holding the peak may depend on %s: give a value with --at %s", dep.Dim, doc.AndList(dep.Vars), strings.Join(at, ","))
 	}
 	return c, err
-}
-
-// checkOthers checks that each of at names a dimension of the model other
-// than along, in the order given, as fit's --at is checked.
-func checkOthers(dims []string, along string, at assignments) error {
-	flag := "--at " + at.String() // whole, as fit says it
-	for _, a := range at {
-		switch {
-		case a.name == along:
-			return usagef("%s: %s is the dimension gone along: give only the others a value", flag, along)
-		case !contains(dims, a.name):
-			return usagef("%s: no dimension %s (the dimensions are %s)", flag, a.name, strings.Join(dims, ", "))
-		}
-	}
-	return nil
 }
 
 func without(xs []string, x string) []string {

@@ -51,23 +51,14 @@ func (s *sourceFlags) checkBefore(src source.Source, spec source.Spec) error {
 // recording is slow (a recorder's, PyTorch's), and why it is asked then: a
 // bundled program's model, built at once, says it knowing the needs.
 func beforeLine(dims []string, along string, at assignments, slow bool) error {
-	if !contains(dims, along) {
-		if len(dims) == 0 {
-			return usagef("--along %s: the program has no dimensions", along)
-		}
-		return usagef("--along %s: no dimension %s (the dimensions are %s)", along, along, strings.Join(dims, ", "))
+	if err := checkLine(dims, along, at, ""); err != nil {
+		return err
 	}
 	if err := at.atLeastOne(); err != nil {
 		return err
 	}
 	flag := strings.TrimSpace("--at " + at.String())
 	fixed := at.values()
-	if _, ok := fixed[along]; ok {
-		return usagef("%s: %s is the dimension gone along: give only the others a value", flag, along)
-	}
-	if u := unknownDim(dims, fixed); u != "" {
-		return usagef("%s: no dimension %s (the dimensions are %s)", flag, u, strings.Join(dims, ", "))
-	}
 	for _, v := range dims {
 		if _, ok := fixed[v]; !ok && v != along && slow {
 			return usagef("%s: no value for %s: every dimension but %s needs one%s", flag, v, along, beforeWhy)
@@ -102,13 +93,7 @@ func beforePoint(dims []string, at assignments) error { // every dimension needs
 // crossover and eval --along, which leave other dimensions free; none is
 // what crossover says of a program without dimensions.
 func beforeAlong(dims []string, along string, at assignments, none string) error {
-	if len(dims) == 0 {
-		return usagef("--along %s: the program has no dimensions%s", along, none)
-	}
-	if !contains(dims, along) {
-		return usagef("--along %s: no dimension %s (the dimensions are %s)", along, along, strings.Join(dims, ", "))
-	}
-	if err := checkOthers(dims, along, at); err != nil {
+	if err := checkLine(dims, along, at, none); err != nil {
 		return err
 	}
 	return at.atLeastOne()

@@ -203,16 +203,10 @@ func pointOrNone(s string) string {
 // evalAlong prints the peak along a dimension piece by piece, and the
 // candidates never holding it alone.
 func evalAlong(stdout io.Writer, m *model.Model, src source.Source, along string, at assignments, asJSON bool) error {
-	if len(m.Vars) == 0 {
-		return usagef("--along %s: the program has no dimensions", along)
-	}
-	if !contains(m.Vars, along) {
-		return usagef("--along %s: no dimension %s (the dimensions are %s)", along, along, strings.Join(m.Vars, ", "))
-	}
-	fixed := at.values()
-	if err := checkOthers(m.Vars, along, at); err != nil {
+	if err := checkLine(m.Vars, along, at, ""); err != nil {
 		return err
 	}
+	fixed := at.values()
 	if err := at.atLeastOne(); err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"memsym/model"
 	"memsym/record"
 )
 
@@ -206,4 +207,26 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// checkLine checks --along and --at's names against the program's
+// dimensions (model.CheckLine), saying a refusal with its flag: --along's
+// value, or --at whole. none follows the words for a program without
+// dimensions (crossover's ", so nothing crosses over").
+func checkLine(dims []string, along string, at assignments, none string) error {
+	names := make([]string, len(at))
+	for i, a := range at {
+		names[i] = a.name
+	}
+	err := model.CheckLine(dims, along, names)
+	var le *model.LineError
+	switch {
+	case !errors.As(err, &le):
+		return err
+	case le.Along && len(dims) == 0:
+		return usagef("--along %s: %v%s", along, err, none)
+	case le.Along:
+		return usagef("--along %s: %v", along, err)
+	}
+	return usagef("%s: %v", strings.TrimSpace("--at "+at.String()), err)
 }

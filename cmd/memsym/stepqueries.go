@@ -253,11 +253,8 @@ func stepAnswer(st *model.Step, f *model.StepFit) fitAnswer {
 // not give each other dimension one, and a line src's program runs nowhere
 // on (model.RunsOnLine).
 func checkAlong(m *model.Model, src source.Source, along string, at assignments) error {
-	if !contains(m.Vars, along) {
-		if len(m.Vars) == 0 {
-			return usagef("--along %s: the program has no dimensions", along)
-		}
-		return usagef("--along %s: no dimension %s (the dimensions are %s)", along, along, strings.Join(m.Vars, ", "))
+	if err := checkLine(m.Vars, along, at, ""); err != nil {
+		return err
 	}
 	if err := at.atLeastOne(); err != nil {
 		return err
