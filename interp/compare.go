@@ -200,12 +200,16 @@ func (w *walker) differ(line, stLine int, what, want, got string) error {
 	if len(w.st.rec.Header.Dims) == 0 {
 		return w.differWhy(line, stLine, what, want, got, "a program without dimensions records the same operations every time")
 	}
-	return &opsDiffer{head: w.differHead(line, stLine, what, want, got), why: whyOps}
+	return &opsDiffer{head: w.differHead(line, stLine, what, want, got), why: whyOps, at: w.dims}
 }
 
 // opsDiffer is a refusal of recordings whose operations differ: where,
-// then the advice, which Build may put more precisely (sizeOne).
-type opsDiffer struct{ head, why string }
+// then the advice, which Build may put more precisely (sizeOne); at is
+// the point of the recording found to differ from the structure's.
+type opsDiffer struct {
+	head, why string
+	at        []record.Dim
+}
 
 func (e *opsDiffer) Error() string { return e.head + "; " + e.why }
 

@@ -161,8 +161,8 @@ func Build(grid []Source, checks []Source) (*Model, error) {
 	}
 	m, err := buildGrid(g, grid, checks)
 	if d, ok := err.(*opsDiffer); ok {
-		if set := sizeOne(g, grid); set != nil {
-			return nil, &opsDiffer{head: d.head, why: whySizeOne(g, set)}
+		if set := sizeOne(g, grid, d.at); set != nil {
+			return nil, &opsDiffer{head: d.head, why: whySizeOne(g, set), at: d.at}
 		}
 	}
 	if err != nil {

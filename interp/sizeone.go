@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"memsym/record"
@@ -23,8 +24,9 @@ const maxSizeOneDims = 4
 // is 1, the least such, such that a point's recording differs from the
 // recording of a point with no dimension at 1 exactly when some dimension
 // of S is 1 there; nil when there is none. It reads every recording again,
-// keeping nothing of them; it is asked only of a grid refused.
-func sizeOne(g *grid, sources []Source) []int {
+// keeping nothing of them; it is asked only of a grid refused, the
+// recording at the point differ found to differ first.
+func sizeOne(g *grid, sources []Source, differ []record.Dim) []int {
 	var ones []int
 	for j := range g.vars {
 		if g.values[j][0] == 1 {
@@ -44,12 +46,21 @@ func sizeOne(g *grid, sources []Source) []int {
 	if err != nil {
 		return nil
 	}
-	// The points with no dimension at 1 first: one of them that differs
-	// from the reference sets the grid apart otherwise, and the others
-	// need not be read.
+	// The points with no dimension at 1 first, the one found to differ
+	// first of all: one of them that differs from the reference sets the
+	// grid apart otherwise, and the others need not be read.
+	order := make([]int, 0, len(sources))
+	for i := range sources {
+		if slices.Equal(g.dims[i], differ) {
+			order = append([]int{i}, order...)
+		} else {
+			order = append(order, i)
+		}
+	}
 	differs := make([]bool, len(sources))
 	for _, atOne := range []bool{false, true} {
-		for i, src := range sources {
+		for _, i := range order {
+			src := sources[i]
 			if i == ref || hasOne(g, i, ones) != atOne {
 				continue
 			}
