@@ -11,9 +11,8 @@ import (
 // Buffers is a recording's buffers and views in declaration order, held a
 // row of 56 bytes each where a Buffer takes 136: a recording of a million
 // operations keeps some 80 MB less, which the kernel need not zero and the
-// host need not back. At returns one whole, as a Buffer; nothing it
-// returns shares memory that a caller may change (its Shape is the
-// recording's: do not write to it).
+// host need not back. At returns one whole, as a Buffer of its own but
+// for its Shape, which is the recording's: do not write to it.
 type Buffers struct {
 	rows   []bufRow
 	tab    *table

@@ -4,6 +4,7 @@ import (
 	"math/big"
 	"reflect"
 	"testing"
+	"unsafe"
 
 	"memsym/poly"
 )
@@ -84,5 +85,15 @@ func TestOpsKeepEveryField(t *testing.T) {
 		if r := got.Reads; cap(r) != len(r) {
 			t.Errorf("operation %d: its reads' capacity %d is past their length %d: appending to them would write over its writes", i+1, cap(r), len(r))
 		}
+	}
+}
+
+// TestRowSizes checks the sizes Buffers' and Ops' documentation gives.
+func TestRowSizes(t *testing.T) {
+	if n := unsafe.Sizeof(bufRow{}); n != 56 {
+		t.Errorf("a buffer's row takes %d bytes; Buffers says 56", n)
+	}
+	if n := unsafe.Sizeof(opRow{}); n != 32 {
+		t.Errorf("an operation's row takes %d bytes; Ops says 32", n)
 	}
 }
