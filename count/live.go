@@ -54,7 +54,7 @@ func LifetimesFrom(rec *record.Recording, uses []record.Use) []Life {
 		copyUses(lives, uses)
 	}
 	for _, id := range rec.Result {
-		if l := &lives[position(rec, rec.Base(id).ID)]; l.First != 0 {
+		if l := &lives[rec.BasePosition(id)]; l.First != 0 {
 			l.Last = int32(rec.Ops.Len()) // at most 2^31 − 1 (the Builder)
 		}
 	}

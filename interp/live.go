@@ -135,8 +135,7 @@ func (b *build) resultBases() []int {
 func resultBases(rec *record.Recording) []int {
 	var pos []int
 	for _, id := range rec.Result {
-		i, _ := rec.Position(rec.Base(id).ID)
-		pos = append(pos, i)
+		pos = append(pos, rec.BasePosition(id))
 	}
 	slices.Sort(pos)
 	return slices.Compact(pos)

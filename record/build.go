@@ -275,14 +275,6 @@ func (b *Builder) addOp(op *Op, line int) error {
 	return nil
 }
 
-// checkState is checkState for the buffer at position i.
-func (b *Builder) checkState(op *Op, n, i int, verb string) error {
-	if b.bufs[i].role != State || op.Phase == Optimizer {
-		return nil // mostly: the id is looked up for a refusal only
-	}
-	return checkState(op, n, b.idAt(i), State, verb)
-}
-
 // idAt returns the id of the buffer or view at position pos: the kept
 // buffer's, or, checking only (light), the id the index maps to pos, found
 // by a search that only a refusal makes.

@@ -94,18 +94,19 @@ func (b *Builder) checkPhase(op *Op, n int) error {
 	return nil
 }
 
-// checkState checks that operation n, which reads or writes buffer id of
-// the given role (perhaps through a view), may touch it if it is an
-// optimizer's state: only the optimizer's operations do.
-func checkState(op *Op, n int, id int64, role Role, verb string) error {
-	if role != State || op.Phase == Optimizer {
+// checkState checks that operation n, which reads or writes the buffer at
+// position i (perhaps through a view), may touch it if it is an
+// optimizer's state: only the optimizer's operations do. The buffer's id
+// is looked up for the refusal only.
+func (b *Builder) checkState(op *Op, n, i int, verb string) error {
+	if b.bufs[i].role != State || op.Phase == Optimizer {
 		return nil
 	}
 	in := "an operation without a phase"
 	if op.Phase != NoPhase {
 		in = "in the " + op.Phase.String() + " phase"
 	}
-	return fmt.Errorf("operation %d (%s), %s, %s buffer %d, an optimizer's state: only the optimizer phase reads or writes the states", n, Show(op.Label), in, verb, id)
+	return fmt.Errorf("operation %d (%s), %s, %s buffer %d, an optimizer's state: only the optimizer phase reads or writes the states", n, Show(op.Label), in, verb, b.idAt(i))
 }
 
 // unwrittenHint says, after "buffer 7 is read by operation 5 before any
