@@ -27,11 +27,10 @@ func Uses(rec *Recording) []Use {
 	uses := pages.Make[Use](rec.Buffers.Len(), rec.Buffers.Len())
 	base := BasePositions(rec)
 	for n := range rec.Ops.Len() {
-		op := rec.Ops.At(n)
-		for _, id := range op.Writes {
+		for _, id := range rec.Ops.Writes(n) {
 			uses[base[rec.index.at(id)]].touch(int32(n+1), true)
 		}
-		for _, id := range op.Reads {
+		for _, id := range rec.Ops.Reads(n) {
 			uses[base[rec.index.at(id)]].touch(int32(n+1), false)
 		}
 	}
@@ -48,8 +47,8 @@ func Uses(rec *Recording) []Use {
 func BasePositions(rec *Recording) []int32 {
 	base := pages.Make[int32](rec.Buffers.Len(), rec.Buffers.Len())
 	for i := range rec.Buffers.Len() {
-		if b := rec.Buffers.At(i); b.IsView {
-			base[i] = base[rec.index.at(b.Of)] // a view's base is declared before it
+		if rec.Buffers.IsView(i) {
+			base[i] = base[rec.index.at(rec.Buffers.rows[i].of)] // a view's base is declared before it
 		} else {
 			base[i] = int32(i)
 		}
