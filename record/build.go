@@ -3,7 +3,6 @@ package record
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -26,8 +25,7 @@ type Builder struct {
 	uses      []Use     // by position in rec.Buffers: a temp's use so far (First ≠ 0: some operation has written it)
 	nops      int       // the operations so far
 	phases    phases    // the operations' phases so far
-	ids       arena     // the kept copies of the records' slices
-	tab       *table    // the records' strings
+	tab       *table    // the records' strings and the copies of their slices
 	light     bool      // check only, keeping no buffers or operations (Validate)
 	lastPath  string    // the path of the last operation, which was valid
 	lastDType DType     // the type of the last buffer or view, which was valid
@@ -194,7 +192,6 @@ func (b *Builder) addBuffer(buf *Buffer, line int) error {
 	if kept.Shape == nil && !buf.IsView && !buf.DType.IsZero() {
 		kept.Shape = []int64{} // a scalar: a shape, empty
 	}
-	kept.Shape = b.ids.share(kept.Shape)
 	b.rec.Buffers.add(&kept, b.table())
 	return nil
 }
@@ -271,7 +268,7 @@ func (b *Builder) addOp(op *Op, line int) error {
 		return nil
 	}
 	op.Line = line
-	b.rec.Ops.add(op, &b.ids, b.table())
+	b.rec.Ops.add(op, b.table())
 	return nil
 }
 
@@ -316,7 +313,7 @@ func (b *Builder) addResult(ids []int64) error {
 			return fmt.Errorf("the result names buffer %d, which no operation before it writes (the result is the last line)", b.idAt(i))
 		}
 	}
-	b.rec.Result = b.ids.keep(ids)
+	b.rec.Result = b.table().ints.keep(ids)
 	if b.rec.Result == nil {
 		b.rec.Result = []int64{}
 	}
@@ -444,68 +441,13 @@ func (x *idIndex) idOf(pos int) int64 {
 	return 0
 }
 
-// arena keeps copies of small slices in shared chunks, so that a recording
-// of a million operations does not make two million allocations. A kept
-// slice's capacity is its length: appending to it copies.
-type arena struct {
-	chunk  []int64
-	shapes [64][]int64 // shapes kept (share), by a hash of their sizes
-}
-
-// share returns a kept slice equal to shape: the one kept for an equal shape
-// before, when it is still remembered, or else a new copy. A recording
-// declares few distinct shapes, each for many buffers, and its buffers
-// share them: a million buffers' shapes take a few kilobytes, not tens of
-// megabytes. Nothing writes to a recording's shapes.
-func (a *arena) share(shape []int64) []int64 {
-	if len(shape) == 0 || len(shape) > 8 {
-		return a.keep(shape)
-	}
-	h := uint64(len(shape))
-	for _, n := range shape {
-		h = (h ^ uint64(n)) * 0x9e3779b97f4a7c15
-	}
-	e := &a.shapes[h>>(64-6)]
-	if !slices.Equal(*e, shape) {
-		*e = a.keep(shape)
-	}
-	return *e
-}
-
-// keep returns a copy of s, nil for nil, and an empty non-nil slice for an
-// empty one.
-func (a *arena) keep(s []int64) []int64 {
-	if s == nil {
-		return nil
-	}
-	return a.keep2(s, nil)
-}
-
-// table returns the strings' table the recording's buffers and operations
-// share.
+// table returns the table of strings and slices the recording's buffers
+// and operations share.
 func (b *Builder) table() *table {
 	if b.tab == nil {
 		b.tab = newTable()
 	}
 	return b.tab
-}
-
-// keep2 returns a copy of x then y, one after the other, in one slice
-// whose capacity is its length.
-func (a *arena) keep2(x, y []int64) []int64 {
-	n := len(x) + len(y)
-	if n > 256 {
-		return append(append(make([]int64, 0, n), x...), y...)
-	}
-	if cap(a.chunk)-len(a.chunk) < n || a.chunk == nil {
-		// Each chunk twice the one before, up to 8 MiB: a large recording
-		// takes few chunks, made resident at once (pages.Make) rather
-		// than a page at a time as they fill.
-		a.chunk = pages.Make[int64](0, min(max(2*cap(a.chunk), 4096), 1<<20))
-	}
-	m := len(a.chunk)
-	a.chunk = append(append(a.chunk, x...), y...)
-	return a.chunk[m : m+n : m+n]
 }
 
 // Uses returns the use of each buffer and view added, by position, as

@@ -5,14 +5,18 @@ import (
 	"slices"
 	"unsafe"
 
+	"memsym/internal/pages"
 	"memsym/poly"
 )
 
 // Buffers is a recording's buffers and views in declaration order, held a
 // row of 56 bytes each where a Buffer takes 136: a recording of a million
 // operations keeps some 80 MB less, which the kernel need not zero and the
-// host need not back. At returns one whole, as a Buffer of its own but
-// for its Shape, which is the recording's: do not write to it.
+// host need not back. A row holds no pointer (its strings and its shape
+// are found by index in the table), so the collector never scans the
+// rows: a million of them cost it nothing. At returns one whole, as a
+// Buffer of its own but for its Shape, which is the recording's: do not
+// write to it.
 type Buffers struct {
 	rows   []bufRow
 	tab    *table
@@ -26,7 +30,7 @@ type bufRow struct {
 	id    int64
 	of    int64
 	bytes int64  // the bytes, or with bigBytes the index of them in rats
-	shape *int64 // the shape's first size in the arena; nil for no shape
+	shape span   // the shape, in the table's ints; 0 for no shape
 	name  uint32 // in the table's strings
 	group uint32
 	line  int32
@@ -60,8 +64,8 @@ func (bs *Buffers) At(i int) Buffer {
 	if r.dtype != 0 {
 		b.DType = bs.types[r.dtype-1]
 	}
-	if r.shape != nil {
-		b.Shape = unsafe.Slice(r.shape, r.rank)
+	if r.shape != 0 {
+		b.Shape = bs.tab.ints.slice(r.shape, r.rank)
 	}
 	if r.flags&(bigBytes|isView) == 0 {
 		b.Bytes = poly.Int(r.bytes)
@@ -109,7 +113,7 @@ func (bs *Buffers) Bytes(i int) poly.Rat {
 // Name returns its name.
 func (bs *Buffers) Name(i int) string { return bs.tab.strs[bs.rows[i].name] }
 
-// add appends b, whose Shape is kept already, its strings in t.
+// add appends b, keeping its strings and its shape in t.
 func (bs *Buffers) add(b *Buffer, t *table) {
 	bs.tab = t
 	r := bufRow{
@@ -124,10 +128,7 @@ func (bs *Buffers) add(b *Buffer, t *table) {
 		r.flags |= isView
 	}
 	if b.Shape != nil {
-		r.shape, r.rank = unsafe.SliceData(b.Shape), uint32(len(b.Shape))
-		if len(b.Shape) == 0 {
-			r.shape = &emptyShape
-		}
+		r.shape, r.rank = t.ints.share(b.Shape), uint32(len(b.Shape))
 	}
 	if !b.DType.IsZero() {
 		r.dtype = bs.typeIndex(b.DType)
@@ -143,9 +144,6 @@ func (bs *Buffers) add(b *Buffer, t *table) {
 	}
 	bs.rows = append(grow(bs.rows), r)
 }
-
-// emptyShape is where an empty shape (a scalar's) points.
-var emptyShape int64
 
 // typeIndex returns the index in types, plus one, of t, adding it if new.
 // A recording names few types, mostly the one before; one that names many
@@ -186,7 +184,7 @@ type Ops struct {
 
 // opRow is one operation, compactly.
 type opRow struct {
-	ids    *int64 // the reads then the writes, in the arena; nil when there are none
+	ids    span   // the reads then the writes, in the table's ints; 0 when there are none
 	label  uint32 // in the table's strings
 	path   uint32
 	reads  uint32 // how many
@@ -216,8 +214,8 @@ func (os *Ops) At(i int) Op {
 		Line:   int(r.line),
 	}
 	var ids []int64
-	if r.ids != nil {
-		ids = unsafe.Slice(r.ids, r.reads+r.writes)
+	if r.ids != 0 {
+		ids = os.tab.ints.slice(r.ids, r.reads+r.writes)
 	}
 	if r.flags&hasReads != 0 {
 		op.Reads = ids[:r.reads:r.reads]
@@ -255,7 +253,7 @@ func (os *Ops) Reads(i int) []int64 {
 	if r.reads == 0 {
 		return []int64{}
 	}
-	return unsafe.Slice(r.ids, r.reads)
+	return os.tab.ints.slice(r.ids, r.reads)
 }
 
 // Writes returns the ids it writes.
@@ -267,7 +265,7 @@ func (os *Ops) Writes(i int) []int64 {
 	if r.writes == 0 {
 		return []int64{}
 	}
-	return unsafe.Slice(r.ids, r.reads+r.writes)[r.reads:]
+	return os.tab.ints.slice(r.ids, r.reads+r.writes)[r.reads:]
 }
 
 // All yields each operation with its position, in order.
@@ -281,8 +279,8 @@ func (os *Ops) All() iter.Seq2[int, Op] {
 	}
 }
 
-// add appends op, keeping its reads and writes in a and its strings in t.
-func (os *Ops) add(op *Op, a *arena, t *table) {
+// add appends op, keeping its strings and its reads and writes in t.
+func (os *Ops) add(op *Op, t *table) {
 	os.tab = t
 	r := opRow{
 		label:  os.tab.index(op.Label),
@@ -302,17 +300,19 @@ func (os *Ops) add(op *Op, a *arena, t *table) {
 		r.flags |= hasWrites
 	}
 	if n := len(op.Reads) + len(op.Writes); n > 0 {
-		r.ids = unsafe.SliceData(a.keep2(op.Reads, op.Writes))
+		r.ids = t.ints.keep2(op.Reads, op.Writes)
 	}
 	os.rows = append(grow(os.rows), r)
 }
 
-// table holds the strings of a recording's rows, each row naming one by
-// its index: index 0 is "". A string the rows repeat is mostly held once:
-// the Scanner shares the strings a recording repeats, and the table knows
-// the ones it was given last by where their bytes are. (One held twice
-// costs 16 bytes; what the rows name is the same either way.)
+// table holds what a recording's rows name: their strings, each row
+// naming one by its index (index 0 is ""), and their shapes, reads and
+// writes, in ints. A string the rows repeat is mostly held once: the
+// Scanner shares the strings a recording repeats, and the table knows the
+// ones it was given last by where their bytes are. (One held twice costs
+// 16 bytes; what the rows name is the same either way.)
 type table struct {
+	ints arena
 	strs []string
 	last [256]struct {
 		p *byte
@@ -367,10 +367,8 @@ func (os *Ops) Slice() []Op {
 // by hand (a test's): nothing is checked, and Line is kept as given.
 func BuffersOf(bs []Buffer) Buffers {
 	var out Buffers
-	var a arena
 	t := newTable()
 	for _, b := range bs {
-		b.Shape = a.keep(b.Shape)
 		out.add(&b, t)
 	}
 	return out
@@ -379,10 +377,93 @@ func BuffersOf(bs []Buffer) Buffers {
 // OpsOf returns ops as a recording keeps them, as BuffersOf does buffers.
 func OpsOf(ops []Op) Ops {
 	var out Ops
-	var a arena
 	t := newTable()
 	for _, op := range ops {
-		out.add(&op, &a, t)
+		out.add(&op, t)
 	}
 	return out
+}
+
+// arena keeps copies of small slices in shared chunks, so that a recording
+// of a million operations does not make two million allocations, and
+// names each by a span rather than a pointer, so that the rows naming
+// them hold no pointer. A kept slice's capacity is its length: appending
+// to it copies.
+type arena struct {
+	slabs [][]int64 // the chunks, and the slices too long to share one
+	chunk []int64   // the chunk being filled, slabs[cur]
+	cur   int
+	// The shapes kept (share), by a hash of their sizes.
+	shapes [64]struct {
+		ints []int64
+		at   span
+	}
+}
+
+// span is where an arena keeps a slice: the slab's index plus one in its
+// high 32 bits, the slice's start in the slab in its low 32. The zero span
+// is no slice (nil).
+type span uint64
+
+// slice returns the n ints kept at s; nil for the zero span.
+func (a *arena) slice(s span, n uint32) []int64 {
+	if s == 0 {
+		return nil
+	}
+	at := uint32(s)
+	return a.slabs[s>>32-1][at : at+n : at+n]
+}
+
+// share returns where a copy of shape is kept: the one kept for an equal
+// shape before, when it is still remembered, or else a new copy. A
+// recording declares few distinct shapes, each for many buffers, and its
+// buffers share them: a million buffers' shapes take a few kilobytes, not
+// tens of megabytes. Nothing writes to a recording's shapes. A nil shape
+// is the zero span; an empty one (a scalar's) is not.
+func (a *arena) share(shape []int64) span {
+	if shape == nil {
+		return 0
+	}
+	if len(shape) == 0 || len(shape) > 8 {
+		return a.keep2(shape, nil)
+	}
+	h := uint64(len(shape))
+	for _, n := range shape {
+		h = (h ^ uint64(n)) * 0x9e3779b97f4a7c15
+	}
+	e := &a.shapes[h>>(64-6)]
+	if e.at == 0 || !slices.Equal(e.ints, shape) {
+		e.at = a.keep2(shape, nil)
+		e.ints = a.slice(e.at, uint32(len(shape)))
+	}
+	return e.at
+}
+
+// keep returns a copy of s, nil for nil, and an empty non-nil slice for an
+// empty one.
+func (a *arena) keep(s []int64) []int64 {
+	if s == nil {
+		return nil
+	}
+	return a.slice(a.keep2(s, nil), uint32(len(s)))
+}
+
+// keep2 keeps a copy of x then y, one after the other, and returns where.
+func (a *arena) keep2(x, y []int64) span {
+	n := len(x) + len(y)
+	if n > 256 {
+		a.slabs = append(a.slabs, append(append(make([]int64, 0, n), x...), y...))
+		return span(len(a.slabs)) << 32
+	}
+	if cap(a.chunk)-len(a.chunk) < n || a.chunk == nil {
+		// Each chunk twice the one before, up to 8 MiB: a large recording
+		// takes few chunks, made resident at once (pages.Make) rather
+		// than a page at a time as they fill.
+		a.chunk = pages.Make[int64](0, min(max(2*cap(a.chunk), 4096), 1<<20))
+		a.slabs = append(a.slabs, a.chunk) // slice reaches past its length
+		a.cur = len(a.slabs) - 1
+	}
+	m := len(a.chunk)
+	a.chunk = append(append(a.chunk, x...), y...)
+	return span(a.cur+1)<<32 | span(m)
 }

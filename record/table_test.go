@@ -97,3 +97,32 @@ func TestRowSizes(t *testing.T) {
 		t.Errorf("an operation's row takes %d bytes; Ops says 32", n)
 	}
 }
+
+// TestRowsHoldNoPointer checks what Buffers' documentation says: a row
+// holds no pointer, so the collector has nothing to scan in a million of
+// them.
+func TestRowsHoldNoPointer(t *testing.T) {
+	var pointerFree func(reflect.Type) bool
+	pointerFree = func(ty reflect.Type) bool {
+		switch ty.Kind() {
+		case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+			return true
+		case reflect.Array:
+			return pointerFree(ty.Elem())
+		case reflect.Struct:
+			for i := range ty.NumField() {
+				if !pointerFree(ty.Field(i).Type) {
+					return false
+				}
+			}
+			return true
+		}
+		return false // pointers, slices, strings, maps, interfaces, uintptr's like
+	}
+	for _, row := range []any{bufRow{}, opRow{}} {
+		if ty := reflect.TypeOf(row); !pointerFree(ty) {
+			t.Errorf("%v holds a pointer: the collector scans every row", ty)
+		}
+	}
+}
