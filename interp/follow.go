@@ -82,6 +82,7 @@ type reading struct {
 	lost    atomic.Int32 // the grid points that stopped; when all have, stop
 	expect  atomic.Int64 // about how many buffers and views point 0 has, once guessed
 	checks  []*pointValues
+	vecs    vectorCache // the merger's
 	running sync.WaitGroup
 }
 
@@ -363,10 +364,33 @@ func (r *reading) mergeChunk(c *chunk, n int, tables []*values) {
 			return
 		}
 	}
+	if r.vecs.n != n {
+		r.vecs = newVectorCache(n)
+	}
+	vec := make([]int64, n)
 	for j, size := range first {
+		h, whole := uint64(n), true
+		for p := range n {
+			v, ok := c.sizes[p][j].Int64()
+			if !ok {
+				whole = false
+				break
+			}
+			vec[p] = v
+			h = (h ^ uint64(v)) * 0x9e3779b97f4a7c15
+		}
+		if whole {
+			if class, ok := r.vecs.get(vec, h); ok {
+				b.class = append(b.class, class)
+				continue
+			}
+		}
 		class := b.pre.extendAt(0, -1, b.vals.id(size))
 		for p := 1; p < n; p++ {
 			class = b.pre.extendAt(p, class, b.vals.id(c.sizes[p][j]))
+		}
+		if whole {
+			r.vecs.put(vec, h, class)
 		}
 		b.class = append(b.class, class)
 	}

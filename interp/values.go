@@ -232,3 +232,36 @@ func (p *prefixes) vector(id int32) []int32 {
 	}
 	return v
 }
+
+// vectorCache remembers the whole value vectors numbered last, as sizes
+// that are integers, by a hash of them, with their numbers: a recording's
+// buffers repeat few vectors, and one found here costs a hash and a
+// comparison where numbering it costs a value and a prefix per grid point.
+type vectorCache struct {
+	n     int                // the sizes of a vector: one per grid point
+	sizes []int64            // vectorSlots vectors of n sizes, one after the other
+	ids   [vectorSlots]int32 // each one's number + 1; 0 for an empty slot
+}
+
+const vectorSlots = 64
+
+func newVectorCache(n int) vectorCache {
+	return vectorCache{n: n, sizes: make([]int64, vectorSlots*n)}
+}
+
+// get returns the number of the vector v, whose hash is h, when it is
+// remembered.
+func (c *vectorCache) get(v []int64, h uint64) (int32, bool) {
+	k := int(h >> 58)
+	if c.ids[k] == 0 || !slices.Equal(c.sizes[k*c.n:(k+1)*c.n], v) {
+		return 0, false
+	}
+	return c.ids[k] - 1, true
+}
+
+// put remembers that the vector v, whose hash is h, is numbered id.
+func (c *vectorCache) put(v []int64, h uint64, id int32) {
+	k := int(h >> 58)
+	copy(c.sizes[k*c.n:(k+1)*c.n], v)
+	c.ids[k] = id + 1
+}
