@@ -212,6 +212,10 @@ type sweep struct {
 	hashes []uint64         // and their hashes
 	ops    []int            // and their first operations
 	key    []byte
+	seen   [64]struct {
+		h uint64
+		c int32 // its number + 1; 0 for an empty slot
+	} // the sums found last, by their hash: a program's layers repeat them
 }
 
 func (b *build) newSweep(vecs []uint64) *sweep {
@@ -247,6 +251,17 @@ func (s *sweep) run(from, to int, liveAt []int32) {
 // index returns the number of the sum v, whose hash is h, adding a copy of
 // it, first reached at operation op, when it is new.
 func (s *sweep) index(v *nums, h uint64, op int) int32 {
+	seen := &s.seen[h>>(64-6)]
+	if seen.c != 0 && seen.h == h && v.equal(&s.sums[seen.c-1]) {
+		return seen.c - 1
+	}
+	c := s.indexOf(v, h, op)
+	seen.h, seen.c = h, c+1
+	return c
+}
+
+// indexOf is index without the sums seen last.
+func (s *sweep) indexOf(v *nums, h uint64, op int) int32 {
 	c, ok := s.byHash[h]
 	switch {
 	case !ok:
