@@ -1,20 +1,14 @@
 package count
 
 import (
-	"sync"
-
-	"memsym/internal/pages"
 	"memsym/record"
 )
 
 // Life is the span of operations during which a buffer is live: from First to
-// Last, both included, numbered from 1. The zero Life is never live.
-type Life struct {
-	First, Last int32
-}
-
-// Live reports whether the buffer is live at operation op.
-func (l Life) Live(op int) bool { return l.First != 0 && int(l.First) <= op && op <= int(l.Last) }
+// Last, both included, numbered from 1. The zero Life is never live. A life
+// is a use (record.Use) as the rules below make it, so the uses a Builder
+// found become the lives in place.
+type Life = record.Use
 
 // Lifetimes returns the life of each buffer of rec, by its position in
 // rec.Buffers, under the seed's rules:
@@ -35,24 +29,11 @@ func Lifetimes(rec *record.Recording) []Life {
 }
 
 // LifetimesFrom is Lifetimes given the uses of rec's buffers, as
-// record.Uses or the Builder that built rec finds them.
+// record.Uses or the Builder that built rec finds them. It takes uses over:
+// they become the lives, in place, rather than a copy of a million of them
+// in fresh memory.
 func LifetimesFrom(rec *record.Recording, uses []record.Use) []Life {
-	lives := pages.Make[Life](rec.Buffers.Len(), rec.Buffers.Len())
-	copyUses := func(lives []Life, uses []record.Use) {
-		for i, u := range uses {
-			lives[i] = Life(u)
-		}
-	}
-	if n := len(uses); n >= 1<<16 {
-		// Half each on two cores: the lives are fresh memory, which costs
-		// more than the copying.
-		var half sync.WaitGroup
-		half.Go(func() { copyUses(lives[n/2:], uses[n/2:]) })
-		copyUses(lives[:n/2], uses[:n/2])
-		half.Wait()
-	} else {
-		copyUses(lives, uses)
-	}
+	lives := uses
 	for _, id := range rec.Result {
 		if l := &lives[rec.BasePosition(id)]; l.First != 0 {
 			l.Last = int32(rec.Ops.Len()) // at most 2^31 − 1 (the Builder)

@@ -6,8 +6,12 @@ import "memsym/internal/pages"
 // and the last that reads or writes it, numbered from 1; both are zero
 // when no operation writes it, and for views and caller-held buffers. A
 // view's reads and writes are its base's. Lives (count.Lifetimes) follow
-// from uses.
+// from uses, and are Uses themselves (count.Life).
 type Use struct{ First, Last int32 }
+
+// Live reports whether operation op is within the use: from First to Last,
+// both included. The zero Use is never live.
+func (u Use) Live(op int) bool { return u.First != 0 && int(u.First) <= op && op <= int(u.Last) }
 
 // touch notes that operation op reads the buffer, or writes it.
 func (u *Use) touch(op int32, write bool) {
