@@ -128,7 +128,7 @@ func (r *Recording) Base(id int64) Buffer {
 func (r *Recording) BasePosition(id int64) int {
 	i := r.index.at(id)
 	for r.Buffers.rows[i].flags&isView != 0 {
-		i = r.index.at(r.Buffers.rows[i].of)
+		i = r.index.at(r.Buffers.rows[i].of())
 	}
 	return i
 }

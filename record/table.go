@@ -10,8 +10,8 @@ import (
 )
 
 // Buffers is a recording's buffers and views in declaration order, held a
-// row of 56 bytes each where a Buffer takes 136: a recording of a million
-// operations keeps some 80 MB less, which the kernel need not zero and the
+// row of 48 bytes each where a Buffer takes 136: a recording of a million
+// operations keeps some 90 MB less, which the kernel need not zero and the
 // host need not back. A row holds no pointer (its strings and its shape
 // are found by index in the table), so the collector never scans the
 // rows: a million of them cost it nothing. At returns one whole, as a
@@ -28,8 +28,7 @@ type Buffers struct {
 // bufRow is one buffer or view, compactly.
 type bufRow struct {
 	id    int64
-	of    int64
-	bytes int64  // the bytes, or with bigBytes the index of them in rats
+	bytes int64  // the bytes, or with bigBytes the index of them in rats; a view's: the id of the buffer it views (Of)
 	shape span   // the shape, in the table's ints; 0 for no shape
 	name  uint32 // in the table's strings
 	group uint32
@@ -45,6 +44,14 @@ const (
 	bigBytes             // bytes is an index in rats
 )
 
+// of returns the id of the buffer a view's row views; 0 for a buffer's.
+func (r *bufRow) of() int64 {
+	if r.flags&isView == 0 {
+		return 0
+	}
+	return r.bytes
+}
+
 // Len returns the number of buffers and views.
 func (bs *Buffers) Len() int { return len(bs.rows) }
 
@@ -53,7 +60,7 @@ func (bs *Buffers) At(i int) Buffer {
 	r := &bs.rows[i]
 	b := Buffer{
 		ID:     r.id,
-		Of:     r.of,
+		Of:     r.of(),
 		Line:   int(r.line),
 		Role:   r.role,
 		IsView: r.flags&isView != 0,
@@ -118,7 +125,6 @@ func (bs *Buffers) add(b *Buffer, t *table) {
 	bs.tab = t
 	r := bufRow{
 		id:    b.ID,
-		of:    b.Of,
 		line:  int32(b.Line),
 		role:  b.Role,
 		name:  bs.tab.index(b.Name),
@@ -133,7 +139,9 @@ func (bs *Buffers) add(b *Buffer, t *table) {
 	if !b.DType.IsZero() {
 		r.dtype = bs.typeIndex(b.DType)
 	}
-	if !b.IsView {
+	if b.IsView {
+		r.bytes = b.Of
+	} else {
 		if n, ok := b.Bytes.Int64(); ok {
 			r.bytes = n
 		} else {

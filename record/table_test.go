@@ -90,8 +90,8 @@ func TestOpsKeepEveryField(t *testing.T) {
 
 // TestRowSizes checks the sizes Buffers' and Ops' documentation gives.
 func TestRowSizes(t *testing.T) {
-	if n := unsafe.Sizeof(bufRow{}); n != 56 {
-		t.Errorf("a buffer's row takes %d bytes; Buffers says 56", n)
+	if n := unsafe.Sizeof(bufRow{}); n != 48 {
+		t.Errorf("a buffer's row takes %d bytes; Buffers says 48", n)
 	}
 	if n := unsafe.Sizeof(opRow{}); n != 32 {
 		t.Errorf("an operation's row takes %d bytes; Ops says 32", n)

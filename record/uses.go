@@ -52,7 +52,7 @@ func BasePositions(rec *Recording) []int32 {
 	base := pages.Make[int32](rec.Buffers.Len(), rec.Buffers.Len())
 	for i := range rec.Buffers.Len() {
 		if rec.Buffers.IsView(i) {
-			base[i] = base[rec.index.at(rec.Buffers.rows[i].of)] // a view's base is declared before it
+			base[i] = base[rec.index.at(rec.Buffers.rows[i].of())] // a view's base is declared before it
 		} else {
 			base[i] = int32(i)
 		}
