@@ -359,6 +359,7 @@ func (b *Builder) room(buffers, ops int, lazy bool) {
 	b.rec.Ops.room(ops, lazy)
 	b.bufs = growBy(b.bufs, buffers, lazy)
 	b.uses = growBy(b.uses, buffers, lazy)
+	b.rec.index.room(buffers)
 }
 
 // growBy is pages.GrowLazy when lazy, pages.Grow otherwise.
@@ -385,6 +386,18 @@ type idIndex struct {
 	dense []int32 // id → position+1, 0 for none, for 0 ≤ id < len(dense)
 	other map[int64]int
 	n     int
+}
+
+// room makes the dense index large enough for n more ids numbered on from
+// the ones so far, as recordings number them, rather than doubling as
+// they come (copies, and memory the collector must free): its pages cost
+// nothing until an id is set there.
+func (x *idIndex) room(n int) {
+	if want := x.n + n + 1; n > 0 && want > len(x.dense) {
+		dense := pages.MakeLazy[int32](want, want)
+		copy(dense, x.dense)
+		x.dense = dense
+	}
 }
 
 func (x *idIndex) get(id int64) (int, bool) {
