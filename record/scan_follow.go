@@ -30,18 +30,28 @@ type Templates struct {
 	recs []liveTemplate
 	ints []int64 // the slices of recs
 	held int     // about the bytes recs hold, for Size
+	open int     // the last line with a size, whose unit may go on (template.unit); −1 for none
 }
 
-// template is one line of Templates.
+// template is one line of Templates, in 32 bytes: every reader of a grid
+// point goes through them all.
 type template struct {
 	end    int   // the line's end in text, after its newline
-	at, to int   // the size's value in text; at < 0 when it has none
-	kind   Kind  // the record's kind
-	bytes  bool  // the size is "bytes" (else "shape")
-	rank   int32 // for a shape, its rank
-	bits   int32 // for a buffer's shape, its dtype's bits
-	memo   int16 // for a shape, its entry in a shapeMemo, or −1
+	at, to int32 // the size's value, from the line's start; at < 0 when it has none
+	// For a line with a size: the line after the last of the lines
+	// without one that follow it, which followUnit compares with it as one;
+	// 0 while those lines go on to the last line kept; noUnit when one of
+	// them is a view, whose size (zero) would be owed.
+	unit  int32
+	rank  int32 // for a shape, its rank
+	bits  int32 // for a buffer's shape, its dtype's bits
+	memo  int16 // for a shape, its entry in a shapeMemo, or −1
+	kind  Kind  // the record's kind
+	bytes bool  // the size is "bytes" (else "shape")
 }
+
+// noUnit is template.unit for a line that followUnit does not read.
+const noUnit = -1
 
 // Len returns the number of lines kept.
 func (t *Templates) Len() int { return len(t.lines) + len(t.recs) }
@@ -58,6 +68,7 @@ func (t *Templates) Reset() {
 	t.recs = t.recs[:0]
 	t.ints = t.ints[:0]
 	t.held = 0
+	t.open = -1
 }
 
 // Kind returns the kind of line i's record.
@@ -78,12 +89,14 @@ func (t *Templates) Grow(n int) {
 // Keep adds the current record's line to t. The record must be whole: Keep
 // is for a Scan that returned true.
 func (s *Scanner) Keep(t *Templates) {
-	start := len(t.text)
+	if len(t.lines) == 0 {
+		t.open = -1
+	}
 	t.text = append(t.text, s.cur...)
 	t.text = append(t.text, '\n')
 	l := template{end: len(t.text), at: -1, to: -1, kind: s.rec.Kind, memo: -1}
 	if s.sizeAt >= 0 && (l.kind == KindBuffer || l.kind == KindView) {
-		l.at, l.to = start+s.sizeAt, start+s.sizeEnd
+		l.at, l.to = int32(s.sizeAt), int32(s.sizeEnd) // a line is less than maxLine long
 		b := &s.rec.Buffer
 		if b.Shape == nil {
 			l.bytes = true
@@ -91,6 +104,16 @@ func (s *Scanner) Keep(t *Templates) {
 			l.rank, l.bits = int32(len(b.Shape)), int32(b.DType.Bits)
 			l.memo = memoIndex(s.cur[s.sizeAt:s.sizeEnd])
 		}
+	}
+	switch n := len(t.lines); {
+	case l.at >= 0: // the unit before, if any, ends here, and this one starts
+		if t.open >= 0 {
+			t.lines[t.open].unit = int32(n)
+		}
+		t.open = n
+	case l.kind == KindView && t.open >= 0:
+		t.lines[t.open].unit = noUnit
+		t.open = -1
 	}
 	t.lines = append(t.lines, l)
 }
@@ -141,7 +164,7 @@ func (s *Scanner) Follow(t *Templates, from int, sizes []poly.Rat) (int, []poly.
 			n = m
 			continue
 		}
-		size, ok := s.followSized(t.text[start:l.end], l.at-start, l.to-start, l)
+		size, ok := s.followSized(t.text[start:l.end], int(l.at), int(l.to), l)
 		if !ok {
 			return n, sizes
 		}
@@ -161,12 +184,11 @@ const maxUnit = 64 << 10
 // start is where line n starts in t.text.
 func (s *Scanner) followUnit(t *Templates, n, start int) (size poly.Rat, m int, ok bool) {
 	l := &t.lines[n]
-	m = n + 1
-	for m < len(t.lines) && t.lines[m].at < 0 {
-		if t.lines[m].kind == KindView {
-			return poly.Rat{}, 0, false // its size, zero, would be owed
-		}
-		m++
+	switch m = int(l.unit); m {
+	case noUnit:
+		return poly.Rat{}, 0, false
+	case 0:
+		m = len(t.lines)
 	}
 	unit := t.text[start:t.lines[m-1].end]
 	if len(unit) > maxUnit {
@@ -176,12 +198,12 @@ func (s *Scanner) followUnit(t *Templates, n, start int) (size poly.Rat, m int, 
 		s.more(need) // at the end of the input, less
 	}
 	b := s.buf[s.pos:s.end]
-	at := l.at - start
+	at := int(l.at)
 	if len(b) < at || !bytes.Equal(b[:at], unit[:at]) {
 		return poly.Rat{}, 0, false
 	}
 	size, end, ok := s.followValue(b, at, l)
-	rest := unit[l.to-start:]
+	rest := unit[l.to:]
 	if !ok || len(b)-end < len(rest) || !bytes.Equal(b[end:end+len(rest)], rest) {
 		return poly.Rat{}, 0, false
 	}

@@ -88,13 +88,17 @@ func TestOpsKeepEveryField(t *testing.T) {
 	}
 }
 
-// TestRowSizes checks the sizes Buffers' and Ops' documentation gives.
+// TestRowSizes checks the sizes Buffers', Ops' and template's documentation
+// gives.
 func TestRowSizes(t *testing.T) {
 	if n := unsafe.Sizeof(bufRow{}); n != 48 {
 		t.Errorf("a buffer's row takes %d bytes; Buffers says 48", n)
 	}
 	if n := unsafe.Sizeof(opRow{}); n != 32 {
 		t.Errorf("an operation's row takes %d bytes; Ops says 32", n)
+	}
+	if n := unsafe.Sizeof(template{}); n != 32 {
+		t.Errorf("a line's template takes %d bytes; template says 32", n)
 	}
 }
 
