@@ -47,7 +47,7 @@ type keeper interface {
 // record.File are.
 type follower interface {
 	record.Stream
-	Follow(t *record.Templates, from int, sizes []poly.Rat) (int, []poly.Rat)
+	Follow(t *record.Templates, from int, sizes *record.Sizes) int
 }
 
 const (
@@ -64,8 +64,8 @@ const (
 // buffers and views at every point.
 type chunk struct {
 	t     record.Templates
-	sizes [][]poly.Rat // [0]: point 0's; [1 + i]: reader i's
-	left  atomic.Int32 // readers yet to read it
+	sizes []record.Sizes // [0]: point 0's; [1 + i]: reader i's
+	left  atomic.Int32   // readers yet to read it
 	read  chan struct{}
 }
 
@@ -149,9 +149,9 @@ func (b *build) readFollowing(grid, checks []Source, checkDims [][]record.Dim) (
 		k.Keep(&r.cur.t)
 		switch rec.Kind {
 		case record.KindBuffer:
-			r.cur.sizes[0] = append(r.cur.sizes[0], rec.Buffer.Bytes)
+			r.cur.sizes[0].Append(rec.Buffer.Bytes)
 		case record.KindView:
-			r.cur.sizes[0] = append(r.cur.sizes[0], poly.Rat{})
+			r.cur.sizes[0].Append(poly.Rat{})
 		}
 		if r.cur.t.Size() >= chunkBytes {
 			if r.stop.Load() {
@@ -225,7 +225,7 @@ func (r *reading) get() *chunk {
 		return c
 	default:
 	}
-	c := &chunk{sizes: make([][]poly.Rat, 1+len(r.readers))}
+	c := &chunk{sizes: make([]record.Sizes, 1+len(r.readers))}
 	c.t.Grow(chunkBytes + 4<<10)
 	return c
 }
@@ -234,7 +234,7 @@ func (r *reading) get() *chunk {
 func (r *reading) put(c *chunk) {
 	c.t.Reset()
 	for i := range c.sizes {
-		c.sizes[i] = c.sizes[i][:0]
+		c.sizes[i].Reset()
 	}
 	select {
 	case r.free <- c:
@@ -271,11 +271,9 @@ func (rd *reader) run(r *reading, i int) {
 		if f != nil && !(grid && r.stop.Load()) {
 			// As many sizes as point 0's: room for them made once, not
 			// grown as they come (some 80 readers of a 3^4 grid at once).
-			if n := len(c.sizes[0]); cap(c.sizes[i]) < n {
-				c.sizes[i] = make([]poly.Rat, 0, n)
-			}
-			var k int
-			k, c.sizes[i] = f.Follow(&c.t, 0, c.sizes[i][:0])
+			c.sizes[i].Reset()
+			c.sizes[i].Grow(c.sizes[0].Len())
+			k := f.Follow(&c.t, 0, &c.sizes[i])
 			if k < c.t.Len() {
 				release(f)
 				f = nil
@@ -357,9 +355,9 @@ func (r *reading) merger(n int) {
 // their sizes at every grid point, and records the check points' sizes.
 func (r *reading) mergeChunk(c *chunk, n int, tables []*values) {
 	b := r.b
-	first := c.sizes[0]
+	first := &c.sizes[0]
 	for p := 1; p < n; p++ {
-		if len(c.sizes[p]) != len(first) {
+		if c.sizes[p].Len() != first.Len() {
 			r.stop.Store(true)
 			return
 		}
@@ -368,10 +366,10 @@ func (r *reading) mergeChunk(c *chunk, n int, tables []*values) {
 		r.vecs = newVectorCache(n)
 	}
 	vec := make([]int64, n)
-	for j, size := range first {
+	for j := range first.Len() {
 		h, whole := uint64(n), true
 		for p := range n {
-			v, ok := c.sizes[p][j].Int64()
+			v, ok := c.sizes[p].Int(j)
 			if !ok {
 				whole = false
 				break
@@ -385,9 +383,9 @@ func (r *reading) mergeChunk(c *chunk, n int, tables []*values) {
 				continue
 			}
 		}
-		class := b.pre.extendAt(0, -1, b.vals.id(size))
+		class := b.pre.extendAt(0, -1, b.vals.id(first.At(j)))
 		for p := 1; p < n; p++ {
-			class = b.pre.extendAt(p, class, b.vals.id(c.sizes[p][j]))
+			class = b.pre.extendAt(p, class, b.vals.id(c.sizes[p].At(j)))
 		}
 		if whole {
 			r.vecs.put(vec, h, class)
@@ -395,13 +393,13 @@ func (r *reading) mergeChunk(c *chunk, n int, tables []*values) {
 		b.class = append(b.class, class)
 	}
 	for i, t := range tables {
-		sizes := c.sizes[n+i]
-		if len(sizes) != len(first) {
+		sizes := &c.sizes[n+i]
+		if sizes.Len() != first.Len() {
 			continue // that check point is read again
 		}
 		pv := r.checks[i]
-		for _, size := range sizes {
-			pv.local = append(pv.local, t.id(size))
+		for j := range sizes.Len() {
+			pv.local = append(pv.local, t.id(sizes.At(j)))
 		}
 	}
 }

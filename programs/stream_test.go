@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"memsym/poly"
 	"memsym/record"
 )
 
@@ -110,7 +109,7 @@ func TestLiveFollowAgrees(t *testing.T) {
 				}
 			}
 			var tt, tl record.Templates
-			var st, sl []poly.Rat
+			var st, sl record.Sizes
 			followed := 0
 			for {
 				tt.Reset()
@@ -129,15 +128,16 @@ func TestLiveFollowAgrees(t *testing.T) {
 				if tl.Len() != tt.Len() || tl.Kind(tl.Len()-1) != tt.Kind(tt.Len()-1) {
 					t.Fatalf("%s: kept %d records live, %d lines", p.Name, tl.Len(), tt.Len())
 				}
-				var kt, kl int
-				kt, st = sb.Follow(&tt, 0, st[:0])
-				kl, sl = liveB.Follow(&tl, 0, sl[:0])
-				if kt != kl || len(st) != len(sl) {
-					t.Fatalf("%s at %v after %d records: the Scanner followed %d records (%d sizes), Live %d (%d)", p.Name, b, followed, kt, len(st), kl, len(sl))
+				st.Reset()
+				sl.Reset()
+				kt := sb.Follow(&tt, 0, &st)
+				kl := liveB.Follow(&tl, 0, &sl)
+				if kt != kl || st.Len() != sl.Len() {
+					t.Fatalf("%s at %v after %d records: the Scanner followed %d records (%d sizes), Live %d (%d)", p.Name, b, followed, kt, st.Len(), kl, sl.Len())
 				}
-				for i := range st {
-					if !st[i].Equal(sl[i]) {
-						t.Fatalf("%s: size %d after %d records: %s by the Scanner, %s live", p.Name, i, followed, st[i], sl[i])
+				for i := range st.Len() {
+					if !st.At(i).Equal(sl.At(i)) {
+						t.Fatalf("%s: size %d after %d records: %s by the Scanner, %s live", p.Name, i, followed, st.At(i), sl.At(i))
 					}
 				}
 				followed += kt

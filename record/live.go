@@ -42,7 +42,7 @@ type liveReq struct {
 	max   int // the most records the batch is to hold
 	t     *Templates
 	n     int
-	sizes []poly.Rat
+	sizes *Sizes // the reader's, which it does not touch until answered
 }
 
 // liveResp answers a liveReq; ended says the maker has finished, with the
@@ -50,7 +50,6 @@ type liveReq struct {
 type liveResp struct {
 	batch *batch
 	n     int
-	sizes []poly.Rat
 	ended bool
 	err   error
 }
@@ -89,7 +88,7 @@ func NewLive(gen func(sink Sink) error) *Live {
 			}
 		}
 		r := w.req
-		l.resp <- liveResp{batch: r.batch, n: r.n, sizes: r.sizes, ended: true, err: err}
+		l.resp <- liveResp{batch: r.batch, n: r.n, ended: true, err: err}
 	}()
 	return l
 }
@@ -118,7 +117,7 @@ func (w *liveSink) wait() bool {
 // answer sends the answer to the pending request.
 func (w *liveSink) answer() {
 	r := w.req
-	w.l.resp <- liveResp{batch: r.batch, n: r.n, sizes: r.sizes}
+	w.l.resp <- liveResp{batch: r.batch, n: r.n}
 	w.req = nil
 }
 
@@ -310,10 +309,10 @@ func (l *Live) Keep(t *Templates) {
 // values of its shape, or its bytes. It stops before the first that
 // differs otherwise, or at the end of t, as Scanner.Follow does, appending
 // each buffer's bytes and each view's zero to sizes, and returns the index
-// in t of the first record it did not read, and sizes. t must hold records
-// kept by a Live stream; Follow reads nothing of templates of lines.
-// Record is not for the records Follow read.
-func (l *Live) Follow(t *Templates, from int, sizes []poly.Rat) (int, []poly.Rat) {
+// in t of the first record it did not read. t must hold records kept by a
+// Live stream; Follow reads nothing of templates of lines. Record is not
+// for the records Follow read.
+func (l *Live) Follow(t *Templates, from int, sizes *Sizes) int {
 	n := from
 	l.rec = nil
 	// The records made ahead first.
@@ -326,22 +325,21 @@ func (l *Live) Follow(t *Templates, from int, sizes []poly.Rat) (int, []poly.Rat
 		}
 		r := &l.buf.recs[l.next]
 		if !sameButSize(&t.recs[n], r) {
-			return n, sizes
+			return n
 		}
 		switch r.Kind {
 		case KindBuffer:
-			sizes = append(sizes, r.Buffer.Bytes)
+			sizes.Append(r.Buffer.Bytes)
 		case KindView:
-			sizes = append(sizes, poly.Rat{})
+			sizes.Append(poly.Rat{})
 		}
 		l.next++
 		n++
 	}
 	if n == len(t.recs) || !l.ask(liveReq{t: t, n: n, sizes: sizes}) {
-		return n, sizes
+		return n
 	}
-	a := l.receive()
-	return a.n, a.sizes
+	return l.receive().n
 }
 
 // sameButSize reports whether record r is the same as the one kept as k
@@ -402,7 +400,7 @@ func (w *liveSink) following() (*liveReq, *liveTemplate) {
 // operation's or a result's nothing.
 func (w *liveSink) took(q *liveReq, size poly.Rat, sized bool) {
 	if sized {
-		q.sizes = append(q.sizes, size)
+		q.sizes.Append(size)
 	}
 	q.n++
 	if q.n == len(q.t.recs) {

@@ -98,8 +98,9 @@ func TestLiveClose(t *testing.T) {
 	for a.Scan() {
 		a.Keep(&tm)
 	}
-	if n, sizes := b.Follow(&tm, 0, nil); n != tm.Len() || len(sizes) != 3001 {
-		t.Errorf("followed %d records of %d with %d sizes; want all, 3001 sizes", n, tm.Len(), len(sizes))
+	var sizes record.Sizes
+	if n := b.Follow(&tm, 0, &sizes); n != tm.Len() || sizes.Len() != 3001 {
+		t.Errorf("followed %d records of %d with %d sizes; want all, 3001 sizes", n, tm.Len(), sizes.Len())
 	}
 	a.Close()
 	b.Close()
@@ -140,12 +141,13 @@ func TestLiveFollowStops(t *testing.T) {
 	for a.Scan() {
 		a.Keep(&tm)
 	}
-	n, sizes := b.Follow(&tm, 0, nil)
+	var sizes record.Sizes
+	n := b.Follow(&tm, 0, &sizes)
 	// x, then 7 buffers and operations: the 8th buffer is named z.
-	if n != 1+2*7 || len(sizes) != 8 {
-		t.Fatalf("followed %d records with %d sizes, want 15 and 8", n, len(sizes))
+	if n != 1+2*7 || sizes.Len() != 8 {
+		t.Fatalf("followed %d records with %d sizes, want 15 and 8", n, sizes.Len())
 	}
-	for i, s := range sizes {
+	for i, s := range sizes.Slice() {
 		if s.String() != "96" {
 			t.Errorf("size %d = %s, want 96 (3 × 8 f32)", i, s)
 		}
@@ -153,7 +155,7 @@ func TestLiveFollowStops(t *testing.T) {
 	if !b.Scan() || b.Record().Buffer.Name != "z" {
 		t.Fatalf("the next Scan does not read the buffer z")
 	}
-	if n, _ := b.Follow(&tm, n+1, nil); n != tm.Len() {
+	if n := b.Follow(&tm, n+1, new(record.Sizes)); n != tm.Len() {
 		t.Errorf("following from the record after z read to %d, want the end, %d", n, tm.Len())
 	}
 }
@@ -246,11 +248,12 @@ func TestLiveFollowEachField(t *testing.T) {
 		if !b.Scan() || b.Record().Kind != record.KindHeader {
 			t.Fatalf("%q: no header first", c.change)
 		}
-		n, sizes := b.Follow(&tm, 0, nil)
+		var sizes record.Sizes
+		n := b.Follow(&tm, 0, &sizes)
 		// The sizes of x, w, y and v at B = 3, as many as come before c.at.
 		want := []string{"96", "256", "96", "0"}[:[]int{0, 1, 2, 3, 3, 4, 4, 4}[c.at]]
-		got := make([]string, len(sizes))
-		for i, s := range sizes {
+		got := make([]string, sizes.Len())
+		for i, s := range sizes.Slice() {
 			got[i] = s.String()
 		}
 		if n != c.at || !slices.Equal(got, want) {

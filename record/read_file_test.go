@@ -100,8 +100,9 @@ func TestFileLarge(t *testing.T) {
 	if !f.Scan() {
 		t.Fatal(f.Err())
 	}
-	n, sizes := f.Follow(&tmpl, 0, nil)
-	if n != tmpl.Len() || len(sizes) == 0 {
+	var sizes Sizes
+	n = f.Follow(&tmpl, 0, &sizes)
+	if n != tmpl.Len() || sizes.Len() == 0 {
 		t.Fatalf("Follow read %d of %d lines", n, tmpl.Len())
 	}
 	if f.Scan() || f.Err() != nil {

@@ -124,12 +124,12 @@ func (s *Scanner) Keep(t *Templates) {
 // written otherwise than as a plain array of integers, a plain integer or a
 // string "N" or "N/M" (Scan reads that one), or at the end of t. It appends
 // the bytes of each buffer and view it read to sizes (zero for a view), and
-// returns the index in t of the first line it did not read, and sizes.
-// Record is left as it was; Keep is not for the records Follow read.
-func (s *Scanner) Follow(t *Templates, from int, sizes []poly.Rat) (int, []poly.Rat) {
+// returns the index in t of the first line it did not read. Record is left
+// as it was; Keep is not for the records Follow read.
+func (s *Scanner) Follow(t *Templates, from int, sizes *Sizes) int {
 	n := from
 	if s.done || n >= len(t.lines) || len(t.recs) > 0 {
-		return n, sizes
+		return n
 	}
 	s.cur = nil
 	start := 0 // where line n starts in t.text
@@ -147,32 +147,32 @@ func (s *Scanner) Follow(t *Templates, from int, sizes []poly.Rat) (int, []poly.
 			k := s.followRun(t, n, m, start)
 			for ; n < k; n++ {
 				if t.lines[n].kind == KindView { // a view without a shape
-					sizes = append(sizes, poly.Rat{})
+					sizes.Append(poly.Rat{})
 				}
 				start = t.lines[n].end
 			}
 			if k < m {
-				return n, sizes
+				return n
 			}
 			continue
 		}
 		// A line with a size and the lines without one after it, as one;
 		// line by line where that fails, to stop at the right line.
 		if size, m, ok := s.followUnit(t, n, start); ok {
-			sizes = append(sizes, size)
+			sizes.Append(size)
 			start = t.lines[m-1].end
 			n = m
 			continue
 		}
 		size, ok := s.followSized(t.text[start:l.end], int(l.at), int(l.to), l)
 		if !ok {
-			return n, sizes
+			return n
 		}
-		sizes = append(sizes, size)
+		sizes.Append(size)
 		start = l.end
 		n++
 	}
-	return n, sizes
+	return n
 }
 
 // maxUnit bounds the bytes followUnit compares at once.

@@ -86,20 +86,21 @@ func followAll(t *Templates, s *Scanner) ([]scanned, error) {
 	}
 	out = append(out, scanned{full: describeRecord(s.Record(), true), line: s.Record().Line})
 	for {
-		k, sizes := s.Follow(t, j, nil)
+		var sizes Sizes
+		k := s.Follow(t, j, &sizes)
 		line := s.Line() - (k - j)
 		next := 0
 		for i := j; i < k; i++ {
 			line++
 			r := scanned{followed: true, line: line}
 			if kind := t.Kind(i); kind == KindBuffer || kind == KindView {
-				r.size = sizes[next]
+				r.size = sizes.At(next)
 				next++
 			}
 			out = append(out, r)
 		}
-		if next != len(sizes) {
-			panic(fmt.Sprintf("Follow gave %d sizes for %d buffers and views", len(sizes), next))
+		if next != sizes.Len() {
+			panic(fmt.Sprintf("Follow gave %d sizes for %d buffers and views", sizes.Len(), next))
 		}
 		j = k
 		if !s.Scan() {
@@ -263,7 +264,8 @@ func TestFollowReadsSizesOnly(t *testing.T) {
 	if !s.Scan() {
 		t.Fatal(s.Err())
 	}
-	k, sizes := s.Follow(tmpl, 0, nil)
+	var sizes Sizes
+	k := s.Follow(tmpl, 0, &sizes)
 	if k != tmpl.Len() {
 		t.Fatalf("Follow read %d of %d lines", k, tmpl.Len())
 	}
@@ -274,12 +276,12 @@ func TestFollowReadsSizesOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sizes) != rec.Buffers.Len() {
-		t.Fatalf("%d sizes for %d buffers", len(sizes), rec.Buffers.Len())
+	if sizes.Len() != rec.Buffers.Len() {
+		t.Fatalf("%d sizes for %d buffers", sizes.Len(), rec.Buffers.Len())
 	}
 	for i, buf := range rec.Buffers.All() {
-		if !sizes[i].Equal(buf.Bytes) {
-			t.Errorf("buffer %d: size %s, want %s", buf.ID, sizes[i], buf.Bytes)
+		if !sizes.At(i).Equal(buf.Bytes) {
+			t.Errorf("buffer %d: size %s, want %s", buf.ID, sizes.At(i), buf.Bytes)
 		}
 	}
 	if s.Line() != strings.Count(b, "\n") {
@@ -297,7 +299,7 @@ func TestFollowSmallBuffer(t *testing.T) {
 	if !s.Scan() {
 		t.Fatal(s.Err())
 	}
-	k, _ := s.Follow(tmpl, 0, nil)
+	k := s.Follow(tmpl, 0, new(Sizes))
 	if k != tmpl.Len() {
 		t.Fatalf("Follow read %d of %d lines", k, tmpl.Len())
 	}
@@ -350,7 +352,7 @@ func TestFollowShapeMemo(t *testing.T) {
 		tmpl, _ := keepAll(a)
 		s := NewScanner(bytes.NewReader(b), "b.jsonl")
 		s.Scan()
-		if k, _ := s.Follow(tmpl, 0, nil); k != tmpl.Len() {
+		if k := s.Follow(tmpl, 0, new(Sizes)); k != tmpl.Len() {
 			t.Errorf("%s then %s: Follow read %d of %d lines", c.first, c.second, k, tmpl.Len())
 		}
 	}
@@ -366,7 +368,7 @@ func TestFollowShapeMemo(t *testing.T) {
 		tmpl, _ := keepAll(a)
 		s := NewScanner(bytes.NewReader(b), "b.jsonl")
 		s.Scan()
-		if k, _ := s.Follow(tmpl, 0, nil); k != tmpl.Len() {
+		if k := s.Follow(tmpl, 0, new(Sizes)); k != tmpl.Len() {
 			t.Errorf("%v: Follow read %d of %d lines", turns, k, tmpl.Len())
 		}
 		// The entry holds the last two read, and notes which was last.
@@ -396,7 +398,7 @@ func TestFollowShapeMemo(t *testing.T) {
 	tmpl, _ := keepAll(a)
 	s := NewScanner(bytes.NewReader(b), "b.jsonl")
 	s.Scan()
-	if k, _ := s.Follow(tmpl, 0, nil); k != 2 {
+	if k := s.Follow(tmpl, 0, new(Sizes)); k != 2 {
 		t.Errorf("templates %s and %s: Follow read %d lines, want 2: the second's rank differs", one, two, k)
 	}
 }

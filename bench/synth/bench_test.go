@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"memsym/internal/cost"
-	"memsym/poly"
 	"memsym/record"
 )
 
@@ -61,14 +60,14 @@ func BenchmarkFollow(b *testing.B) {
 		}
 	}
 	data := benchRecording(b)
-	var sizes []poly.Rat
+	var sizes record.Sizes
 	perCPU(b, int64(len(data)), func() {
 		s := record.NewScanner(bytes.NewReader(data), "synthetic.jsonl")
 		if !s.Scan() {
 			b.Fatal(s.Err())
 		}
-		var n int
-		n, sizes = s.Follow(&t, 0, sizes[:0])
+		sizes.Reset()
+		n := s.Follow(&t, 0, &sizes)
 		if n != t.Len() || s.Scan() || s.Err() != nil {
 			b.Fatalf("followed %d of %d lines: %v", n, t.Len(), s.Err())
 		}

@@ -1,0 +1,47 @@
+package record
+
+import (
+	"math"
+	"testing"
+
+	"memsym/poly"
+)
+
+// TestSizes checks that Sizes gives back what was appended, in order:
+// integers of an int64 kept as such, and fractions, big integers and the
+// one int64 that marks a size kept apart, kept apart.
+func TestSizes(t *testing.T) {
+	big := poly.Int(math.MaxInt64).Add(poly.Int(1))
+	in := []poly.Rat{
+		poly.Int(96), {}, poly.Frac(3, 8), poly.Int(0), big,
+		poly.Int(math.MinInt64), poly.Int(math.MaxInt64), poly.Frac(-5, 2), poly.Int(7),
+	}
+	var s Sizes
+	for round := range 2 { // the second after Reset, in memory kept
+		s.Reset()
+		for _, v := range in {
+			s.Append(v)
+		}
+		if s.Len() != len(in) {
+			t.Fatalf("round %d: Len %d, want %d", round, s.Len(), len(in))
+		}
+		for i, want := range in {
+			if got := s.At(i); !got.Equal(want) {
+				t.Errorf("round %d: At(%d) = %s, want %s", round, i, got, want)
+			}
+			n, ok := s.Int(i)
+			wantN, wantOK := want.Int64()
+			if wantN == math.MinInt64 {
+				wantOK = false // kept apart: Int says so, At gives it
+			}
+			if ok != wantOK || ok && n != wantN {
+				t.Errorf("round %d: Int(%d) = %d, %v; want %d, %v", round, i, n, ok, wantN, wantOK)
+			}
+		}
+		for i, v := range s.Slice() {
+			if !v.Equal(in[i]) {
+				t.Errorf("round %d: Slice()[%d] = %s, want %s", round, i, v, in[i])
+			}
+		}
+	}
+}
