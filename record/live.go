@@ -96,10 +96,21 @@ func NewLive(gen func(sink Sink) error) *Live {
 // liveSink is the maker's side of a Live stream: it answers the reader's
 // requests with the records the maker makes.
 type liveSink struct {
-	l   *Live
-	req *liveReq // the request being answered; nil when none is
-	cur liveReq
-	err error
+	l    *Live
+	req  *liveReq // the request being answered; nil when none is
+	cur  liveReq
+	err  error
+	made [2]int // the buffers and views, and the operations, made so far
+}
+
+// count counts a record of kind k made.
+func (w *liveSink) count(k Kind) {
+	switch k {
+	case KindBuffer, KindView:
+		w.made[0]++
+	case KindOp:
+		w.made[1]++
+	}
 }
 
 // wait waits for the reader's next request; when the stream is closed it
@@ -122,13 +133,14 @@ func (w *liveSink) answer() {
 }
 
 // Grow passes the maker's Grow on to the reader, with the batch being
-// made.
+// made, as the counts the recording will hold: those made so far and the
+// room asked for.
 func (w *liveSink) Grow(buffers, ops int) {
 	if w.req == nil && !w.wait() {
 		runtime.Goexit()
 	}
 	if w.req.batch != nil {
-		w.req.batch.grow = [2]int{max(buffers, 0), max(ops, 0)}
+		w.req.batch.grow = [2]int{w.made[0] + max(buffers, 0), w.made[1] + max(ops, 0)}
 	}
 }
 
@@ -139,6 +151,7 @@ func (w *liveSink) Add(r *Record) error {
 		}
 		q := w.req
 		if q.batch != nil {
+			w.count(r.Kind)
 			q.batch.add(r, true)
 			if len(q.batch.recs) >= q.max {
 				w.answer()
@@ -237,8 +250,9 @@ func (l *Live) Scan() bool {
 	return true
 }
 
-// Expected returns the room for buffers and operations the maker said its
-// recording needs beyond what it had made (Recorder.Grow), or zeros.
+// Expected returns how many buffers (views included) and operations the
+// maker said its recording holds: those it had made when it asked for room
+// (Recorder.Grow), and that room; or zeros.
 func (l *Live) Expected() (buffers, ops int) { return l.grow[0], l.grow[1] }
 
 // Record returns the current record, valid until the next Scan or Follow.
@@ -399,6 +413,7 @@ func (w *liveSink) following() (*liveReq, *liveTemplate) {
 // same but for its size: a buffer's bytes or a view's zero when sized, an
 // operation's or a result's nothing.
 func (w *liveSink) took(q *liveReq, size poly.Rat, sized bool) {
+	w.count(q.t.recs[q.n].kind)
 	if sized {
 		q.sizes.Append(size)
 	}
