@@ -56,6 +56,37 @@ func TestLiveScan(t *testing.T) {
 	}
 }
 
+// TestLiveExpectedCountsMade checks that Expected counts what the maker
+// had made when it asked for room, as the synthetic program does (its
+// input and weights first): the reader takes Expected as the recording's
+// whole size.
+func TestLiveExpectedCountsMade(t *testing.T) {
+	const n = 3000
+	l := record.NewLive(func(sink record.Sink) error {
+		f32 := record.MustDType("f32")
+		r := record.NewRecorderTo(sink, false, "Chain.apply", []record.Dim{{Name: "B", Value: 2}}, nil, "f32")
+		x := r.Input("x", "", f32, 2, 8)
+		w := r.Param("w", "", f32, 8, 8)
+		r.Grow(n, n) // room for as many more
+		for i := range n {
+			y := r.Temp("y", "layers["+strconv.Itoa(i)+"]", f32, 2, 8)
+			r.Op("Chain.step", "layers["+strconv.Itoa(i)+"]", []int64{x, w}, []int64{y})
+			x = y
+		}
+		r.Result(x)
+		return r.Err()
+	})
+	defer l.Close()
+	for l.Scan() {
+	}
+	if err := l.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if b, o := l.Expected(); b != n+2 || o != n {
+		t.Errorf("Expected() = %d, %d; want the 2 buffers made before Grow and its room: %d, %d", b, o, n+2, n)
+	}
+}
+
 func TestLiveError(t *testing.T) {
 	l := record.NewLive(chain(5000, 2, 3000))
 	defer l.Close()
