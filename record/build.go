@@ -380,20 +380,25 @@ func grow[T any](s []T) []T {
 	return pages.GrowLazy(s, max(cap(s), 64))
 }
 
-// idIndex maps buffer ids to positions in a Recording's Buffers: a slice
-// for the small non-negative ids recordings mostly use, a map for others.
+// idIndex maps buffer ids to positions in a Recording's Buffers. While
+// each id is the first one plus its position, as recorders number them,
+// it holds nothing but the first: a position is a subtraction away. The
+// first id out of turn makes it a slice for the small non-negative ids
+// recordings mostly use and a map for others, holding those so far.
 type idIndex struct {
-	dense []int32 // id → position+1, 0 for none, for 0 ≤ id < len(dense)
-	other map[int64]int
-	n     int
+	first   int64   // the first id, while in turn
+	n       int     // the ids set
+	general bool    // some id came out of turn: dense and other hold them all
+	dense   []int32 // id → position+1, 0 for none, for 0 ≤ id < len(dense)
+	other   map[int64]int
 }
 
 // room makes the dense index large enough for n more ids numbered on from
 // the ones so far, as recordings number them, rather than doubling as
 // they come (copies, and memory the collector must free): its pages cost
-// nothing until an id is set there.
+// nothing until an id is set there. Ids in turn need no room.
 func (x *idIndex) room(n int) {
-	if want := x.n + n + 1; n > 0 && want > len(x.dense) {
+	if want := x.n + n + 1; x.general && n > 0 && want > len(x.dense) {
 		dense := pages.MakeLazy[int32](want, want)
 		copy(dense, x.dense)
 		x.dense = dense
@@ -401,6 +406,14 @@ func (x *idIndex) room(n int) {
 }
 
 func (x *idIndex) get(id int64) (int, bool) {
+	if !x.general {
+		// id − first wraps around to a negative number where it would
+		// overflow.
+		if d := id - x.first; x.n > 0 && id >= x.first && d >= 0 && d < int64(x.n) {
+			return int(d), true
+		}
+		return 0, false
+	}
 	if id >= 0 && id < int64(len(x.dense)) {
 		if p := x.dense[id]; p != 0 {
 			return int(p) - 1, true
@@ -419,7 +432,29 @@ func (x *idIndex) at(id int64) int {
 	return p
 }
 
+// set notes that id is at position pos, the next position: ids are set in
+// the order of their positions, each once.
 func (x *idIndex) set(id int64, pos int) {
+	if !x.general {
+		if x.n == 0 {
+			x.first = id
+		}
+		if d := id - x.first; id >= x.first && d == int64(pos) && pos == x.n {
+			x.n++
+			return
+		}
+		// Out of turn: the ids so far, then this one, the general way.
+		n := x.n
+		x.general, x.n = true, 0
+		x.room(n + 1)
+		for p := range n {
+			x.setGeneral(x.first+int64(p), p)
+		}
+	}
+	x.setGeneral(id, pos)
+}
+
+func (x *idIndex) setGeneral(id int64, pos int) {
 	x.n++
 	if id >= 0 && id < int64(len(x.dense)) && pos < math.MaxInt32 {
 		x.dense[id] = int32(pos + 1)
@@ -439,8 +474,12 @@ func (x *idIndex) set(id int64, pos int) {
 	x.other[id] = pos
 }
 
-// idOf returns the id at position pos, which must be set: a search.
+// idOf returns the id at position pos, which must be set: a search, unless
+// the ids are in turn.
 func (x *idIndex) idOf(pos int) int64 {
+	if !x.general {
+		return x.first + int64(pos)
+	}
 	for id, p := range x.dense {
 		if int(p) == pos+1 {
 			return int64(id)

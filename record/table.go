@@ -10,24 +10,26 @@ import (
 )
 
 // Buffers is a recording's buffers and views in declaration order, held a
-// row of 48 bytes each where a Buffer takes 136: a recording of a million
-// operations keeps some 90 MB less, which the kernel need not zero and the
+// row of 40 bytes each where a Buffer takes 136: a recording of a million
+// operations keeps some 96 MB less, which the kernel need not zero and the
 // host need not back. A row holds no pointer (its strings and its shape
 // are found by index in the table), so the collector never scans the
-// rows: a million of them cost it nothing. At returns one whole, as a
-// Buffer of its own but for its Shape, which is the recording's: do not
-// write to it.
+// rows: a million of them cost it nothing. Nor does it hold its id while
+// the ids are in turn, each the first plus its position, as recorders
+// number them. At returns one whole, as a Buffer of its own but for its
+// Shape, which is the recording's: do not write to it.
 type Buffers struct {
-	rows   []bufRow
-	tab    *table
-	types  []DType          // the dtypes the rows name, by index
-	typeAt map[DType]uint32 // types' indexes, plus one, once there are many
-	rats   []poly.Rat       // the bytes that are not an int64 integer, by index
+	rows    []bufRow
+	firstID int64   // the first row's id
+	ids     []int64 // each row's id, once one was out of turn; nil before
+	tab     *table
+	types   []DType          // the dtypes the rows name, by index
+	typeAt  map[DType]uint32 // types' indexes, plus one, once there are many
+	rats    []poly.Rat       // the bytes that are not an int64 integer, by index
 }
 
 // bufRow is one buffer or view, compactly.
 type bufRow struct {
-	id    int64
 	bytes int64  // the bytes, or with bigBytes the index of them in rats; a view's: the id of the buffer it views (Of)
 	shape span   // the shape, in the table's ints; 0 for no shape
 	name  uint32 // in the table's strings
@@ -59,7 +61,7 @@ func (bs *Buffers) Len() int { return len(bs.rows) }
 func (bs *Buffers) At(i int) Buffer {
 	r := &bs.rows[i]
 	b := Buffer{
-		ID:     r.id,
+		ID:     bs.ID(i),
 		Of:     r.of(),
 		Line:   int(r.line),
 		Role:   r.role,
@@ -97,7 +99,12 @@ func (bs *Buffers) All() iter.Seq2[int, Buffer] {
 // i, as At(i) has it, without making the whole Buffer.
 
 // ID returns the id of the buffer or view at position i.
-func (bs *Buffers) ID(i int) int64 { return bs.rows[i].id }
+func (bs *Buffers) ID(i int) int64 {
+	if bs.ids != nil {
+		return bs.ids[i]
+	}
+	return bs.firstID + int64(i)
+}
 
 // Role returns its role.
 func (bs *Buffers) Role(i int) Role { return bs.rows[i].role }
@@ -124,7 +131,6 @@ func (bs *Buffers) Name(i int) string { return bs.tab.strs[bs.rows[i].name] }
 func (bs *Buffers) add(b *Buffer, t *table) {
 	bs.tab = t
 	r := bufRow{
-		id:    b.ID,
 		line:  int32(b.Line),
 		role:  b.Role,
 		name:  bs.tab.index(b.Name),
@@ -150,7 +156,27 @@ func (bs *Buffers) add(b *Buffer, t *table) {
 			bs.rats = append(bs.rats, b.Bytes)
 		}
 	}
+	bs.addID(b.ID)
 	bs.rows = append(grow(bs.rows), r)
+}
+
+// addID notes the id of the row being added: nothing while the ids are in
+// turn; else in ids, made of the ids before when the first is out of turn.
+func (bs *Buffers) addID(id int64) {
+	n := len(bs.rows)
+	switch {
+	case n == 0:
+		bs.firstID = id
+	case bs.ids == nil && id-bs.firstID == int64(n) && id > bs.firstID:
+	case bs.ids == nil:
+		bs.ids = pages.MakeLazy[int64](n, max(cap(bs.rows), n+1))
+		for i := range bs.ids {
+			bs.ids[i] = bs.firstID + int64(i)
+		}
+		fallthrough
+	default:
+		bs.ids = append(grow(bs.ids), id)
+	}
 }
 
 // typeIndex returns the index in types, plus one, of t, adding it if new.

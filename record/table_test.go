@@ -91,8 +91,8 @@ func TestOpsKeepEveryField(t *testing.T) {
 // TestRowSizes checks the sizes Buffers', Ops' and template's documentation
 // gives.
 func TestRowSizes(t *testing.T) {
-	if n := unsafe.Sizeof(bufRow{}); n != 48 {
-		t.Errorf("a buffer's row takes %d bytes; Buffers says 48", n)
+	if n := unsafe.Sizeof(bufRow{}); n != 40 {
+		t.Errorf("a buffer's row takes %d bytes; Buffers says 40", n)
 	}
 	if n := unsafe.Sizeof(opRow{}); n != 32 {
 		t.Errorf("an operation's row takes %d bytes; Ops says 32", n)
@@ -127,6 +127,26 @@ func TestRowsHoldNoPointer(t *testing.T) {
 	for _, row := range []any{bufRow{}, opRow{}} {
 		if ty := reflect.TypeOf(row); !pointerFree(ty) {
 			t.Errorf("%v holds a pointer: the collector scans every row", ty)
+		}
+	}
+}
+
+// TestBufferIDsInTurn checks that Buffers holds no ids while they are in
+// turn, and every id once one is not.
+func TestBufferIDsInTurn(t *testing.T) {
+	var in []Buffer
+	for i := range 1000 {
+		in = append(in, Buffer{ID: int64(41 + i), Bytes: poly.Int(8), Line: 2 + i})
+	}
+	bs := BuffersOf(in)
+	if bs.ids != nil {
+		t.Errorf("ids 41 to 1040 in turn: Buffers holds %d of them", len(bs.ids))
+	}
+	in = append(in, Buffer{ID: 7, Bytes: poly.Int(8), Line: 1002}, Buffer{ID: 1042, Bytes: poly.Int(8), Line: 1003})
+	bs = BuffersOf(in)
+	for i, b := range in {
+		if got := bs.ID(i); got != b.ID {
+			t.Fatalf("buffer %d: id %d, want %d", i, got, b.ID)
 		}
 	}
 }
