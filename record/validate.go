@@ -2,6 +2,7 @@ package record
 
 import (
 	"io"
+	"sync"
 )
 
 // Summary is what Validate says of a recording that follows the format.
@@ -19,7 +20,9 @@ type Summary struct {
 // errors are Read's, byte for byte.
 func Validate(r io.Reader, file string) (*Summary, error) {
 	s := NewScanner(r, file)
-	b := &Builder{light: true}
+	b := lightBuilders.Get().(*Builder)
+	defer lightBuilders.Put(b)
+	*b = Builder{light: true, bufs: b.bufs[:0], uses: b.uses[:0]}
 	sum := &Summary{}
 	for s.Scan() {
 		rec := s.Record()
@@ -51,3 +54,9 @@ func Validate(r io.Reader, file string) (*Summary, error) {
 func ValidateFile(path string) (*Summary, error) {
 	return withFile(path, Validate)
 }
+
+// lightBuilders keeps the Builders Validate checked with, so that checking
+// one file after another (memsym validate, a grid's files) reuses the
+// checks' arrays, as large as the largest file's, rather than making new
+// ones a file and leaving the old to the collector.
+var lightBuilders = sync.Pool{New: func() any { return new(Builder) }}

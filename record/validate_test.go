@@ -102,3 +102,34 @@ func FuzzValidate(f *testing.F) {
 		validateAgrees(t, in)
 	})
 }
+
+// TestValidateOneAfterAnother checks that Validate, which reuses its
+// checks' arrays from one recording to the next, holds nothing of the one
+// before: a recording that uses an id the one before declared is refused,
+// and every recording of the corpus, checked after a large one and after
+// each other, gets what Read says of it.
+func TestValidateOneAfterAnother(t *testing.T) {
+	var big strings.Builder
+	big.WriteString(`{"memsym": 1, "entry": "e", "dims": {}, "consts": {}}` + "\n")
+	for i := 1; i <= 3000; i++ {
+		fmt.Fprintf(&big, `{"buffer": %d, "bytes": 8, "role": "input"}`+"\n", i)
+	}
+	big.WriteString(`{"result": [1]}` + "\n")
+	if _, err := Validate(strings.NewReader(big.String()), "big.jsonl"); err != nil {
+		t.Fatal(err)
+	}
+	undeclared := `{"memsym": 1, "entry": "e", "dims": {}, "consts": {}}
+{"buffer": 1, "bytes": 8, "role": "input"}
+{"buffer": 2, "bytes": 8}
+{"op": "f", "reads": [5], "writes": [2]}
+{"result": [2]}
+`
+	_, verr := Validate(strings.NewReader(undeclared), "u.jsonl")
+	_, rerr := Read(strings.NewReader(undeclared), "u.jsonl")
+	if verr == nil || fmt.Sprint(verr) != fmt.Sprint(rerr) {
+		t.Fatalf("after a recording declaring 3000 ids, Validate says %v of one reading an undeclared id; Read says %v", verr, rerr)
+	}
+	for _, in := range validateCorpus(t) {
+		validateAgrees(t, in)
+	}
+}
