@@ -424,15 +424,34 @@ const memoWidth = 24
 // memoIndex returns where the entry for a template whose shape's text is
 // text is found, or −1 for a text too long to hold.
 func memoIndex(text []byte) int16 {
-	if len(text) > memoWidth {
+	n := len(text)
+	if n > memoWidth {
 		return -1
 	}
-	var w [memoWidth]byte
-	copy(w[:], text)
-	h := binary.LittleEndian.Uint64(w[:])*0x9e3779b97f4a7c15 ^
-		binary.LittleEndian.Uint64(w[8:])*0xc2b2ae3d27d4eb4f ^
-		binary.LittleEndian.Uint64(w[16:])*0x165667b19e3779f9 ^ uint64(len(text))
+	var w0, w1, w2 uint64
+	if full := text[:cap(text)]; len(full) >= memoWidth {
+		// The text's words read in place, the bytes past it masked off.
+		w0 = binary.LittleEndian.Uint64(full) & wordBytes(n)
+		w1 = binary.LittleEndian.Uint64(full[8:]) & wordBytes(n-8)
+		w2 = binary.LittleEndian.Uint64(full[16:]) & wordBytes(n-16)
+	} else {
+		var w [memoWidth]byte
+		copy(w[:], text)
+		w0, w1, w2 = binary.LittleEndian.Uint64(w[:]), binary.LittleEndian.Uint64(w[8:]), binary.LittleEndian.Uint64(w[16:])
+	}
+	h := w0*0x9e3779b97f4a7c15 ^ w1*0xc2b2ae3d27d4eb4f ^ w2*0x165667b19e3779f9 ^ uint64(n)
 	return int16((h * 0xff51afd7ed558ccd) >> (64 - 8))
+}
+
+// wordBytes returns the mask of a word's first n bytes, n clamped to 0..8.
+func wordBytes(n int) uint64 {
+	switch {
+	case n <= 0:
+		return 0
+	case n >= 8:
+		return ^uint64(0)
+	}
+	return lowBytes(n)
 }
 
 // product is shapeProduct for a shape at b[at] of a line like l, by the

@@ -402,3 +402,17 @@ func TestFollowShapeMemo(t *testing.T) {
 		t.Errorf("templates %s and %s: Follow read %d lines, want 2: the second's rank differs", one, two, k)
 	}
 }
+
+// TestMemoIndexInPlace checks that memoIndex gives a text the same entry
+// whether it reads the text in place, with other bytes after it, or copies
+// it.
+func TestMemoIndexInPlace(t *testing.T) {
+	for n := range memoWidth + 2 {
+		text := []byte("[1234567, 89, 1011, 12131415, 1617]")[:n]
+		alone := append([]byte(nil), text...)[:n:n] // no room past it: copied
+		inPlace := append(append([]byte(nil), text...), "garbage past the shape's text"...)[:n]
+		if a, b := memoIndex(alone), memoIndex(inPlace); a != b {
+			t.Errorf("%q: entry %d copied, %d in place", text, a, b)
+		}
+	}
+}
