@@ -271,8 +271,7 @@ func (rd *reader) run(r *reading, i int) {
 		if f != nil && !(grid && r.stop.Load()) {
 			// As many sizes as point 0's: room for them made once, not
 			// grown as they come (some 80 readers of a 3^4 grid at once).
-			c.sizes[i].Reset()
-			c.sizes[i].Grow(c.sizes[0].Len())
+			c.sizes[i].Grow(c.sizes[0].Len()) // empty: new, or emptied by put
 			k := f.Follow(&c.t, 0, &c.sizes[i])
 			if k < c.t.Len() {
 				release(f)

@@ -68,7 +68,6 @@ func (t *Templates) Reset() {
 	t.recs = t.recs[:0]
 	t.ints = t.ints[:0]
 	t.held = 0
-	t.open = -1
 }
 
 // Kind returns the kind of line i's record.
@@ -89,14 +88,14 @@ func (t *Templates) Grow(n int) {
 // Keep adds the current record's line to t. The record must be whole: Keep
 // is for a Scan that returned true.
 func (s *Scanner) Keep(t *Templates) {
-	if len(t.lines) == 0 {
+	if len(t.lines) == 0 { // a new Templates, or one Reset
 		t.open = -1
 	}
 	t.text = append(t.text, s.cur...)
 	t.text = append(t.text, '\n')
 	l := template{end: len(t.text), at: -1, to: -1, kind: s.rec.Kind, memo: -1}
 	if s.sizeAt >= 0 && (l.kind == KindBuffer || l.kind == KindView) {
-		l.at, l.to = int32(s.sizeAt), int32(s.sizeEnd) // a line is less than maxLine long
+		l.at, l.to = int32(s.sizeAt), int32(s.sizeEnd) // a line is at most MaxLine bytes
 		b := &s.rec.Buffer
 		if b.Shape == nil {
 			l.bytes = true
