@@ -3,39 +3,50 @@
 // as it can to touch for the first time.
 //
 // An array of a million records is hundreds of megabytes that the kernel
-// maps one 4 KiB page at a time as it is first touched, each page a fault.
-// When a page is read before it is written (by the collector scanning the
-// array, or by a check before a store) the kernel first maps its shared
-// zero page there, and the first write then faults again and flushes the
-// TLB of every core the process runs on. On a virtual machine every fault
-// is dearer still, and so are huge pages the host has to back afresh.
+// maps one 4 KiB page at a time as it is first touched, each page a fault
+// and a page to clear. On a virtual machine every fault is dearer still,
+// and what a page costs depends on the host: memory the host must back
+// afresh costs many times what it costs to map memory the guest used
+// lately. Huge pages (2 MiB) turn that either way. Where the host has them
+// at hand, an array backed by them and made resident in one call
+// (MADV_HUGEPAGE, then MADV_POPULATE_WRITE) costs a tenth of what small
+// pages do: 400 MB in about 45 ms against 600 ms, on the machine of issue
+// 16's fifteenth round. Where it has not, each huge page is 2 MiB the host
+// backs afresh, and they cost five times what small pages do: 200 MB in
+// about 320 ms against 80 ms, on the machine of its twenty-third round,
+// whose kernel hands free 2 MiB blocks back to the host
+// (page_reporting_order 9): a huge page is then mostly memory the host
+// backs afresh, where small pages are likely memory the guest freed lately.
 //
-// So an array that will be filled (Make, Grow) is marked for huge pages and
-// made resident as it is made (MADV_POPULATE_WRITE): no fault as it is
-// filled, and no zero page. Where the kernel has huge pages at hand, it
-// backs the array with them: on the virtual machines memsym is measured on,
-// 400 MB take about 45 ms so, against 600 ms in small pages. Where it has
-// none, the array gets small pages at their usual cost; and memory the
-// host must back afresh (after the process before freed little) costs
-// about 1 s per 400 MB either way. A large array is made resident a part
-// at a time on a goroutine of its own, so that the caller fills it, and
-// the other cores work, while that cost is paid. An array that may stay
-// partly unused (MakeLazy, GrowLazy: room made on a guess, an array that
-// doubles as it grows, an index filled sparsely) is marked for huge pages
-// only, so that the zero page is mapped at most once per 2 MiB, and room
-// never touched costs nothing. BENCHMARKS.md has what each gave on a
-// 10^6-operation grid.
+// So a large array from Make is marked for huge pages and made resident a
+// few huge pages at a time, each part timed, while huge pages are at hand:
+// no fault as the array is filled, and no zero page. A large one is made
+// resident on a goroutine of its own past its first part, so that the
+// caller fills it, and the other cores work, while that cost is paid. The
+// first part that takes longer than huge pages at hand do turns the choice
+// for the rest of the process: the rest of that array, and the arrays
+// after it, are left as Go makes them, to be faulted in small pages as
+// they are touched. (A host may have a few huge pages at hand and then
+// none: on the twenty-third round's machine the first took 0.2 ms, the
+// ones after it 3 ms.) An array that may stay partly unused (MakeLazy,
+// GrowLazy: room made on a guess, an array that doubles as it grows, an
+// index filled sparsely) is marked for huge pages while they are at hand,
+// and never made resident: room never touched costs nothing.
+// BENCHMARKS.md has what each gave on a 10^6-operation grid.
 package pages
 
 import (
 	"sync"
+	"sync/atomic"
+	"time"
 	"unsafe"
 )
 
 // Make returns make([]T, n, c) for an array that will be filled up to its
-// capacity: when it is large, its memory is marked for huge pages and made
-// resident at once, or, past background, its first part at once and the
-// rest on a goroutine of its own while the caller fills it.
+// capacity: when it is large and huge pages are at hand, its memory is
+// marked for them and made resident at once, or, past background, its
+// first part at once and the rest on a goroutine of its own while the
+// caller fills it.
 func Make[T any](n, c int) []T {
 	s := make([]T, n, c)
 	if size := sizeOf[T](c); size >= residentFrom {
@@ -44,33 +55,79 @@ func Make[T any](n, c int) []T {
 	return s
 }
 
-// hugeResident asks for huge pages for the n bytes at p, then makes them
-// resident: the kernel backs them with huge pages where it has them at
-// hand, and with small pages where it has not. Past background bytes, only
-// the first are made resident before it returns, and the others by a
-// goroutine, a part at a time in order: where the kernel has no huge pages
-// at hand, making a recording's hundreds of megabytes resident takes a
-// few hundred milliseconds, which the caller, filling the array from its
-// start, need not wait for. (Making a page resident never changes what it
-// holds, so the goroutine and the caller's writes may meet in any order.)
+// hugeResident backs the n bytes at p with huge pages made resident, a
+// part at a time, as long as huge pages are at hand, and else leaves them
+// be. Past background bytes, only the first backgroundPart are made
+// resident before it returns, and the others by a goroutine, in order: the
+// caller, filling the array from its start, need not wait for them.
+// (Making a page resident never changes what it holds, so the goroutine
+// and the caller's writes may meet in any order.)
 func hugeResident(p unsafe.Pointer, n uintptr) {
-	adviseHuge(p, n)
-	if n < background {
-		populate(p, n)
+	if huge.Load() == dear {
 		return
 	}
-	populate(p, backgroundPart)
+	adviseHuge(p, n)
+	now := n
+	if n >= background {
+		now = backgroundPart
+	}
+	if !residentParts(p, 0, now, n) || now == n {
+		return
+	}
 	pending.Add(1)
 	go func() { // p keeps the array alive until it is done
 		defer pending.Done()
-		for off := uintptr(backgroundPart); off < n; off += backgroundPart {
-			populate(unsafe.Add(p, off), min(backgroundPart, n-off))
-		}
+		residentParts(p, now, n, n)
 	}()
+}
+
+// residentParts makes bytes from to to of the n at p resident, part bytes
+// at a time, timing each. A part that takes longer than huge pages at hand
+// do (cheap), or a choice turned elsewhere, turns the choice for the
+// process: the rest of the n bytes are left to small pages, and it
+// reports false.
+func residentParts(p unsafe.Pointer, from, to, n uintptr) bool {
+	for off := from; off < to; off += part {
+		k := min(part, to-off)
+		start := time.Now()
+		made := populate(unsafe.Add(p, off), k)
+		if !made || huge.Load() == dear || !cheap(since(start), k) {
+			huge.Store(dear)
+			adviseSmall(unsafe.Add(p, off+k), n-off-k)
+			return false
+		}
+		huge.CompareAndSwap(unknown, atHand)
+	}
+	return true
 }
 
 // pending counts the arrays being made resident in the background.
 var pending sync.WaitGroup
+
+// huge is whether huge pages are at hand, as the parts made resident so
+// far found: unknown before the first.
+var huge atomic.Int32
+
+const (
+	unknown = iota // tried on the first large array
+	atHand         // huge pages are asked for and made resident
+	dear           // arrays are left to small pages, faulted in as touched
+)
+
+// since is time.Since, but for tests of a host whose huge pages are dear.
+var since = time.Since
+
+// cheap reports whether making n bytes resident in d was no dearer than
+// huge pages the host has at hand are: cheapPerHuge for each huge page.
+func cheap(d time.Duration, n uintptr) bool {
+	return d <= cheapPerHuge*time.Duration((n+hugePage-1)/hugePage)
+}
+
+// cheapPerHuge is what making one huge page resident may take for huge
+// pages to be at hand. On issue 16's machines, one the host has at hand
+// takes about 0.2 ms; 2 MiB of small pages the guest used lately about
+// 0.7 ms; a huge page the host backs afresh 2 to 5 ms.
+const cheapPerHuge = 500 * time.Microsecond
 
 const (
 	// residentFrom is the smallest array Make makes resident: a few
@@ -80,14 +137,17 @@ const (
 	// background, backgroundPart at a time.
 	background     = 32 << 20
 	backgroundPart = 8 << 20
+	// part is how much is made resident, and timed, at a time: two
+	// huge pages.
+	part = 2 * hugePage
 )
 
 // MakeLazy returns make([]T, n, c) for an array that may be filled
-// sparsely, such as an index: when it is large, its memory is marked for
-// huge pages, where the system has them.
+// sparsely, such as an index: when it is large and huge pages are at hand
+// (the probe is Make's), its memory is marked for them.
 func MakeLazy[T any](n, c int) []T {
 	s := make([]T, n, c)
-	if size := sizeOf[T](c); size >= from {
+	if size := sizeOf[T](c); size >= from && huge.Load() == atHand {
 		adviseHuge(unsafe.Pointer(unsafe.SliceData(s)), uintptr(size))
 	}
 	return s

@@ -6,7 +6,9 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -49,8 +51,8 @@ func TestMakeAndGrow(t *testing.T) {
 	}
 }
 
-// TestMakeLazyAdvises checks, where the kernel takes the advice, that a
-// large array's memory, lazy or made resident, is marked for huge pages
+// TestMakeLazyAdvises checks, where the kernel takes the advice and huge
+// pages are at hand, that a large array's memory, lazy or made resident, is marked for huge pages
 // ("hg" among its mapping's flags in /proc/self/smaps), at both ends.
 func TestMakeLazyAdvises(t *testing.T) {
 	if runtime.GOOS != "linux" {
@@ -60,6 +62,8 @@ func TestMakeLazyAdvises(t *testing.T) {
 	if err != nil || strings.Contains(string(mode), "[never]") {
 		t.Skip("this kernel has no transparent huge pages to ask for")
 	}
+	setHuge(t, atHand)
+	setSince(t, func(int) time.Duration { return 0 }) // every part as quick as at hand
 	for _, c := range []struct {
 		name string
 		make func() []byte
@@ -117,4 +121,43 @@ func mappingRange(line string) (lo, hi uintptr, ok bool) {
 		return 0, 0, false
 	}
 	return uintptr(l), uintptr(h), true
+}
+
+func TestCheap(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		n    uintptr
+		want bool
+	}{
+		{0, hugePage, true},
+		{cheapPerHuge, hugePage, true},
+		{cheapPerHuge + 1, hugePage, false},
+		{3 * cheapPerHuge, 4 * hugePage, true},   // 8 MiB at 3/4 of the budget a page
+		{5 * cheapPerHuge, 4 * hugePage, false},  // past it
+		{cheapPerHuge, hugePage + 1, true},       // a part of a page counts as one
+		{4 * time.Millisecond, 8 << 20, false},   // the 2 MiB pages a host backs afresh
+		{200 * time.Microsecond, hugePage, true}, // the ones it has at hand
+	} {
+		if got := cheap(c.d, c.n); got != c.want {
+			t.Errorf("cheap(%v, %d) = %t, want %t", c.d, c.n, got, c.want)
+		}
+	}
+}
+
+// setHuge sets the choice of huge pages for a test, putting it back after.
+func setHuge(t *testing.T, h int32) {
+	t.Helper()
+	was := huge.Load()
+	huge.Store(h)
+	t.Cleanup(func() { huge.Store(was) })
+}
+
+// setSince makes the parts made resident in a test take what took says,
+// given each part's number from 0.
+func setSince(t *testing.T, took func(part int) time.Duration) {
+	t.Helper()
+	var parts atomic.Int32
+	was := since
+	since = func(time.Time) time.Duration { return took(int(parts.Add(1)) - 1) }
+	t.Cleanup(func() { since = was })
 }
