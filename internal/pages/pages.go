@@ -61,39 +61,56 @@ func Make[T any](n, c int) []T {
 // resident before it returns, and the others by a goroutine, in order: the
 // caller, filling the array from its start, need not wait for them.
 // (Making a page resident never changes what it holds, so the goroutine
-// and the caller's writes may meet in any order.)
+// and the caller's writes may meet in any order.) The ragged ends around
+// the whole huge pages are small pages, made resident untimed; an array
+// without a whole huge page is all small pages, made resident.
 func hugeResident(p unsafe.Pointer, n uintptr) {
 	if huge.Load() == dear {
 		return
 	}
 	adviseHuge(p, n)
-	now := n
-	if n >= background {
-		now = backgroundPart
+	base := uintptr(p)
+	start, end := whole(base, n, hugePage)
+	if start == end {
+		populate(p, n)
+		return
 	}
-	if !residentParts(p, 0, now, n) || now == n {
+	populate(p, start-base)
+	tail := func() { populate(unsafe.Add(p, end-base), base+n-end) }
+	now := end
+	if n >= background {
+		now = min(end, start+backgroundPart)
+	}
+	if !residentParts(p, n, start, now) {
+		return
+	}
+	if now == end {
+		tail()
 		return
 	}
 	pending.Add(1)
 	go func() { // p keeps the array alive until it is done
 		defer pending.Done()
-		residentParts(p, now, n, n)
+		if residentParts(p, n, now, end) {
+			tail()
+		}
 	}()
 }
 
-// residentParts makes bytes from to to of the n at p resident, part bytes
-// at a time, timing each. A part that takes longer than huge pages at hand
-// do (cheap), or a choice turned elsewhere, turns the choice for the
-// process: the rest of the n bytes are left to small pages, and it
-// reports false.
-func residentParts(p unsafe.Pointer, from, to, n uintptr) bool {
-	for off := from; off < to; off += part {
-		k := min(part, to-off)
-		start := time.Now()
-		made := populate(unsafe.Add(p, off), k)
-		if !made || huge.Load() == dear || !cheap(since(start), k) {
+// residentParts makes the whole huge pages from address start to end,
+// among the n bytes at p, resident, part bytes at a time, timing each. A
+// part that takes longer than huge pages at hand do (cheap), or a choice
+// turned elsewhere, turns the choice for the process: the rest of the n
+// bytes are left to small pages, and it reports false.
+func residentParts(p unsafe.Pointer, n, start, end uintptr) bool {
+	base := uintptr(p)
+	for a := start; a < end; a += part {
+		k := min(part, end-a)
+		began := time.Now()
+		made := populate(unsafe.Add(p, a-base), k)
+		if !made || huge.Load() == dear || !cheap(since(began), k) {
 			huge.Store(dear)
-			adviseSmall(unsafe.Add(p, off+k), n-off-k)
+			adviseSmall(unsafe.Add(p, a+k-base), base+n-(a+k))
 			return false
 		}
 		huge.CompareAndSwap(unknown, atHand)
@@ -117,10 +134,11 @@ const (
 // since is time.Since, but for tests of a host whose huge pages are dear.
 var since = time.Since
 
-// cheap reports whether making n bytes resident in d was no dearer than
-// huge pages the host has at hand are: cheapPerHuge for each huge page.
+// cheap reports whether making n bytes of whole huge pages resident in d
+// was no dearer than huge pages the host has at hand are: cheapPerHuge for
+// each.
 func cheap(d time.Duration, n uintptr) bool {
-	return d <= cheapPerHuge*time.Duration((n+hugePage-1)/hugePage)
+	return d <= cheapPerHuge*time.Duration(n/hugePage)
 }
 
 // cheapPerHuge is what making one huge page resident may take for huge

@@ -156,12 +156,12 @@ func TestTurnsDear(t *testing.T) {
 	if h := huge.Load(); h != dear {
 		t.Fatalf("after a part that took 1 s, huge is %d, want dear (%d)", h, dear)
 	}
-	made := uintptr(p) + backgroundPart + part // to the end of the part that turned it
 	start, end := whole(uintptr(p), n, hugePage)
-	if got, of := resident(t, start, made&^(pageSize-1)); got != of {
+	made := start + backgroundPart + part // to the end of the part that turned it
+	if got, of := resident(t, uintptr(p), made); got != of {
 		t.Errorf("the parts made resident: %d of %d pages resident, want all", got, of)
 	}
-	if got, _ := resident(t, (made+pageSize-1)&^(pageSize-1), end); got != 0 {
+	if got, _ := resident(t, made, uintptr(p)+n); got != 0 {
 		t.Errorf("the rest: %d pages resident, want none", got)
 	}
 	if thpAsked(t) && strings.Contains(mappingFlags(t, end-1), " hg") {

@@ -134,7 +134,6 @@ func TestCheap(t *testing.T) {
 		{cheapPerHuge + 1, hugePage, false},
 		{3 * cheapPerHuge, 4 * hugePage, true},   // 8 MiB at 3/4 of the budget a page
 		{5 * cheapPerHuge, 4 * hugePage, false},  // past it
-		{cheapPerHuge, hugePage + 1, true},       // a part of a page counts as one
 		{4 * time.Millisecond, 8 << 20, false},   // the 2 MiB pages a host backs afresh
 		{200 * time.Microsecond, hugePage, true}, // the ones it has at hand
 	} {
