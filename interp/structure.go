@@ -42,8 +42,8 @@ func (st *structure) note(r *record.Record) {
 }
 
 // grow makes room to note about buffers and views and ops more
-// records, made resident at once (pages.Grow) rather than copied as they
-// come: a million operations' kinds are megabytes.
+// records, in one array (pages.Grow) rather than copied as they come: a
+// million operations' kinds are megabytes.
 func (st *structure) grow(buffers, ops int) {
 	st.kinds = pages.Grow(st.kinds, buffers+ops)
 }

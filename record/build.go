@@ -345,7 +345,7 @@ func (k Kind) WithArticle() string {
 // Grow makes room for at least buffers more buffers and views and ops more
 // operations, so that a recording whose size is known ahead is assembled
 // without copying what it holds as it grows. Negative counts are taken as 0.
-// The room is made resident at once (pages.Grow): the counts should be
+// The room may be made resident at once (pages.Grow): the counts should be
 // known, or estimated closely, not guessed (GrowFor).
 func (b *Builder) Grow(buffers, ops int) { b.room(buffers, ops, false) }
 

@@ -491,8 +491,8 @@ func (a *arena) keep2(x, y []int64) span {
 	}
 	if cap(a.chunk)-len(a.chunk) < n || a.chunk == nil {
 		// Each chunk twice the one before, up to 8 MiB: a large recording
-		// takes few chunks, made resident at once (pages.Make) rather
-		// than a page at a time as they fill.
+		// takes few chunks, made resident at once where huge pages are at
+		// hand (pages.Make) rather than a page at a time as they fill.
 		a.chunk = pages.Make[int64](0, min(max(2*cap(a.chunk), 4096), 1<<20))
 		a.slabs = append(a.slabs, a.chunk) // slice reaches past its length
 		a.cur = len(a.slabs) - 1
