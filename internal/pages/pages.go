@@ -27,8 +27,9 @@
 // for the rest of the process: the rest of that array, and the arrays
 // after it, are left as Go makes them, to be faulted in small pages as
 // they are touched. (A host may have a few huge pages at hand and then
-// none: on the twenty-third round's machine the first took 0.2 ms, the
-// ones after it 3 ms.) An array that may stay partly unused (MakeLazy,
+// none: on the twenty-third round's machine, parts of two huge pages took
+// 0.2–0.8 ms in some runs, and 5–10 ms from the first or the sixth on in
+// others.) An array that may stay partly unused (MakeLazy,
 // GrowLazy: room made on a guess, an array that doubles as it grows, an
 // index filled sparsely) is marked for huge pages while they are at hand,
 // and never made resident: room never touched costs nothing.
