@@ -152,8 +152,9 @@ const (
 	// residentFrom is the smallest array Make makes resident: a few
 	// hundred pages, whose faults cost more than the call.
 	residentFrom = 1 << 20
-	// background is the smallest array Make makes resident in the
-	// background, backgroundPart at a time.
+	// background is the smallest array Make makes resident partly in
+	// the background: backgroundPart bytes before it returns, the rest
+	// on a goroutine.
 	background     = 32 << 20
 	backgroundPart = 8 << 20
 	// part is how much is made resident, and timed, at a time: two
@@ -162,8 +163,8 @@ const (
 )
 
 // MakeLazy returns make([]T, n, c) for an array that may be filled
-// sparsely, such as an index: when it is large and huge pages are at hand
-// (the probe is Make's), its memory is marked for them.
+// sparsely, such as an index: when it is large and huge pages were found
+// at hand (by Make's parts), its memory is marked for them.
 func MakeLazy[T any](n, c int) []T {
 	s := make([]T, n, c)
 	if size := sizeOf[T](c); size >= from && huge.Load() == atHand {
