@@ -77,7 +77,11 @@ func hugeResident(p unsafe.Pointer, n uintptr) {
 		return
 	}
 	populate(p, start-base)
-	tail := func() { populate(unsafe.Add(p, end-base), base+n-end) }
+	tail := func() {
+		if end < base+n { // a pointer past the array's end is not to be made
+			populate(unsafe.Add(p, end-base), base+n-end)
+		}
+	}
 	now := end
 	if n >= background {
 		now = min(end, start+backgroundPart)
@@ -111,7 +115,9 @@ func residentParts(p unsafe.Pointer, n, start, end uintptr) bool {
 		made := populate(unsafe.Add(p, a-base), k)
 		if !made || huge.Load() == dear || !cheap(since(began), k) {
 			huge.Store(dear)
-			adviseSmall(unsafe.Add(p, a+k-base), base+n-(a+k))
+			if rest := a + k; rest < base+n {
+				adviseSmall(unsafe.Add(p, rest-base), base+n-rest)
+			}
 			return false
 		}
 		huge.CompareAndSwap(unknown, atHand)

@@ -148,7 +148,10 @@ func setHuge(t *testing.T, h int32) {
 	t.Helper()
 	was := huge.Load()
 	huge.Store(h)
-	t.Cleanup(func() { huge.Store(was) })
+	t.Cleanup(func() {
+		pending.Wait()
+		huge.Store(was)
+	})
 }
 
 // setSince makes the parts made resident in a test take what took says,
@@ -158,5 +161,8 @@ func setSince(t *testing.T, took func(part int) time.Duration) {
 	var parts atomic.Int32
 	was := since
 	since = func(time.Time) time.Duration { return took(int(parts.Add(1)) - 1) }
-	t.Cleanup(func() { since = was })
+	t.Cleanup(func() {
+		pending.Wait() // the goroutines still timing their parts
+		since = was
+	})
 }
