@@ -157,6 +157,11 @@ func (s *Scanner) Follow(t *Templates, from int, sizes *Sizes) int {
 		}
 		// A line with a size and the lines without one after it, as one;
 		// line by line where that fails, to stop at the right line.
+		if m, ok := s.followKnown(t, n, start, sizes); ok {
+			start = t.lines[m-1].end
+			n = m
+			continue
+		}
 		if size, m, ok := s.followUnit(t, n, start); ok {
 			sizes.Append(size)
 			start = t.lines[m-1].end
@@ -210,6 +215,59 @@ func (s *Scanner) followUnit(t *Templates, n, start int) (size poly.Rat, m int, 
 	s.line += m - n
 	s.lastKind, s.lastLine = t.lines[m-1].kind, s.line
 	return size, m, true
+}
+
+// followKnown is followUnit for a buffer whose shape is one the shape
+// memo holds, as most are in a recording whose shapes repeat: the
+// comparison, the memo's look-up and the size in one function, the size
+// appended to sizes. It returns false, having read nothing, wherever
+// followUnit would do anything else (a shape new to the memo, a size that
+// is not a whole number of bytes, a buffer that may need more input
+// read); followUnit then reads the unit, or finds that it differs.
+func (s *Scanner) followKnown(t *Templates, n, start int, sizes *Sizes) (int, bool) {
+	l := &t.lines[n]
+	m := int(l.unit)
+	switch {
+	case m == noUnit || l.memo < 0 || l.kind != KindBuffer || s.shapes == nil:
+		return 0, false
+	case m == 0:
+		m = len(t.lines)
+	}
+	unit := t.text[start:t.lines[m-1].end]
+	at := int(l.at)
+	b := s.buf[s.pos:s.end]
+	// With as many bytes as followUnit wants, it reads no more, and the
+	// shape's memoWidth bytes are there (at < len(unit)).
+	if len(unit) > maxUnit || len(b) < len(unit)+sizeSlack+20*int(l.rank) || string(b[:at]) != string(unit[:at]) {
+		return 0, false
+	}
+	memo := s.shapes
+	es := &memo.e[l.memo]
+	w0 := binary.LittleEndian.Uint64(b[at:])
+	w1 := binary.LittleEndian.Uint64(b[at+8:])
+	w2 := binary.LittleEndian.Uint64(b[at+16:])
+	k := 0
+	if !es[0].holds(int(l.rank), w0, w1, w2) {
+		if k = 1; !es[1].holds(int(l.rank), w0, w1, w2) {
+			return 0, false
+		}
+	}
+	e := &es[k]
+	hi, lo := bits.Mul64(uint64(e.p), uint64(l.bits))
+	if hi != 0 || lo > math.MaxInt64 || lo%8 != 0 {
+		return 0, false
+	}
+	end := at + e.n
+	rest := unit[l.to:]
+	if len(b)-end < len(rest) || string(b[end:end+len(rest)]) != string(rest) {
+		return 0, false
+	}
+	memo.last[l.memo] = uint8(k)
+	s.pos += end + len(rest)
+	s.line += m - n
+	s.lastKind, s.lastLine = t.lines[m-1].kind, s.line
+	sizes.ints = append(sizes.ints, int64(lo/8))
+	return m, true
 }
 
 // followRun reads lines n to m−1 of t, which have no size, where the input
@@ -417,6 +475,12 @@ type shapeEntry struct {
 	p       int64
 }
 
+// holds reports whether the entry holds the shape of the given rank whose
+// text starts the words w0, w1, w2 (the bytes at the shape, little-endian).
+func (e *shapeEntry) holds(rank int, w0, w1, w2 uint64) bool {
+	return e.n > 0 && e.rank == rank && w0&e.mask[0] == e.w[0] && w1&e.mask[1] == e.w[1] && w2&e.mask[2] == e.w[2]
+}
+
 // memoWidth is the longest shape text a shapeMemo holds.
 const memoWidth = 24
 
@@ -465,7 +529,7 @@ func (m *shapeMemo) product(b []byte, at int, l *template) (p int64, end int, ok
 	w1 := binary.LittleEndian.Uint64(b[at+8:])
 	w2 := binary.LittleEndian.Uint64(b[at+16:])
 	for k := range es {
-		if e := &es[k]; e.n > 0 && e.rank == rank && w0&e.mask[0] == e.w[0] && w1&e.mask[1] == e.w[1] && w2&e.mask[2] == e.w[2] {
+		if e := &es[k]; e.holds(rank, w0, w1, w2) {
 			m.last[l.memo] = uint8(k)
 			return e.p, at + e.n, true
 		}

@@ -403,6 +403,41 @@ func TestFollowShapeMemo(t *testing.T) {
 	}
 }
 
+// TestFollowKnownShapes follows buffers whose shapes the memo holds, the
+// fast way (followKnown), but for those that way leaves to followUnit: a
+// size that is not a whole number of bytes, and a view's; each line read,
+// each size Scan's.
+func TestFollowKnownShapes(t *testing.T) {
+	recording := func(shape string) []byte {
+		return []byte(lines2(`{"memsym": 1, "dims": {"B": 2}}`,
+			`{"buffer": 1, "dtype": "f32", "shape": `+shape+`, "role": "input"}`,
+			`{"buffer": 2, "dtype": "f32", "shape": `+shape+`}`, `{"op": "f", "reads": [1], "writes": [2]}`,
+			`{"buffer": 3, "dtype": "i4", "shape": `+shape+`}`, `{"op": "g", "reads": [2], "writes": [3]}`,
+			`{"buffer": 4, "dtype": "i4", "shape": `+shape+`}`, `{"op": "g", "reads": [3], "writes": [4]}`,
+			`{"view": 5, "of": 4, "dtype": "f32", "shape": `+shape+`}`, `{"op": "h", "reads": [5], "writes": []}`,
+			`{"buffer": 6, "dtype": "f32", "shape": `+shape+`}`, `{"op": "f", "reads": [5], "writes": [6]}`,
+			`{"result": [6]}`))
+	}
+	a, b := recording("[2, 4]"), recording("[3, 5]")
+	checkFollow(t, a, b)
+	tmpl, _ := keepAll(a)
+	s := NewScanner(bytes.NewReader(b), "b.jsonl")
+	s.Scan()
+	var sizes Sizes
+	if k := s.Follow(tmpl, 0, &sizes); k != tmpl.Len() {
+		t.Fatalf("Follow read %d of %d lines", k, tmpl.Len())
+	}
+	want := []poly.Rat{poly.Int(60), poly.Int(60), poly.Frac(15, 2), poly.Frac(15, 2), {}, poly.Int(60)}
+	if sizes.Len() != len(want) {
+		t.Fatalf("%d sizes, want %d", sizes.Len(), len(want))
+	}
+	for i, w := range want {
+		if !sizes.At(i).Equal(w) {
+			t.Errorf("size %d: %s, want %s", i, sizes.At(i), w)
+		}
+	}
+}
+
 // TestMemoIndexInPlace checks that memoIndex gives a text the same entry
 // whether it reads the text in place, with other bytes after it, or copies
 // it.
