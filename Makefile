@@ -1,7 +1,7 @@
 # memsym's tasks. `make test` is the whole test suite, as CI runs it.
 GO ?= go
 
-.PHONY: test vet fmt bench fuzz build clean images page-image
+.PHONY: test vet fmt bench pgo fuzz build clean images page-image
 
 build:
 	$(GO) build -o memsym ./cmd/memsym
@@ -18,6 +18,13 @@ vet:
 # PYTHON=/usr/bin/python3 picks the python whose SymPy is the peer.
 bench:
 	$(GO) run ./bench/run -go "$(GO)" -python "$(or $(PYTHON),python3)"
+
+# The CPU profile Go optimizes memsym's builds by (profile-guided
+# optimization, cmd/memsym/default.pgo): memsym's usual long runs, profiled
+# (bench/run -pgo); a few minutes. Written again when the hot code changes
+# much: an old profile still serves, less well.
+pgo:
+	$(GO) run ./bench/run -go "$(GO)" -runs 3 -pgo cmd/memsym/default.pgo
 
 # Every fuzz target in the tree for a while; FUZZTIME=10m for the long runs.
 # Go spends up to a minute minimizing each new interesting input by default,

@@ -9,6 +9,11 @@
 // it from the module's root:
 //
 //	go run ./bench/run [-runs 5] [-ops 1000000] [-ops4 100000] [-only llama,sympy,...]
+//
+// With -pgo FILE it measures nothing: it writes to FILE the CPU profile by
+// which Go optimizes memsym's builds (`make pgo` writes
+// cmd/memsym/default.pgo), from runs of memsym built to profile itself
+// (writeProfile).
 package main
 
 import (
@@ -81,6 +86,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs.Int64Var(&h.ops, "ops", 1_000_000, "the synthetic program's operations on the 3×3 grid")
 	fs.Int64Var(&h.ops4, "ops4", 100_000, "the synthetic program's operations on the 3^4 grid and the 3×3 grid it is compared with")
 	only := fs.String("only", "", "run only these `measures`, comma-separated: "+measureNames())
+	pgo := fs.String("pgo", "", "measure nothing: write the CPU profile of memsym's usual runs to `file`, for profile-guided optimization")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -101,13 +107,27 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 
 	h.memsym = filepath.Join(h.tmp, "memsym")
 	h.scanonly = filepath.Join(h.tmp, "scanonly")
-	for _, b := range []struct{ out, pkg string }{{h.memsym, "./cmd/memsym"}, {h.scanonly, "./bench/scanonly"}} {
-		h.logf("go build -o %s %s", filepath.Base(b.out), b.pkg)
-		build := exec.CommandContext(ctx, h.goCmd, "build", "-o", b.out, b.pkg)
+	builds := []struct {
+		out, pkg string
+		flags    []string
+	}{{h.memsym, "./cmd/memsym", nil}, {h.scanonly, "./bench/scanonly", nil}}
+	if *pgo != "" {
+		// The profile is of memsym as built without one, able to profile
+		// itself; nothing else is built.
+		builds = builds[:1]
+		builds[0].flags = []string{"-tags", "memsym_cpuprofile", "-pgo", "off"}
+	}
+	for _, b := range builds {
+		args := append(append([]string{"build"}, b.flags...), "-o", b.out, b.pkg)
+		h.logf("go %s", strings.Join(args, " "))
+		build := exec.CommandContext(ctx, h.goCmd, args...)
 		build.Dir, build.Stdout, build.Stderr = h.root, stderr, stderr
 		if err := build.Run(); err != nil {
 			return fmt.Errorf("go build %s: %v", b.pkg, err)
 		}
+	}
+	if *pgo != "" {
+		return h.writeProfile(ctx, *pgo)
 	}
 
 	before := loadAverage()

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -206,5 +208,45 @@ func TestRelabelHalfway(t *testing.T) {
 	}
 	if err := relabelHalfway(filepath.Join(dir, "none.jsonl"), dst); err == nil {
 		t.Error("no error for a missing file")
+	}
+}
+
+// TestWriteProfile runs the harness's -pgo mode on a small synthetic
+// program: memsym built to profile itself, its runs profiled and merged
+// into one profile that Go's builds can read, and nothing measured.
+func TestWriteProfile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds memsym and runs it nine times")
+	}
+	out := filepath.Join(t.TempDir(), "default.pgo")
+	var stdout, stderr strings.Builder
+	if err := run(context.Background(), &stdout, &stderr, []string{"-runs", "1", "-ops", "200", "-pgo", out}); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("-pgo printed a report: %q", stdout.String())
+	}
+	for _, want := range []string{"-tags memsym_cpuprofile -pgo off", "profile 3 of 3: memsym explain", "3 profiles merged"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A profile is gzipped protocol buffers, which pprof reads back: a
+	// CPU profile with samples (the runs take some 100 ms of CPU, sampled
+	// every 10 ms). Go's builds read cmd/memsym/default.pgo itself in every
+	// test of cmd/memsym.
+	if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+		t.Fatalf("%s is not gzipped (%d bytes)", out, len(data))
+	}
+	raw, err := exec.Command("go", "tool", "pprof", "-raw", out).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go tool pprof -raw: %v\n%s", err, raw)
+	}
+	if !regexp.MustCompile(`(?m)^PeriodType: cpu nanoseconds$`).Match(raw) || !regexp.MustCompile(`(?m)^Samples:\n.*\n +[1-9][0-9]* +[0-9]+: `).Match(raw) {
+		t.Errorf("not a CPU profile with samples:\n%s", raw)
 	}
 }

@@ -53,8 +53,14 @@ func main() {
 	// signal, not by what failed meanwhile, such as a folder the undoing
 	// removed.
 	ending.HaltIfEnded()
-	os.Exit(exitCode(err, os.Stderr))
+	code := exitCode(err, os.Stderr)
+	atExit()
+	os.Exit(code)
 }
+
+// atExit runs just before the process exits: a build for profiling
+// (cpuprofile.go) ends its profile there.
+var atExit = func() {}
 
 // exitCode prints err, if any, and returns the process's exit code: 0 on
 // success, 2 on bad usage, 1 on any other error.
