@@ -118,9 +118,9 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		builds[0].flags = []string{"-tags", "memsym_cpuprofile", "-pgo", "off"}
 	}
 	for _, b := range builds {
-		args := append(append([]string{"build"}, b.flags...), "-o", b.out, b.pkg)
-		h.logf("go %s", strings.Join(args, " "))
-		build := exec.CommandContext(ctx, h.goCmd, args...)
+		flags := append([]string{"build"}, b.flags...)
+		h.logf("go %s -o %s %s", strings.Join(flags, " "), filepath.Base(b.out), b.pkg)
+		build := exec.CommandContext(ctx, h.goCmd, append(flags, "-o", b.out, b.pkg)...)
 		build.Dir, build.Stdout, build.Stderr = h.root, stderr, stderr
 		if err := build.Run(); err != nil {
 			return fmt.Errorf("go build %s: %v", b.pkg, err)
