@@ -241,18 +241,10 @@ func (s *Scanner) followKnown(t *Templates, n, start int, sizes *Sizes) (int, bo
 	if len(unit) > maxUnit || len(b) < len(unit)+sizeSlack+20*int(l.rank) || string(b[:at]) != string(unit[:at]) {
 		return 0, false
 	}
-	memo := s.shapes
-	es := &memo.e[l.memo]
-	w0 := binary.LittleEndian.Uint64(b[at:])
-	w1 := binary.LittleEndian.Uint64(b[at+8:])
-	w2 := binary.LittleEndian.Uint64(b[at+16:])
-	k := 0
-	if !es[0].holds(int(l.rank), w0, w1, w2) {
-		if k = 1; !es[1].holds(int(l.rank), w0, w1, w2) {
-			return 0, false
-		}
+	e := s.shapes.known(b, at, l)
+	if e == nil {
+		return 0, false
 	}
-	e := &es[k]
 	hi, lo := bits.Mul64(uint64(e.p), uint64(l.bits))
 	if hi != 0 || lo > math.MaxInt64 || lo%8 != 0 {
 		return 0, false
@@ -262,7 +254,6 @@ func (s *Scanner) followKnown(t *Templates, n, start int, sizes *Sizes) (int, bo
 	if len(b)-end < len(rest) || string(b[end:end+len(rest)]) != string(rest) {
 		return 0, false
 	}
-	memo.last[l.memo] = uint8(k)
 	s.pos += end + len(rest)
 	s.line += m - n
 	s.lastKind, s.lastLine = t.lines[m-1].kind, s.line
@@ -517,25 +508,38 @@ func wordBytes(n int) uint64 {
 	return lowBytes(n)
 }
 
-// product is shapeProduct for a shape at b[at] of a line like l, by the
-// memo where it can be.
-func (m *shapeMemo) product(b []byte, at int, l *template) (p int64, end int, ok bool) {
-	rank := int(l.rank)
+// known returns the entry that holds the shape at b[at] of a line like l,
+// noting it as the one read last; nil where the memo holds none, or l has
+// no entry, or b ends within memoWidth bytes of at.
+func (m *shapeMemo) known(b []byte, at int, l *template) *shapeEntry {
 	if l.memo < 0 || len(b)-at < memoWidth {
-		return shapeProduct(b, at, rank)
+		return nil
 	}
-	es := &m.e[l.memo]
 	w0 := binary.LittleEndian.Uint64(b[at:])
 	w1 := binary.LittleEndian.Uint64(b[at+8:])
 	w2 := binary.LittleEndian.Uint64(b[at+16:])
+	es := &m.e[l.memo]
 	for k := range es {
-		if e := &es[k]; e.holds(rank, w0, w1, w2) {
+		if e := &es[k]; e.holds(int(l.rank), w0, w1, w2) {
 			m.last[l.memo] = uint8(k)
-			return e.p, at + e.n, true
+			return e
 		}
 	}
-	p, end, ok = shapeProduct(b, at, rank)
-	if n := end - at; ok && n <= memoWidth {
+	return nil
+}
+
+// product is shapeProduct for a shape at b[at] of a line like l, by the
+// memo where it can be.
+func (m *shapeMemo) product(b []byte, at int, l *template) (p int64, end int, ok bool) {
+	if e := m.known(b, at, l); e != nil {
+		return e.p, at + e.n, true
+	}
+	p, end, ok = shapeProduct(b, at, int(l.rank))
+	if n := end - at; ok && n <= memoWidth && l.memo >= 0 && len(b)-at >= memoWidth {
+		w0 := binary.LittleEndian.Uint64(b[at:])
+		w1 := binary.LittleEndian.Uint64(b[at+8:])
+		w2 := binary.LittleEndian.Uint64(b[at+16:])
+		es := &m.e[l.memo]
 		k := 1 - m.last[l.memo]&1 // the one read less lately
 		m.last[l.memo] = k
 		e := &es[k]
@@ -548,7 +552,7 @@ func (m *shapeMemo) product(b []byte, at int, l *template) (p int64, end int, ok
 				mask[i] = ^uint64(0) >> (64 - 8*k)
 			}
 		}
-		*e = shapeEntry{w: [3]uint64{w0 & mask[0], w1 & mask[1], w2 & mask[2]}, mask: mask, n: n, rank: rank, p: p}
+		*e = shapeEntry{w: [3]uint64{w0 & mask[0], w1 & mask[1], w2 & mask[2]}, mask: mask, n: n, rank: int(l.rank), p: p}
 	}
 	return p, end, ok
 }
