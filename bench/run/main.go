@@ -93,6 +93,9 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	if fs.NArg() > 0 || h.runs < 1 || h.ops < 5 || h.ops4 < 5 {
 		return fmt.Errorf("usage: run [-runs N >= 1] [-ops N >= 5] [-ops4 N >= 5] [-only names]")
 	}
+	if *pgo != "" && *only != "" {
+		return fmt.Errorf("-pgo measures nothing: -only does not go with it")
+	}
 	want, err := selected(*only)
 	if err != nil {
 		return err

@@ -220,6 +220,9 @@ func TestWriteProfile(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "default.pgo")
 	var stdout, stderr strings.Builder
+	if err := run(context.Background(), &stdout, &stderr, []string{"-pgo", out, "-only", "files"}); err == nil || !strings.Contains(err.Error(), "-only does not go with it") {
+		t.Errorf("-pgo with -only: %v, want a refusal", err)
+	}
 	if err := run(context.Background(), &stdout, &stderr, []string{"-runs", "1", "-ops", "200", "-pgo", out}); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
