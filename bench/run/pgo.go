@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+
+	"memsym/internal/outfile"
 )
 
 // writeProfile writes to out the CPU profile by which Go optimizes memsym's
@@ -18,7 +20,8 @@ import (
 // bundled program (--program), and a chapter (explain); the first two,
 // which take nearly all of the time, are what the profile is mostly made
 // of, as they are what the performance targets measure. h.memsym must be
-// built with the tag memsym_cpuprofile. out is written whole or not at all.
+// built with the tag memsym_cpuprofile. out is written whole or not at all
+// (outfile.Write).
 func (h *harness) writeProfile(ctx context.Context, out string) error {
 	dir := filepath.Join(h.tmp, "grid3")
 	defer os.RemoveAll(dir)
@@ -59,22 +62,10 @@ func (h *harness) writeProfile(ctx context.Context, out string) error {
 	if merged.Len() == 0 {
 		return fmt.Errorf("go tool pprof -proto wrote nothing")
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(out), ".pgo-*")
-	if err != nil {
+	if err := outfile.Write(out, func(w io.Writer) error {
+		_, err := w.Write(merged.Bytes())
 		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(merged.Bytes()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), out); err != nil {
+	}); err != nil {
 		return err
 	}
 	h.logf("wrote %s (%d bytes, %d profiles merged)", out, merged.Len(), len(profiles))
