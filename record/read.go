@@ -138,7 +138,14 @@ func OpenFile(path string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &File{Scanner: NewScanner(f, path), c: f, name: path, size: sizeHint(f)}, nil
+	return newFile(f, path), nil
+}
+
+// newFile returns a File that reads f, naming it name. Follow may map it.
+func newFile(f *os.File, name string) *File {
+	s := NewScanner(f, name)
+	s.mayMap = true
+	return &File{Scanner: s, c: f, name: name, size: sizeHint(f)}
 }
 
 // openRecording opens the named file for reading a recording from it,
@@ -167,7 +174,7 @@ func OpenNamed(path, name string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &File{Scanner: NewScanner(f, name), c: f, name: name, size: sizeHint(f)}, nil
+	return newFile(f, name), nil
 }
 
 // Name returns the name the file's messages give it.
@@ -206,6 +213,7 @@ func (f *File) Close() error {
 	if f.c == nil {
 		return nil
 	}
+	f.Scanner.unmapAll()
 	err := f.c.Close()
 	f.c = nil
 	return err

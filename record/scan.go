@@ -104,6 +104,16 @@ type Scanner struct {
 
 	shapes *shapeMemo // the shapes Follow read, made when it first reads one
 
+	// A file Follow reads in place (scan_map.go): may it be mapped, its
+	// mapping, the part of that below mlo given back already, where buf
+	// starts in it, and the step it is shown in. m is nil while the input
+	// is read.
+	mayMap bool
+	m      []byte
+	mlo    int
+	base   int
+	step   int
+
 	skipFast int  // lines to read before trying fastRecord in place again
 	slowOnly bool // for tests: parse reads every line, as the reference
 }
@@ -124,6 +134,14 @@ func (s *Scanner) Scan() bool {
 	if s.done {
 		return false
 	}
+	if s.m != nil {
+		return s.scanMapped()
+	}
+	return s.scan()
+}
+
+// scan is Scan, the Scanner not done.
+func (s *Scanner) scan() bool {
 	// Mostly a line in the usual form, read where it lies in the buffer,
 	// its end found after it.
 	fast := !s.slowOnly
@@ -292,6 +310,13 @@ func (s *Scanner) readLine() ([]byte, bool) {
 // fill reads more input after the unread bytes, moving them to the front
 // and growing the buffer as needed, never beyond a line's limit.
 func (s *Scanner) fill() {
+	if s.m != nil {
+		if s.base+s.end < len(s.m) {
+			s.fillMapped()
+			return
+		}
+		s.leaveMapping()
+	}
 	if s.pos > 0 {
 		s.end = copy(s.buf, s.buf[s.pos:s.end])
 		s.pos = 0
@@ -493,7 +518,15 @@ type idSlices struct {
 // parsed. It checks nothing else: of a recording Scan would refuse the
 // count may be wrong, or an error found; of one Scan reads, it is the count
 // of its operations. For telling a recording's shape, not for reading it.
-func (s *Scanner) CountOps() (int, error) {
+func (s *Scanner) CountOps() (n int, err error) {
+	if s.m != nil {
+		defer s.guard(func() { n, err = 0, s.err })()
+	}
+	return s.countOps()
+}
+
+// countOps is CountOps.
+func (s *Scanner) countOps() (int, error) {
 	n := 0
 	for !s.done {
 		line, ok := s.readLine()

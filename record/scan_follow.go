@@ -88,6 +88,14 @@ func (t *Templates) Grow(n int) {
 // Keep adds the current record's line to t. The record must be whole: Keep
 // is for a Scan that returned true.
 func (s *Scanner) Keep(t *Templates) {
+	if s.m != nil {
+		defer s.guard(func() {})()
+	}
+	s.keep(t)
+}
+
+// keep is Keep.
+func (s *Scanner) keep(t *Templates) {
 	if len(t.lines) == 0 { // a new Templates, or one Reset
 		t.open = -1
 	}
@@ -125,7 +133,18 @@ func (s *Scanner) Keep(t *Templates) {
 // the bytes of each buffer and view it read to sizes (zero for a view), and
 // returns the index in t of the first line it did not read. Record is left
 // as it was; Keep is not for the records Follow read.
-func (s *Scanner) Follow(t *Templates, from int, sizes *Sizes) int {
+func (s *Scanner) Follow(t *Templates, from int, sizes *Sizes) (n int) {
+	if s.m == nil && s.mayMap && !s.done {
+		s.startMapping()
+	}
+	if s.m != nil {
+		defer s.guard(func() { n = from })()
+	}
+	return s.follow(t, from, sizes)
+}
+
+// follow is Follow.
+func (s *Scanner) follow(t *Templates, from int, sizes *Sizes) int {
 	n := from
 	if s.done || n >= len(t.lines) || len(t.recs) > 0 {
 		return n

@@ -123,3 +123,59 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// writeSizes records the size of each Write.
+type writeSizes struct {
+	bytes.Buffer
+	sizes []int
+}
+
+func (w *writeSizes) Write(p []byte) (int, error) {
+	w.sizes = append(w.sizes, len(p))
+	return w.Buffer.Write(p)
+}
+
+// TestWriteToLarge writes a large recording in writes of largeWrites
+// bytes, a small one in smaller writes, and both as the records written
+// one by one.
+func TestWriteToLarge(t *testing.T) {
+	data := pointRecording(2*largeRecording, 2, 0)
+	rec, err := Read(bytes.NewReader(data), "large.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	small, err := Read(bytes.NewReader(pointRecording(100, 2, 0)), "small.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		rec  *Recording
+		want int // the size of every write but the last
+	}{{rec, largeWrites}, {small, 0}} {
+		var got writeSizes
+		if _, err := tc.rec.WriteTo(&got); err != nil {
+			t.Fatal(err)
+		}
+		var want bytes.Buffer
+		w := NewWriter(&want)
+		for s := tc.rec.Replay(); s.Scan(); {
+			if err := w.Write(s.Record()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Fatal("WriteTo wrote other bytes than the records written one by one")
+		}
+		if tc.want > 0 && (len(got.sizes) < 2 || got.Len() < 2*tc.want) {
+			t.Fatalf("%d bytes: too few for the test", got.Len())
+		}
+		for i, n := range got.sizes[:len(got.sizes)-1] {
+			if tc.want > 0 && n != tc.want || tc.want == 0 && n > 64<<10 {
+				t.Fatalf("write %d of %d bytes", i, n)
+			}
+		}
+	}
+}
