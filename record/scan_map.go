@@ -55,8 +55,15 @@ const maxMapped = 16
 // mappedNow counts the files mapped now, in the process.
 var mappedNow atomic.Int64
 
-// pageSize is the size of the pages given back.
-var pageSize = os.Getpagesize()
+// The pages given back: small ones, or huge ones where the steps are at
+// least that large. A file the page cache holds in folios of 2 MiB (one
+// written 2 MiB at a time, as WriteTo writes a large recording) is mapped
+// a huge page at a time, and giving back part of one unmaps it whole, to be
+// mapped again for the rest.
+var (
+	pageSize = os.Getpagesize()
+	hugePage = 2 << 20
+)
 
 // startMapping maps the Scanner's file when it is large enough, and goes on
 // from the mapping: the unread bytes of buf are the same bytes of the file,
@@ -87,10 +94,15 @@ func (s *Scanner) startMapping() {
 }
 
 // fillMapped shows a step more of the mapping in buf, or up to its end, and
-// gives back the whole pages read before the unread bytes.
+// gives back the whole pages read before the unread bytes: huge pages, where
+// the steps are at least that large.
 func (s *Scanner) fillMapped() {
 	at := s.base + s.pos
-	if cut := at &^ (pageSize - 1); cut > s.mlo {
+	unit := pageSize
+	if s.step >= hugePage {
+		unit = hugePage
+	}
+	if cut := at &^ (unit - 1); cut > s.mlo {
 		drop(s.m[s.mlo:cut])
 		s.mlo = cut
 	}

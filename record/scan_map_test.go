@@ -72,10 +72,10 @@ func chunked(t *testing.T, data []byte, size int) []*Templates {
 
 // follow reads the recording at path by following the chunks, and Scan
 // where Follow stops, as a grid's reader does, and describes what it read:
-// the sizes Follow read, the records Scan read, and the error. between, if
-// not nil, runs after the first chunk. It reports whether the file was
-// mapped by then.
-func follow(t *testing.T, path string, chunks []*Templates, between func(*File)) (string, bool) {
+// the sizes Follow read, the records Scan read, and the error. after, if
+// not nil, runs after each chunk. It reports whether the file was mapped
+// after the first.
+func follow(t *testing.T, path string, chunks []*Templates, after func(i int, f *File)) (string, bool) {
 	t.Helper()
 	f, err := OpenFile(path)
 	if err != nil {
@@ -107,9 +107,9 @@ func follow(t *testing.T, path string, chunks []*Templates, between func(*File))
 		out.WriteString("\n")
 		if i == 0 {
 			wasMapped = f.m != nil
-			if between != nil {
-				between(f)
-			}
+		}
+		if after != nil {
+			after(i, f)
 		}
 	}
 	more := f.Scan()
@@ -118,11 +118,19 @@ func follow(t *testing.T, path string, chunks []*Templates, between func(*File))
 }
 
 // TestFollowInPlace follows a recording of another point, some of its lines
-// different, read and in place: the same sizes, records and end.
+// different, read and in place: the same sizes, records and end; with
+// small pages given back, and with huge ones (made small for the test).
 func TestFollowInPlace(t *testing.T) {
 	p0 := pointRecording(points, 2, 0)
 	dir := t.TempDir()
-	for _, odd := range []int{0, 97} {
+	oldHuge := hugePage
+	t.Cleanup(func() { hugePage = oldHuge })
+	for i := range 4 {
+		odd := []int{0, 97}[i%2]
+		step := mapSteps
+		if i >= 2 {
+			hugePage, step = 4*mapSteps, 8*mapSteps
+		}
 		path := filepath.Join(dir, fmt.Sprintf("p1_%d.jsonl", odd))
 		if err := os.WriteFile(path, pointRecording(points, 3, odd), 0o644); err != nil {
 			t.Fatal(err)
@@ -133,8 +141,21 @@ func TestFollowInPlace(t *testing.T) {
 		if was {
 			t.Fatal("mapped a file under mapFrom")
 		}
-		mapped(t, 1, mapSteps)
-		got, was := follow(t, path, chunks, nil)
+		mapped(t, 1, step)
+		unit := pageSize // what is given back at a time
+		if step >= hugePage {
+			unit = hugePage
+		}
+		given := 0 // the most given back
+		got, was := follow(t, path, chunks, func(_ int, f *File) {
+			if f.mlo%unit != 0 {
+				t.Fatalf("gave back up to %d, not a multiple of %d", f.mlo, unit)
+			}
+			given = max(given, f.mlo)
+		})
+		if was && given == 0 {
+			t.Fatal("gave nothing back")
+		}
 		if !was && runtime.GOOS == "linux" {
 			t.Fatal("not mapped")
 		}
@@ -165,7 +186,10 @@ func TestFollowInPlaceGrown(t *testing.T) {
 	if err := os.WriteFile(path, p1[:half], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, was := follow(t, path, chunks, func(*File) {
+	got, was := follow(t, path, chunks, func(i int, _ *File) {
+		if i > 0 {
+			return
+		}
 		a, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 		if err != nil {
 			t.Fatal(err)
@@ -196,7 +220,10 @@ func TestFollowInPlaceCut(t *testing.T) {
 		t.Fatal(err)
 	}
 	var f *File
-	got, was := follow(t, path, chunked(t, p0, 48<<10), func(file *File) {
+	got, was := follow(t, path, chunked(t, p0, 48<<10), func(i int, file *File) {
+		if i > 0 {
+			return
+		}
 		f = file
 		if err := os.Truncate(path, 100); err != nil {
 			t.Fatal(err)
@@ -224,7 +251,7 @@ func TestScanInPlace(t *testing.T) {
 	chunks := chunked(t, p0, 48<<10)
 	rest := func() string {
 		var out strings.Builder
-		follow(t, path, chunks[:1], func(f *File) {
+		follow(t, path, chunks[:1], func(_ int, f *File) {
 			var kept Templates
 			for i := 0; f.Scan(); i++ {
 				if i == 1000 {

@@ -139,7 +139,7 @@ func (w *writeSizes) Write(p []byte) (int, error) {
 // bytes, a small one in smaller writes, and both as the records written
 // one by one.
 func TestWriteToLarge(t *testing.T) {
-	data := pointRecording(2*largeRecording, 2, 0)
+	data := pointRecording(3*largeRecording, 2, 0)
 	rec, err := Read(bytes.NewReader(data), "large.jsonl")
 	if err != nil {
 		t.Fatal(err)
