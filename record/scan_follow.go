@@ -132,7 +132,8 @@ func (s *Scanner) keep(t *Templates) {
 // string "N" or "N/M" (Scan reads that one), or at the end of t. It appends
 // the bytes of each buffer and view it read to sizes (zero for a view), and
 // returns the index in t of the first line it did not read. Record is left
-// as it was; Keep is not for the records Follow read.
+// as it was; Keep is not for the records Follow read. A File's Follow
+// reads the file in place where it can (scan_map.go).
 func (s *Scanner) Follow(t *Templates, from int, sizes *Sizes) (n int) {
 	if s.m == nil && s.mayMap && !s.done {
 		s.startMapping()
