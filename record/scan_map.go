@@ -27,10 +27,12 @@ import (
 // What it saves depends on how the page cache holds the file. In large
 // folios (a file read from disk, or written in large writes, as WriteTo
 // writes a large recording, on Linux 6.18's ext4), a fault maps hundreds
-// of KiB, and reading in place takes about 8% less CPU time than reading
-// on a grid of 10^6 operations; in folios of 64 KiB (a file written 64 KiB
-// at a time and still cached), a fault maps 64 KiB, and the two cost
-// about the same (BENCHMARKS.md, issue 16's twenty-sixth round).
+// of KiB, and `memsym symbolic` on a grid of 10^6 operations takes about 6%
+// less CPU time reading in place than reading: the kernel's copies go, and
+// the comparisons, meeting the bytes in memory rather than in the cache,
+// take back about half of what they cost. In folios of 64 KiB (a file
+// written 64 KiB at a time and still cached), a fault maps 64 KiB, and the
+// two cost about the same (BENCHMARKS.md, issue 16's twenty-sixth round).
 
 // mapFrom is the least size of a file Follow maps; tests lower it.
 var mapFrom int64 = 4 << 20
