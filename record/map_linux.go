@@ -2,13 +2,18 @@ package record
 
 import (
 	"os"
+	"strconv"
 	"syscall"
 )
 
 // mapFile maps the first size bytes of f for reading, or returns nil where
 // it cannot: the Scanner then goes on reading f.
+//
+// Only a 64-bit process maps: each mapping takes the whole file's address
+// space while it is read, and sixteen files of a large grid would take
+// most of a 32-bit process's.
 func mapFile(f *os.File, size int64) []byte {
-	if size <= 0 || size != int64(int(size)) {
+	if size <= 0 || strconv.IntSize < 64 {
 		return nil
 	}
 	m, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
