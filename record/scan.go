@@ -105,13 +105,12 @@ type Scanner struct {
 	shapes *shapeMemo // the shapes Follow read, made when it first reads one
 
 	// A file Follow reads in place (scan_map.go): may it be mapped, its
-	// mapping, the part of that below mlo given back already, where buf
-	// starts in it, and the step it is shown in. m is nil while the input
-	// is read.
+	// mapping, the part of that below mlo given back already (buf starts
+	// at mlo), and the step it is shown in. m is nil while the input is
+	// read.
 	mayMap bool
 	m      []byte
 	mlo    int
-	base   int
 	step   int
 
 	skipFast int  // lines to read before trying fastRecord in place again
@@ -311,7 +310,7 @@ func (s *Scanner) readLine() ([]byte, bool) {
 // and growing the buffer as needed, never beyond a line's limit.
 func (s *Scanner) fill() {
 	if s.m != nil {
-		if s.base+s.end < len(s.m) {
+		if s.mlo+s.end < len(s.m) {
 			s.fillMapped()
 			return
 		}

@@ -89,7 +89,7 @@ func (s *Scanner) startMapping() {
 		mappedNow.Add(-1)
 		return
 	}
-	s.m, s.mlo, s.base = m, 0, 0
+	s.m, s.mlo = m, 0
 	s.step = int(min(int64(maxStep), max(int64(minStep), info.Size()/64)))
 	s.pos, s.end = int(s.read)-(s.end-s.pos), int(s.read)
 	s.buf = m[:s.end:len(m)]
@@ -99,7 +99,8 @@ func (s *Scanner) startMapping() {
 // gives back the whole pages read before the unread bytes: huge pages, where
 // the steps are at least that large.
 func (s *Scanner) fillMapped() {
-	at := s.base + s.pos
+	// buf starts at mlo in the mapping: the unread bytes are at [at, shown).
+	at, shown := s.mlo+s.pos, s.mlo+s.end
 	unit := pageSize
 	if s.step >= hugePage {
 		unit = hugePage
@@ -108,12 +109,12 @@ func (s *Scanner) fillMapped() {
 		drop(s.m[s.mlo:cut])
 		s.mlo = cut
 	}
-	end := min(s.base+s.end+s.step, len(s.m))
-	s.read += int64(end - (s.base + s.end))
+	end := min(shown+s.step, len(s.m))
+	s.read += int64(end - shown)
 	// Loads past the end, up to the mapping's, are of the file's bytes:
 	// fastRecord may make them, and never trusts them.
 	s.buf = s.m[s.mlo:end:len(s.m)]
-	s.pos, s.end, s.base = at-s.mlo, end-s.mlo, s.mlo
+	s.pos, s.end = at-s.mlo, end-s.mlo
 }
 
 // leaveMapping copies the unread bytes, at the mapping's end, into a buffer
@@ -143,7 +144,7 @@ func (s *Scanner) unmapAll() {
 // unmap unmaps the mapping.
 func (s *Scanner) unmap() {
 	unmap(s.m)
-	s.m, s.mlo, s.base = nil, 0, 0
+	s.m, s.mlo = nil, 0
 	mappedNow.Add(-1)
 }
 

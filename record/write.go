@@ -21,7 +21,7 @@ type Writer struct {
 
 // NewWriter returns a Writer to w. Call Flush when done.
 func NewWriter(w io.Writer) *Writer {
-	return newWriterSize(w, 64<<10)
+	return newWriterSize(w, writes)
 }
 
 // newWriterSize returns a Writer to w that writes size bytes at a time.
@@ -68,6 +68,7 @@ func (w *Writer) Write(r *Record) error {
 // 100 faults for a file of 200 MB, against 3 000 for one written 64 KiB
 // at a time.
 const (
+	writes         = 64 << 10 // a Writer's, and a small recording's
 	largeRecording = 10_000
 	largeWrites    = 2 << 20
 )
@@ -76,10 +77,11 @@ const (
 // order (see Replay), and returns the bytes written.
 func (rec *Recording) WriteTo(out io.Writer) (int64, error) {
 	cw := &countingWriter{w: out}
-	w := NewWriter(cw)
+	size := writes
 	if rec.Buffers.Len()+rec.Ops.Len() >= largeRecording {
-		w = newWriterSize(cw, largeWrites)
+		size = largeWrites
 	}
+	w := newWriterSize(cw, size)
 	s := rec.Replay()
 	for s.Scan() {
 		if err := w.Write(s.Record()); err != nil {
