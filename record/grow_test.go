@@ -154,7 +154,11 @@ func TestBuilderLineLimit(t *testing.T) {
 	if got := b.rec.Buffers.At(0).Line; got != math.MaxInt32 {
 		t.Errorf("the buffer on line 2^31 − 1 is kept as on line %d", got)
 	}
-	err := b.Add(&Record{Kind: KindBuffer, Line: math.MaxInt32 + 1, Buffer: Buffer{ID: 2, Bytes: poly.Int(4)}})
+	if math.MaxInt == math.MaxInt32 {
+		return // an int holds no line past 2^31 − 1
+	}
+	var past int64 = math.MaxInt32 + 1 // a variable: the constant overflows a 32-bit int
+	err := b.Add(&Record{Kind: KindBuffer, Line: int(past), Buffer: Buffer{ID: 2, Bytes: poly.Int(4)}})
 	if err == nil || err.Error() != "a recording holds at most 2147483647 lines" {
 		t.Fatalf("line 2^31: %v, want a refusal", err)
 	}

@@ -33,8 +33,8 @@ type Templates struct {
 	open int     // the last line with a size, whose unit may go on (template.unit); −1 for none
 }
 
-// template is one line of Templates, in 32 bytes: every reader of a grid
-// point goes through them all.
+// template is one line of Templates, in 32 bytes (28 on a 32-bit
+// machine): every reader of a grid point goes through them all.
 type template struct {
 	end    int   // the line's end in text, after its newline
 	at, to int32 // the size's value, from the line's start; at < 0 when it has none
