@@ -3,6 +3,7 @@ package record
 import (
 	"runtime"
 	"slices"
+	"unsafe"
 
 	"memsym/poly"
 )
@@ -87,8 +88,7 @@ func NewLive(gen func(sink Sink) error) *Live {
 				return
 			}
 		}
-		r := w.req
-		l.resp <- liveResp{batch: r.batch, n: r.n, ended: true, err: err}
+		w.reply(true, err)
 	}()
 	return l
 }
@@ -101,6 +101,14 @@ type liveSink struct {
 	cur  liveReq
 	err  error
 	made [2]int // the buffers and views, and the operations, made so far
+	// While a request to follow is answered, its templates, the index of
+	// the next one to compare (the request's n, as it goes on) and the
+	// reader's sizes, held here so that a Recorder's call reaches them
+	// at once; recs is nil while no such request is.
+	recs  []liveTemplate
+	ints  []int64 // the templates' ints
+	n     int
+	sizes *Sizes
 }
 
 // count counts a record of kind k made.
@@ -119,6 +127,9 @@ func (w *liveSink) wait() bool {
 	select {
 	case w.cur = <-w.l.req:
 		w.req = &w.cur
+		if w.cur.batch == nil {
+			w.recs, w.ints, w.n, w.sizes = w.cur.t.recs, w.cur.t.ints, w.cur.n, w.cur.sizes
+		}
 		return true
 	case <-w.l.stop:
 		return false
@@ -126,10 +137,17 @@ func (w *liveSink) wait() bool {
 }
 
 // answer sends the answer to the pending request.
-func (w *liveSink) answer() {
+func (w *liveSink) answer() { w.reply(false, nil) }
+
+// reply answers the pending request, saying whether the maker has ended,
+// with its error.
+func (w *liveSink) reply(ended bool, err error) {
 	r := w.req
-	w.l.resp <- liveResp{batch: r.batch, n: r.n}
-	w.req = nil
+	if r.batch == nil {
+		r.n = w.n
+	}
+	w.req, w.recs, w.ints, w.sizes = nil, nil, nil, nil
+	w.l.resp <- liveResp{batch: r.batch, n: r.n, ended: ended, err: err}
 }
 
 // Grow passes the maker's Grow on to the reader, with the batch being
@@ -158,14 +176,14 @@ func (w *liveSink) Add(r *Record) error {
 			}
 			return nil
 		}
-		if q.n < len(q.t.recs) && sameButSize(&q.t.recs[q.n], r) {
+		if w.n < len(w.recs) && sameButSize(&w.recs[w.n], w.ints, r) {
 			switch r.Kind {
 			case KindBuffer:
-				w.took(q, r.Buffer.Bytes, true)
+				w.took(r.Buffer.Bytes, true)
 			case KindView:
-				w.took(q, poly.Rat{}, true)
+				w.took(poly.Rat{}, true)
 			default:
-				w.took(q, poly.Rat{}, false)
+				w.took(poly.Rat{}, false)
 			}
 			return nil
 		}
@@ -274,7 +292,9 @@ func (l *Live) Close() error {
 	return nil
 }
 
-// liveTemplate is a record kept by Live.Keep: what Follow compares of it.
+// liveTemplate is a record kept by Live.Keep: what Follow compares of it,
+// in 96 bytes (on a 64-bit machine): every maker of another point goes
+// through them all.
 type liveTemplate struct {
 	kind   Kind
 	isView bool // a buffer's or a view's
@@ -282,23 +302,30 @@ type liveTemplate struct {
 	role   Role
 	phase  Phase
 	rank   int32 // the shape's axes; −1 for none
-	split  int32 // an operation's reads are ints[:split], its writes the rest
+	bits   int32 // the dtype's bits
 	id, of int64
-	dtype  DType
+	dtype  string // the dtype's name
 	name   string // a buffer's name, an operation's label
 	group  string // a buffer's group, an operation's path
-	ints   []int64
+	// An operation's reads and writes, or a result's ids, in the
+	// Templates' ints: from at, n of them, an operation's first split its
+	// reads.
+	at, n, split int32
 }
+
+// ints returns the integers k keeps, in ints, the Templates' ints.
+func (k *liveTemplate) ints(ints []int64) []int64 { return ints[k.at : k.at+k.n] }
 
 // Keep adds the current record to t, for Follow; t must hold records
 // kept by a Live stream, or nothing.
 func (l *Live) Keep(t *Templates) {
 	r := l.rec
-	k := liveTemplate{kind: r.Kind, rank: -1}
+	k := liveTemplate{kind: r.Kind, rank: -1, at: int32(len(t.ints))}
 	switch r.Kind {
 	case KindBuffer, KindView:
 		b := &r.Buffer
-		k.isView, k.role, k.id, k.of, k.dtype, k.name, k.group = b.IsView, b.Role, b.ID, b.Of, b.DType, b.Name, b.Group
+		k.isView, k.role, k.id, k.of, k.name, k.group = b.IsView, b.Role, b.ID, b.Of, b.Name, b.Group
+		k.dtype, k.bits = b.DType.Name, int32(b.DType.Bits)
 		if b.Shape != nil {
 			k.rank = int32(len(b.Shape))
 		}
@@ -306,16 +333,15 @@ func (l *Live) Keep(t *Templates) {
 		o := &r.Op
 		k.launch, k.phase, k.name, k.group = o.Launch, o.Phase, o.Label, o.Path
 		k.split = int32(len(o.Reads))
-		n := len(t.ints)
 		t.ints = append(t.ints, o.Reads...)
 		t.ints = append(t.ints, o.Writes...)
-		k.ints = t.ints[n:len(t.ints):len(t.ints)]
 	case KindResult:
-		k.ints = keepInts(&t.ints, r.Result)
+		t.ints = append(t.ints, r.Result...)
 	}
+	k.n = int32(len(t.ints)) - k.at
 	t.recs = append(t.recs, k)
 	// About a line of text: a record, its integers and its names.
-	t.held += 64 + 8*len(k.ints) + len(k.name) + len(k.group)
+	t.held += 64 + 8*int(k.n) + len(k.name) + len(k.group)
 }
 
 // Follow reads the next records as long as each is the same as its
@@ -338,7 +364,7 @@ func (l *Live) Follow(t *Templates, from int, sizes *Sizes) int {
 			continue
 		}
 		r := &l.buf.recs[l.next]
-		if !sameButSize(&t.recs[n], r) {
+		if !sameButSize(&t.recs[n], t.ints, r) {
 			return n
 		}
 		switch r.Kind {
@@ -359,7 +385,7 @@ func (l *Live) Follow(t *Templates, from int, sizes *Sizes) int {
 // sameButSize reports whether record r is the same as the one kept as k
 // but for the values of a buffer's or a view's shape (not its rank) and a
 // buffer's bytes, and its line.
-func sameButSize(k *liveTemplate, r *Record) bool {
+func sameButSize(k *liveTemplate, ints []int64, r *Record) bool {
 	if k.kind != r.Kind {
 		return false
 	}
@@ -373,9 +399,9 @@ func sameButSize(k *liveTemplate, r *Record) bool {
 		return k.sameBuffer(b.ID, b.Of, b.IsView, rank, b.Role, b.DType, b.Name, b.Group)
 	case KindOp:
 		o := &r.Op
-		return k.sameOp(o.Launch, o.Phase, o.Label, o.Path, o.Reads, o.Writes)
+		return k.sameOp(ints, o.Launch, o.Phase, o.Label, o.Path, o.Reads, o.Writes)
 	case KindResult:
-		return slices.Equal(k.ints, r.Result)
+		return slices.Equal(k.ints(ints), r.Result)
 	}
 	return false // headers differ from point to point
 }
@@ -385,40 +411,67 @@ func sameButSize(k *liveTemplate, r *Record) bool {
 // shape's values and its bytes; k's kind is the caller's to compare.
 func (k *liveTemplate) sameBuffer(id, of int64, isView bool, rank int32, role Role, t DType, name, group string) bool {
 	return k.id == id && k.isView == isView && k.of == of && k.rank == rank &&
-		k.role == role && k.dtype == t && k.name == name && k.group == group
+		k.role == role && int(k.bits) == t.Bits && sameString(k.dtype, t.Name) &&
+		sameString(k.name, name) && sameString(k.group, group)
+}
+
+// sameString is a == b, deciding without a call where a and b are the same
+// string, as a program's names at each point mostly are: its literals, or
+// strings it shares between points.
+func sameString(a, b string) bool {
+	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
 }
 
 // sameOp reports whether the operation k kept is the same as one with
 // these fields; k's kind is the caller's to compare. A nil list and an
 // empty one are the same: the format writes both as [] or leaves them out.
-func (k *liveTemplate) sameOp(launch bool, phase Phase, label, path string, reads, writes []int64) bool {
-	return k.launch == launch && k.phase == phase && k.name == label && k.group == path &&
-		slices.Equal(k.ints[:k.split], reads) && slices.Equal(k.ints[k.split:], writes)
+func (k *liveTemplate) sameOp(ints []int64, launch bool, phase Phase, label, path string, reads, writes []int64) bool {
+	ints = k.ints(ints)
+	return k.launch == launch && k.phase == phase && sameString(k.name, label) && sameString(k.group, path) &&
+		slices.Equal(ints[:k.split], reads) && slices.Equal(ints[k.split:], writes)
 }
 
-// following returns the reader's request and the template the maker's
-// next record is to be compared with, when the reader reads by comparison
-// (Follow) and has a template left; else nil and nil. A Recorder asks it
-// before making a record: when its call is the same as the template but
-// for its size, it tells took and makes no record at all.
-func (w *liveSink) following() (*liveReq, *liveTemplate) {
-	q := w.req
-	if q == nil || q.batch != nil || q.n >= len(q.t.recs) {
-		return nil, nil
+// following returns the template the maker's next record is to be
+// compared with, when the reader reads by comparison (Follow) and has a
+// template left; else nil. A Recorder asks it before making a record: when
+// its call is the same as the template but for its size, it tells one of
+// the took methods and makes no record at all.
+func (w *liveSink) following() *liveTemplate {
+	if w.n >= len(w.recs) { // recs is nil unless a follow is answered
+		return nil
 	}
-	return q, &q.t.recs[q.n]
+	return &w.recs[w.n]
 }
 
-// took takes the record compared with q's next template, which was the
+// took takes the record compared with the next template, which was the
 // same but for its size: a buffer's bytes or a view's zero when sized, an
 // operation's or a result's nothing.
-func (w *liveSink) took(q *liveReq, size poly.Rat, sized bool) {
-	w.count(q.t.recs[q.n].kind)
+func (w *liveSink) took(size poly.Rat, sized bool) {
+	w.count(w.recs[w.n].kind)
 	if sized {
-		q.sizes.Append(size)
+		w.sizes.Append(size)
 	}
-	q.n++
-	if q.n == len(q.t.recs) {
+	w.next()
+}
+
+// tookBuffer is took for a buffer of size bytes, an int64.
+func (w *liveSink) tookBuffer(size int64) {
+	w.made[0]++
+	w.sizes.AppendInt(size)
+	w.next()
+}
+
+// tookOp is took for an operation.
+func (w *liveSink) tookOp() {
+	w.made[1]++
+	w.next()
+}
+
+// next moves past the template compared, answering the request at the
+// last.
+func (w *liveSink) next() {
+	w.n++
+	if w.n == len(w.recs) {
 		w.answer()
 	}
 }

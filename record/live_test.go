@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -297,6 +298,66 @@ func TestLiveFollowEachField(t *testing.T) {
 				(c.change == "op label" && r.Op.Label != "Add") || (c.change == "view name" && r.Buffer.Name != "u") {
 				t.Errorf("%q: Scan read %+v, not the call made otherwise", c.change, *r)
 			}
+		}
+		b.Close()
+	}
+}
+
+// TestLiveFollowOddSizes checks the sizes of calls followed whose bytes are
+// not an integer (three i4 are a byte and a half), and that a call with a
+// negative axis is not followed: the maker's mistake ends the stream there,
+// as it does when the stream is scanned.
+func TestLiveFollowOddSizes(t *testing.T) {
+	i4 := record.MustDType("i4")
+	at := func(b int64, bad bool) func(record.Sink) error {
+		return func(sink record.Sink) error {
+			r := record.NewRecorderTo(sink, false, "Odd.apply", []record.Dim{{Name: "B", Value: b}}, nil, "i4")
+			x := r.Input("x", "", i4, b, 3)
+			y := r.Temp("y", "", i4, b, 4)
+			r.Op("Odd.step", "", []int64{x}, []int64{y})
+			axis := b
+			if bad {
+				axis = -b
+			}
+			z := r.Temp("z", "", i4, axis, 5)
+			r.Op("Odd.step", "", []int64{y}, []int64{z})
+			r.Result(z)
+			return r.Err()
+		}
+	}
+	a := record.NewLive(at(2, false))
+	var tm record.Templates
+	a.Scan()
+	for a.Scan() {
+		a.Keep(&tm)
+	}
+	a.Close()
+	for _, bad := range []bool{false, true} {
+		b := record.NewLive(at(3, bad))
+		if !b.Scan() || b.Record().Kind != record.KindHeader {
+			t.Fatalf("bad %v: no header first", bad)
+		}
+		var sizes record.Sizes
+		n := b.Follow(&tm, 0, &sizes)
+		want, wantSizes := tm.Len(), []string{"9/2", "6", "15/2"}
+		if bad {
+			want, wantSizes = 3, wantSizes[:2]
+		}
+		if n != want {
+			t.Errorf("bad %v: followed %d records, want %d", bad, n, want)
+		}
+		var got []string
+		for _, s := range sizes.Slice() {
+			got = append(got, s.String())
+		}
+		if !slices.Equal(got, wantSizes) {
+			t.Errorf("bad %v: sizes %v, want %v", bad, got, wantSizes)
+		}
+		more := b.Scan()
+		if err := b.Err(); bad && (more || err == nil || !strings.Contains(err.Error(), `buffer "z": axis of -3 elements`)) {
+			t.Errorf("bad: after the records followed, Scan %v and error %v; want the axis refused", more, err)
+		} else if !bad && (more || err != nil) {
+			t.Errorf("after every record followed, Scan %v and error %v; want the end", more, err)
 		}
 		b.Close()
 	}

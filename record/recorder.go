@@ -146,20 +146,14 @@ func (r *Recorder) own(s []int64) []int64 {
 
 // following is the maker's liveSink.following, when r makes a Live
 // stream's records and has made no mistake: a call the same as the
-// reader's next template but for its size is told to took, with no record
-// made for it.
-func (r *Recorder) following() (*liveReq, *liveTemplate) {
+// reader's next template but for its size is told to the sink (took,
+// tookBuffer, tookOp), with no record made for it, and numbered as add
+// numbers a record's line.
+func (r *Recorder) following() *liveTemplate {
 	if r.live == nil || r.err != nil {
-		return nil, nil
+		return nil
 	}
 	return r.live.following()
-}
-
-// took hands the sink a record the same as its template but for its size,
-// numbering its line as add does.
-func (r *Recorder) took(q *liveReq, size poly.Rat, sized bool) {
-	r.line++
-	r.live.took(q, size, sized)
 }
 
 func (r *Recorder) add(rec *Record) {
@@ -176,14 +170,23 @@ func (r *Recorder) add(rec *Record) {
 func (r *Recorder) buffer(role Role, name, group string, t DType, shape []int64) int64 {
 	id := r.nextID
 	r.nextID++
+	if k := r.following(); k != nil && k.kind == KindBuffer &&
+		k.sameBuffer(id, 0, false, int32(len(shape)), role, t, name, group) {
+		if n, ok := sizeInt(t.Bits, shape); ok { // no axis negative
+			r.line++
+			r.live.tookBuffer(n)
+			return id
+		}
+	}
 	for _, n := range shape {
 		if n < 0 && r.err == nil {
 			r.err = fmt.Errorf("buffer %q: axis of %d elements", name, n)
 		}
 	}
-	if q, k := r.following(); k != nil && k.kind == KindBuffer &&
+	if k := r.following(); k != nil && k.kind == KindBuffer &&
 		k.sameBuffer(id, 0, false, int32(len(shape)), role, t, name, group) {
-		r.took(q, sizeOf(t, shape), true)
+		r.line++
+		r.live.took(sizeOf(t, shape), true)
 		return id
 	}
 	s := r.own(shape)
@@ -236,9 +239,10 @@ func (r *Recorder) View(of int64, name string, t DType, shape ...int64) int64 {
 	if shape != nil {
 		rank = int32(len(shape))
 	}
-	if q, k := r.following(); k != nil && k.kind == KindView &&
+	if k := r.following(); k != nil && k.kind == KindView &&
 		k.sameBuffer(id, of, true, rank, Temp, t, name, "") {
-		r.took(q, poly.Rat{}, true)
+		r.line++
+		r.live.took(poly.Rat{}, true)
 		return id
 	}
 	r.next(KindView).Buffer = Buffer{
@@ -260,9 +264,10 @@ func (r *Recorder) NoLaunch(label, path string, reads, writes []int64) {
 
 // op records an operation.
 func (r *Recorder) op(label, path string, reads, writes []int64, launch bool) {
-	if q, k := r.following(); k != nil && k.kind == KindOp &&
-		k.sameOp(launch, r.phase, label, path, reads, writes) {
-		r.took(q, poly.Rat{}, false)
+	if k := r.following(); k != nil && k.kind == KindOp &&
+		k.sameOp(r.live.ints, launch, r.phase, label, path, reads, writes) {
+		r.line++
+		r.live.tookOp()
 		return
 	}
 	r.next(KindOp).Op = Op{Label: label, Path: path, Reads: r.own(reads), Writes: r.own(writes), Launch: launch, Phase: r.phase}

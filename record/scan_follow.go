@@ -60,11 +60,13 @@ func (t *Templates) Len() int { return len(t.lines) + len(t.recs) }
 // hold.
 func (t *Templates) Size() int { return len(t.text) + t.held }
 
-// Reset empties t, keeping its memory.
+// Reset empties t, keeping its memory. The strings of records kept stay
+// referenced until their places are kept again or t is dropped: a chunk's
+// worth of a program's names, which clearing them at each Reset would cost
+// more to let go (a pass over every record) than holding them does.
 func (t *Templates) Reset() {
 	t.text = t.text[:0]
 	t.lines = t.lines[:0]
-	clear(t.recs) // let the strings go
 	t.recs = t.recs[:0]
 	t.ints = t.ints[:0]
 	t.held = 0

@@ -149,6 +149,21 @@ func sizeOfBits(bitsPer int64, shape []int64) poly.Rat {
 	return poly.Frac(p, 8)
 }
 
+// sizeInt is sizeOf for a size that is an int64 integer, reported by ok:
+// false where an axis is negative, where a product overflows an int64, or
+// where the bits do not make whole bytes.
+func sizeInt(bitsPer int, shape []int64) (n int64, ok bool) {
+	p := int64(bitsPer)
+	for _, a := range shape {
+		hi, lo := bits.Mul64(uint64(p), uint64(a))
+		if a < 0 || hi != 0 || lo > math.MaxInt64 {
+			return 0, false
+		}
+		p = int64(lo)
+	}
+	return p / 8, p >= 0 && p%8 == 0
+}
+
 // namedDType returns the named type, its name shared, without a map lookup.
 func namedDType[S string | []byte](b S) (DType, bool) {
 	switch string(b) {

@@ -35,6 +35,15 @@ func (s *Sizes) Append(v poly.Rat) {
 	s.ints = append(s.ints, apart)
 }
 
+// AppendInt appends size n, an integer, without making a poly.Rat.
+func (s *Sizes) AppendInt(n int64) {
+	if n == apart {
+		s.Append(poly.Int(n))
+		return
+	}
+	s.ints = append(s.ints, n)
+}
+
 // At returns size i.
 func (s *Sizes) At(i int) poly.Rat {
 	if n := s.ints[i]; n != apart {

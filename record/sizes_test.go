@@ -7,7 +7,8 @@ import (
 	"memsym/poly"
 )
 
-// TestSizes checks that Sizes gives back what was appended, in order:
+// TestSizes checks that Sizes gives back what was appended (by Append or
+// AppendInt), in order:
 // integers of an int64 kept as such, and fractions, big integers and the
 // one int64 that marks a size kept apart, kept apart.
 func TestSizes(t *testing.T) {
@@ -17,10 +18,16 @@ func TestSizes(t *testing.T) {
 		poly.Int(math.MinInt64), poly.Int(math.MaxInt64), poly.Frac(-5, 2), poly.Int(7),
 	}
 	var s Sizes
-	for round := range 2 { // the second after Reset, in memory kept
+	// The second round after Reset, in memory kept; the third with the
+	// integers of an int64 appended by AppendInt.
+	for round := range 3 {
 		s.Reset()
 		for _, v := range in {
-			s.Append(v)
+			if n, ok := v.Int64(); ok && round == 2 {
+				s.AppendInt(n)
+			} else {
+				s.Append(v)
+			}
 		}
 		if s.Len() != len(in) {
 			t.Fatalf("round %d: Len %d, want %d", round, s.Len(), len(in))

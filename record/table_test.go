@@ -88,8 +88,8 @@ func TestOpsKeepEveryField(t *testing.T) {
 	}
 }
 
-// TestRowSizes checks the sizes Buffers', Ops' and template's documentation
-// gives.
+// TestRowSizes checks the sizes Buffers', Ops', template's and
+// liveTemplate's documentation gives.
 func TestRowSizes(t *testing.T) {
 	if n := unsafe.Sizeof(bufRow{}); n != 40 {
 		t.Errorf("a buffer's row takes %d bytes; Buffers says 40", n)
@@ -101,6 +101,10 @@ func TestRowSizes(t *testing.T) {
 	// 32-bit one.
 	if n, want := unsafe.Sizeof(template{}), 24+unsafe.Sizeof(0); n != want {
 		t.Errorf("a line's template takes %d bytes; template says %d", n, want)
+	}
+	// A record's template: three strings among its fields.
+	if n := unsafe.Sizeof(liveTemplate{}); unsafe.Sizeof(0) == 8 && n != 96 {
+		t.Errorf("a record's template takes %d bytes; liveTemplate says 96", n)
 	}
 }
 
