@@ -170,8 +170,9 @@ func (r *Recorder) add(rec *Record) {
 func (r *Recorder) buffer(role Role, name, group string, t DType, shape []int64) int64 {
 	id := r.nextID
 	r.nextID++
-	if k := r.following(); k != nil && k.kind == KindBuffer &&
-		k.sameBuffer(id, 0, false, int32(len(shape)), role, t, name, group) {
+	k := r.following()
+	same := k != nil && k.kind == KindBuffer && k.sameBuffer(id, 0, false, int32(len(shape)), role, t, name, group)
+	if same {
 		if n, ok := sizeInt(t.Bits, shape); ok { // no axis negative
 			r.line++
 			r.live.tookBuffer(n)
@@ -183,8 +184,7 @@ func (r *Recorder) buffer(role Role, name, group string, t DType, shape []int64)
 			r.err = fmt.Errorf("buffer %q: axis of %d elements", name, n)
 		}
 	}
-	if k := r.following(); k != nil && k.kind == KindBuffer &&
-		k.sameBuffer(id, 0, false, int32(len(shape)), role, t, name, group) {
+	if same && r.err == nil { // bytes that are not an int64 integer
 		r.line++
 		r.live.took(sizeOf(t, shape), true)
 		return id

@@ -135,15 +135,11 @@ func sizeOf(t DType, shape []int64) poly.Rat { return sizeOfBits(int64(t.Bits), 
 
 // sizeOfBits is sizeOf for a type of the given bits.
 func sizeOfBits(bitsPer int64, shape []int64) poly.Rat {
-	p := bitsPer
-	for _, n := range shape {
-		hi, lo := bits.Mul64(uint64(p), uint64(n))
-		if hi != 0 || lo > math.MaxInt64 {
-			return SizeOf(DType{Bits: int(bitsPer)}, shape)
-		}
-		p = int64(lo)
-	}
-	if p%8 == 0 {
+	p, ok := shapeBits(bitsPer, shape)
+	switch {
+	case !ok:
+		return SizeOf(DType{Bits: int(bitsPer)}, shape)
+	case p%8 == 0:
 		return poly.Int(p / 8)
 	}
 	return poly.Frac(p, 8)
@@ -153,7 +149,14 @@ func sizeOfBits(bitsPer int64, shape []int64) poly.Rat {
 // false where an axis is negative, where a product overflows an int64, or
 // where the bits do not make whole bytes.
 func sizeInt(bitsPer int, shape []int64) (n int64, ok bool) {
-	p := int64(bitsPer)
+	p, ok := shapeBits(int64(bitsPer), shape)
+	return p / 8, ok && p%8 == 0
+}
+
+// shapeBits returns the bits of a shape of elements of bitsPer bits, and
+// whether they are an int64 with no axis negative; else SizeOf has them.
+func shapeBits(bitsPer int64, shape []int64) (int64, bool) {
+	p := bitsPer
 	for _, a := range shape {
 		hi, lo := bits.Mul64(uint64(p), uint64(a))
 		if a < 0 || hi != 0 || lo > math.MaxInt64 {
@@ -161,7 +164,7 @@ func sizeInt(bitsPer int, shape []int64) (n int64, ok bool) {
 		}
 		p = int64(lo)
 	}
-	return p / 8, p >= 0 && p%8 == 0
+	return p, true
 }
 
 // namedDType returns the named type, its name shared, without a map lookup.
